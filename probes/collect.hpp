@@ -1,0 +1,23 @@
+#pragma once
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "environment.hpp"
+#include "model/snapshot.hpp"
+
+namespace gpudoctor {
+
+struct CollectRequest {
+  std::vector<std::string> backends;      ///< from kAllBackends; empty means all
+  std::filesystem::path root = "/";
+  std::chrono::milliseconds timeout{5000};
+  std::string tool_version;
+};
+
+/// Runs the probes and returns what they found. Must be called while the process is single
+/// threaded: the isolated children are forked first.
+Snapshot collect(const CollectRequest& request, const Environment& env);
+
+}  // namespace gpudoctor

@@ -1,0 +1,35 @@
+#include "core/dynlib.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+
+namespace gpudoctor {
+
+std::optional<DynamicLibrary> DynamicLibrary::open(const std::string& name, std::string* error) {
+  void* h = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) {
+    if (error != nullptr) {
+      const char* e = ::dlerror();
+      *error = e != nullptr ? e : "dlopen failed";
+    }
+    return std::nullopt;
+  }
+  return DynamicLibrary(h);
+}
+
+DynamicLibrary::~DynamicLibrary() {
+  // Deliberately not dlclose'd: vendor libraries often misbehave when unloaded, and the
+  // child that opened this exits right after.
+}
+
+void* DynamicLibrary::raw_symbol(const char* name) const { return ::dlsym(handle_, name); }
+
+std::optional<std::string> DynamicLibrary::path() const {
+  link_map* map = nullptr;
+  if (::dlinfo(handle_, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr) {
+    return std::nullopt;
+  }
+  return std::string(map->l_name);
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,72 @@
+#include "core/library_search.hpp"
+
+#include <fnmatch.h>
+#include <sys/utsname.h>
+
+#include <algorithm>
+
+#include "ld_config.hpp"
+
+namespace gpudoctor {
+
+LibrarySearch::LibrarySearch(const Root& root, const Environment& env) : root_(root) {
+  if (auto v = env.get_nonempty("LD_LIBRARY_PATH")) {
+    for (auto& d : split_path_list(*v)) add_dir(d);
+  }
+  add_conf("/etc/ld.so.conf", 0);
+  std::vector<std::string> machines;
+  utsname u{};
+  if (root.is_host() && ::uname(&u) == 0) {
+    machines.emplace_back(u.machine);
+  } else {
+    machines = {"x86_64", "aarch64", "ppc64le"};
+  }
+  for (const auto& m : machines) {
+    for (auto& d : default_library_dirs(m)) add_dir(d);
+  }
+}
+
+void LibrarySearch::add_dir(const std::string& dir) {
+  if (dir.empty()) return;
+  if (std::find(dirs_.begin(), dirs_.end(), dir) == dirs_.end()) dirs_.push_back(dir);
+}
+
+void LibrarySearch::add_conf(const std::string& file, int depth) {
+  if (depth > 8) return;  // include cycles
+  auto text = root_.read(file);
+  if (!text) return;
+  LdConfig conf = parse_ld_so_conf(*text);
+  for (auto& d : conf.directories) add_dir(d);
+  for (auto& pattern : conf.includes) {
+    std::string pat = pattern;
+    if (pat.front() != '/') {
+      pat = file.substr(0, file.rfind('/') + 1) + pat;
+    }
+    std::string dir = pat.substr(0, pat.rfind('/'));
+    std::string glob = pat.substr(pat.rfind('/') + 1);
+    for (auto& name : root_.list(dir)) {
+      if (::fnmatch(glob.c_str(), name.c_str(), 0) == 0) add_conf(dir + "/" + name, depth + 1);
+    }
+  }
+}
+
+std::vector<std::string> LibrarySearch::find_all(const std::string& name) const {
+  std::vector<std::string> found;
+  if (name.find('/') != std::string::npos) {
+    if (root_.exists(name)) found.push_back(name);
+    return found;
+  }
+  for (const auto& d : dirs_) {
+    std::string p = d + "/" + name;
+    if (root_.exists(p)) found.push_back(p);
+  }
+  return found;
+}
+
+std::optional<std::string> LibrarySearch::find(const std::string& name) const {
+  auto all = find_all(name);
+  if (all.empty()) return std::nullopt;
+  return all.front();
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,15 @@
+#pragma once
+#include "core/root.hpp"
+#include "environment.hpp"
+
+namespace gpudoctor {
+
+/// What every probe is given: where to read files, the environment to honour, and whether it
+/// may load vendor libraries (false under --sysroot: they cannot be loaded from another root).
+struct ProbeContext {
+  const Root& root;
+  const Environment& env;
+  bool live = true;
+};
+
+}  // namespace gpudoctor

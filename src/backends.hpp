@@ -1,0 +1,16 @@
+#pragma once
+#include <array>
+#include <string_view>
+
+namespace gpudoctor {
+
+inline constexpr std::string_view kBackendHost = "host";
+inline constexpr std::string_view kBackendPci = "pci";
+inline constexpr std::string_view kBackendOpenCl = "opencl";
+inline constexpr std::string_view kBackendVulkan = "vulkan";
+
+/// Every backend `--backend` accepts, in the order they are shown.
+inline constexpr std::array<std::string_view, 4> kAllBackends = {kBackendHost, kBackendPci,
+                                                                 kBackendOpenCl, kBackendVulkan};
+
+}  // namespace gpudoctor

@@ -1,0 +1,90 @@
+#include "cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <sstream>
+
+#include "backends.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeout_s,
+                std::string& color) {
+  sub.add_flag("--json", o.json, "Print JSON for machines instead of text");
+  sub.add_option("--backend", backends,
+                 "Only these backends, comma separated: host,pci,opencl,vulkan");
+  sub.add_option("--sysroot", o.sysroot,
+                 "Read every file under DIR (a fixture tree or a mounted image); "
+                 "vendor libraries are not loaded");
+  sub.add_option("--timeout", timeout_s,
+                 "Seconds each probe that loads a vendor library may take (default 5)")
+      ->check(CLI::Range(0.1, 600.0));
+  sub.add_option("--color", color, "auto, always or never (NO_COLOR is honoured)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
+}  // namespace
+
+CliResult parse_cli(const std::vector<std::string>& args, const std::string& version) {
+  CLI::App app{
+      "gpudoctor: is your GPU compute stack working, and if not, why and what to change.",
+      "gpudoctor"};
+  app.set_version_flag("--version", "gpudoctor " + version);
+  app.require_subcommand(0, 1);
+  app.footer(
+      "Run without a command to get `gpudoctor check`.\n"
+      "Exit status: 0 nothing failed, 1 a check failed, 2 usage or input error.");
+
+  Options o;
+  std::string backends;
+  double timeout_s = 5.0;
+  std::string color = "auto";
+  CLI::App* query = app.add_subcommand(
+      "query", "Every GPU and compute device, through every API that sees it");
+  CLI::App* check =
+      app.add_subcommand("check", "Diagnose the GPU compute stack and say what to fix");
+  add_common(*query, o, backends, timeout_s, color);
+  add_common(*check, o, backends, timeout_s, color);
+
+  std::vector<std::string> rev(args.rbegin(), args.rend());
+  CliResult result;
+  try {
+    app.parse(rev);
+  } catch (const CLI::CallForHelp&) {
+    result.out = app.help();
+    return result;
+  } catch (const CLI::CallForVersion&) {
+    result.out = app.version() + "\n";
+    return result;
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream out;
+    std::ostringstream err;
+    result.exit_code = app.exit(e, out, err) == 0 ? 0 : 2;
+    result.out = out.str();
+    result.err = err.str();
+    return result;
+  }
+  if (query->parsed()) o.command = Command::query;
+  if (check->parsed()) o.command = Command::check;
+  o.timeout = std::chrono::milliseconds(static_cast<long>(timeout_s * 1000.0));
+  o.color = color == "always" ? ColorMode::always
+            : color == "never" ? ColorMode::never
+                               : ColorMode::automatic;
+  for (auto& b : split_words(backends, ", ")) {
+    if (std::find(kAllBackends.begin(), kAllBackends.end(), b) == kAllBackends.end()) {
+      result.exit_code = 2;
+      result.err = "gpudoctor: unknown backend '" + b + "' (known: host, pci, opencl, vulkan)\n";
+      return result;
+    }
+    if (std::find(o.backends.begin(), o.backends.end(), b) == o.backends.end()) {
+      o.backends.push_back(b);
+    }
+  }
+  result.options = o;
+  return result;
+}
+
+}  // namespace gpudoctor

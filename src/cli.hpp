@@ -1,0 +1,32 @@
+#pragma once
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpudoctor {
+
+enum class Command { query, check };
+enum class ColorMode { automatic, always, never };
+
+/// The command line as a plain value.
+struct Options {
+  Command command = Command::check;
+  std::vector<std::string> backends;  ///< empty: all
+  bool json = false;
+  std::optional<std::string> sysroot;
+  std::chrono::milliseconds timeout{5000};
+  ColorMode color = ColorMode::automatic;
+};
+
+/// Either options to run with, or text to print and an exit code (help, version, errors).
+struct CliResult {
+  std::optional<Options> options;
+  int exit_code = 0;
+  std::string out;  ///< for stdout (help, version)
+  std::string err;  ///< for stderr (usage errors)
+};
+
+CliResult parse_cli(const std::vector<std::string>& args, const std::string& version);
+
+}  // namespace gpudoctor

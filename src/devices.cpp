@@ -1,0 +1,186 @@
+#include "devices.hpp"
+
+#include <algorithm>
+
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+constexpr std::uint32_t kVkDriverIdMesaLlvmpipe = 13;
+
+DeviceKind kind_from_pci_class(std::uint32_t class_code) {
+  switch (class_code >> 16) {
+    case 0x03: return DeviceKind::gpu;
+    case 0x12: return DeviceKind::accelerator;
+    case 0x0b: return DeviceKind::accelerator;  // co-processor
+    default: return DeviceKind::other;
+  }
+}
+
+std::string lower_hex_address(std::string_view a) { return to_lower(trim(a)); }
+
+class Merger {
+ public:
+  explicit Merger(const Snapshot& snap) : snap_(snap) {}
+
+  std::vector<MergedDevice> run() {
+    if (snap_.pci) {
+      for (std::size_t i = 0; i < snap_.pci->devices.size(); ++i) add_pci(i);
+    }
+    if (snap_.vulkan) {
+      for (std::size_t i = 0; i < snap_.vulkan->devices.size(); ++i) add_vulkan(i);
+    }
+    if (snap_.opencl) {
+      for (std::size_t p = 0; p < snap_.opencl->platforms.size(); ++p) {
+        for (std::size_t d = 0; d < snap_.opencl->platforms[p].devices.size(); ++d) {
+          add_opencl(p, d);
+        }
+      }
+    }
+    return std::move(out_);
+  }
+
+ private:
+  void add_pci(std::size_t i) {
+    const PciDevice& p = snap_.pci->devices[i];
+    MergedDevice m;
+    m.name = p.device_name ? *p.device_name
+                           : "PCI device " + hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4);
+    m.kind = kind_from_pci_class(p.class_code);
+    m.pci_address = lower_hex_address(p.address);
+    m.vendor_id = p.vendor_id;
+    m.device_id = p.device_id;
+    m.pci = i;
+    out_.push_back(std::move(m));
+  }
+
+  void add_vulkan(std::size_t i) {
+    const VulkanDevice& v = snap_.vulkan->devices[i];
+    bool software = v.type == std::optional<std::string>("cpu") ||
+                    v.driver_id == std::optional<std::uint32_t>(kVkDriverIdMesaLlvmpipe);
+    MergedDevice* m = software ? &cpu_entry()
+                               : find(v.pci_bus_id, v.device_uuid, v.vendor_id, v.device_id);
+    if (m == nullptr) {
+      out_.push_back(MergedDevice{});
+      m = &out_.back();
+      m->name = v.name.value_or("Vulkan device");
+      m->kind = v.type == std::optional<std::string>("other") ? DeviceKind::other : DeviceKind::gpu;
+      m->vendor_id = v.vendor_id;
+      m->device_id = v.device_id;
+      if (v.pci_bus_id) m->pci_address = lower_hex_address(*v.pci_bus_id);
+    }
+    if (!m->uuid && !software) m->uuid = v.device_uuid;
+    if (m->pci && v.name) m->name = *v.name;  // the driver's name beats a stale pci.ids entry
+    m->vulkan.push_back(i);
+  }
+
+  void add_opencl(std::size_t p, std::size_t d) {
+    const OpenClDevice& c = snap_.opencl->platforms[p].devices[d];
+    bool software = c.type == std::optional<std::string>("CPU");
+    MergedDevice* m =
+        software ? &cpu_entry() : find(c.pci_bus_id, c.uuid, c.vendor_id, std::nullopt);
+    if (m == nullptr) {
+      out_.push_back(MergedDevice{});
+      m = &out_.back();
+      m->name = c.name.value_or("OpenCL device");
+      m->kind = c.type == std::optional<std::string>("GPU") ? DeviceKind::gpu
+                                                             : DeviceKind::accelerator;
+      m->vendor_id = c.vendor_id;
+      if (c.pci_bus_id) m->pci_address = lower_hex_address(*c.pci_bus_id);
+    }
+    if (!m->uuid && !software) m->uuid = c.uuid;
+    if (m->pci && m->vulkan.empty() && c.name) m->name = *c.name;
+    m->opencl.emplace_back(p, d);
+  }
+
+  /// The host CPU: every software implementation runs on it.
+  MergedDevice& cpu_entry() {
+    for (auto& m : out_) {
+      if (m.kind == DeviceKind::cpu) return m;
+    }
+    MergedDevice m;
+    m.kind = DeviceKind::cpu;
+    m.software = true;
+    m.name = snap_.host && snap_.host->cpu_model ? *snap_.host->cpu_model : "Host CPU";
+    out_.push_back(std::move(m));
+    return out_.back();
+  }
+
+  MergedDevice* find(const std::optional<std::string>& pci_address,
+                     const std::optional<std::string>& uuid,
+                     const std::optional<std::uint32_t>& vendor_id,
+                     const std::optional<std::uint32_t>& device_id) {
+    if (pci_address) {
+      std::string a = lower_hex_address(*pci_address);
+      for (auto& m : out_) {
+        if (m.pci_address == a) return &m;
+      }
+    }
+    if (uuid) {
+      for (auto& m : out_) {
+        if (m.uuid && to_lower(*m.uuid) == to_lower(*uuid)) return &m;
+      }
+    }
+    if (!vendor_id) return nullptr;
+    // Vendor (+device) id: only when exactly one hardware device fits.
+    MergedDevice* hit = nullptr;
+    int hits = 0;
+    for (auto& m : out_) {
+      if (m.kind == DeviceKind::cpu || m.kind == DeviceKind::other) continue;
+      if (m.vendor_id != vendor_id) continue;
+      if (device_id && m.device_id && m.device_id != device_id) continue;
+      hit = &m;
+      ++hits;
+    }
+    return hits == 1 ? hit : nullptr;
+  }
+
+  const Snapshot& snap_;
+  std::vector<MergedDevice> out_;
+};
+
+}  // namespace
+
+const char* to_string(DeviceKind k) {
+  switch (k) {
+    case DeviceKind::gpu: return "gpu";
+    case DeviceKind::accelerator: return "accelerator";
+    case DeviceKind::cpu: return "cpu";
+    case DeviceKind::other: return "other";
+  }
+  return "other";
+}
+
+std::vector<MergedDevice> merge_devices(const Snapshot& snap) { return Merger(snap).run(); }
+
+Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices) {
+  Json arr = Json::array();
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const MergedDevice& m = devices[i];
+    Json j = {{"index", i},
+              {"name", m.name},
+              {"kind", to_string(m.kind)},
+              {"software", m.software},
+              {"pci_address", m.pci_address},
+              {"vendor_id", m.vendor_id},
+              {"device_id", m.device_id},
+              {"uuid", m.uuid}};
+    j["pci"] = m.pci ? Json(snap.pci->devices[*m.pci]) : Json(nullptr);
+    j["opencl"] = Json::array();
+    for (auto [p, d] : m.opencl) {
+      const auto& plat = snap.opencl->platforms[p];
+      Json v = plat.devices[d];
+      v["platform"] = plat.name;
+      v["library"] = plat.library;
+      j["opencl"].push_back(std::move(v));
+    }
+    j["vulkan"] = Json::array();
+    for (auto v : m.vulkan) j["vulkan"].push_back(snap.vulkan->devices[v]);
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+
+}  // namespace gpudoctor

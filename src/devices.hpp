@@ -1,0 +1,38 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "json.hpp"
+#include "model/snapshot.hpp"
+
+namespace gpudoctor {
+
+enum class DeviceKind { gpu, accelerator, cpu, other };
+
+/// One physical device and every backend's view of it, by index into the snapshot's sections.
+struct MergedDevice {
+  std::string name;
+  DeviceKind kind = DeviceKind::other;
+  bool software = false;                   ///< a CPU implementation (PoCL CPU, llvmpipe/lavapipe)
+  std::optional<std::string> pci_address;
+  std::optional<std::uint32_t> vendor_id;
+  std::optional<std::uint32_t> device_id;
+  std::optional<std::string> uuid;
+  std::optional<std::size_t> pci;                           ///< snapshot.pci->devices[i]
+  std::vector<std::pair<std::size_t, std::size_t>> opencl;  ///< platforms[p].devices[d]
+  std::vector<std::size_t> vulkan;                          ///< snapshot.vulkan->devices[i]
+};
+
+/// Joins the backends' device lists: on PCI address, then UUID, then vendor+device id (only
+/// where that pair is unique). Every CPU implementation joins one entry for the host CPU.
+std::vector<MergedDevice> merge_devices(const Snapshot& snap);
+
+const char* to_string(DeviceKind k);
+
+/// The merged devices with each backend's view copied in, for `query --json`.
+Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices);
+
+}  // namespace gpudoctor

@@ -1,0 +1,37 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "json.hpp"
+
+namespace gpudoctor {
+
+struct HostInfo {
+  std::optional<std::string> hostname;
+  std::optional<std::string> os_id;          ///< os-release ID: "debian"
+  std::optional<std::string> os_name;        ///< os-release NAME
+  std::optional<std::string> os_version;     ///< os-release VERSION_ID
+  std::optional<std::string> os_pretty_name; ///< os-release PRETTY_NAME
+  std::optional<std::string> kernel_release; ///< "6.1.0-18-amd64"
+  std::optional<std::string> kernel_version; ///< /proc/version, whole line
+  std::optional<std::string> architecture;   ///< "x86_64" (uname; unknown under --sysroot)
+  std::optional<std::string> cpu_model;
+  std::optional<int> cpu_cores;              ///< physical cores
+  std::optional<int> cpu_threads;            ///< logical processors
+  std::optional<std::uint64_t> memory_total_bytes;
+  std::optional<std::uint64_t> memory_available_bytes;
+  std::optional<std::string> glibc_version;
+  std::optional<std::string> container;      ///< "docker", "podman", "kubernetes", "lxc", …
+  bool wsl = false;
+  std::optional<std::string> wsl_version;    ///< "2" when the kernel says WSL2
+  std::optional<std::string> virtualization; ///< hypervisor: "kvm", "vmware", "hyperv", …
+  std::optional<std::string> machine_vendor; ///< DMI sys_vendor
+  std::optional<std::string> machine_model;  ///< DMI product_name
+};
+GPUDOCTOR_JSON(HostInfo, hostname, os_id, os_name, os_version, os_pretty_name, kernel_release,
+               kernel_version, architecture, cpu_model, cpu_cores, cpu_threads,
+               memory_total_bytes, memory_available_bytes, glibc_version, container, wsl,
+               wsl_version, virtualization, machine_vendor, machine_model)
+
+}  // namespace gpudoctor

@@ -1,0 +1,79 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json.hpp"
+
+namespace gpudoctor {
+
+/// One ICD registration: a line in an .icd file, or an entry of OCL_ICD_FILENAMES.
+struct OpenClIcd {
+  std::string source;                   ///< "/etc/OpenCL/vendors", "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES"
+  std::optional<std::string> file;      ///< the .icd file, absent for OCL_ICD_FILENAMES entries
+  std::string library;                  ///< as written: "libpocl.so.2" or an absolute path
+  std::optional<std::string> resolved;  ///< where the dynamic loader would find it, if anywhere
+  std::optional<bool> loads;            ///< dlopen + clIcdGetPlatformIDsKHR succeeded (live only)
+  std::optional<std::string> error;     ///< why the file or library is unusable
+};
+GPUDOCTOR_JSON(OpenClIcd, source, file, library, resolved, loads, error)
+
+struct OpenClDevice {
+  std::optional<std::string> name;
+  std::optional<std::string> vendor;
+  std::optional<std::uint32_t> vendor_id;
+  std::optional<std::string> type;             ///< "GPU", "CPU", "ACCELERATOR", "CUSTOM"
+  std::optional<std::string> version;          ///< "OpenCL 3.0 PoCL …"
+  std::optional<std::string> driver_version;
+  std::optional<std::string> opencl_c_version;
+  std::optional<std::string> profile;
+  std::optional<bool> available;
+  std::optional<bool> compiler_available;
+  std::optional<std::uint32_t> compute_units;
+  std::optional<std::uint32_t> max_clock_mhz;
+  std::optional<std::uint64_t> global_mem_bytes;
+  std::optional<std::uint64_t> global_mem_cache_bytes;
+  std::optional<std::uint64_t> local_mem_bytes;
+  std::optional<std::string> local_mem_type;   ///< "local", "global"
+  std::optional<std::uint64_t> constant_mem_bytes;
+  std::optional<std::uint64_t> max_alloc_bytes;
+  std::optional<std::uint64_t> max_work_group_size;
+  std::vector<std::uint64_t> max_work_item_sizes;
+  std::optional<std::uint32_t> preferred_vector_width_float;
+  std::optional<bool> fp16;
+  std::optional<bool> fp64;
+  std::optional<bool> unified_memory;          ///< CL_DEVICE_HOST_UNIFIED_MEMORY
+  std::optional<std::string> pci_bus_id;       ///< "0000:01:00.0" from cl_khr_pci_bus_info / NV / AMD
+  std::optional<std::string> uuid;             ///< cl_khr_device_uuid, hex
+  std::vector<std::string> extensions;
+};
+GPUDOCTOR_JSON(OpenClDevice, name, vendor, vendor_id, type, version, driver_version,
+               opencl_c_version, profile, available, compiler_available, compute_units,
+               max_clock_mhz, global_mem_bytes, global_mem_cache_bytes, local_mem_bytes,
+               local_mem_type, constant_mem_bytes, max_alloc_bytes, max_work_group_size,
+               max_work_item_sizes, preferred_vector_width_float, fp16, fp64, unified_memory,
+               pci_bus_id, uuid, extensions)
+
+struct OpenClPlatform {
+  std::optional<std::string> name;
+  std::optional<std::string> vendor;
+  std::optional<std::string> version;
+  std::optional<std::string> profile;
+  std::optional<std::string> icd_suffix;
+  std::vector<std::string> extensions;
+  std::string library;                          ///< the ICD library this platform came from
+  std::vector<OpenClDevice> devices;
+};
+GPUDOCTOR_JSON(OpenClPlatform, name, vendor, version, profile, icd_suffix, extensions, library,
+               devices)
+
+struct OpenClInfo {
+  std::optional<std::string> loader;            ///< libOpenCL.so.1 as resolved, if found
+  std::string vendors_dir;                      ///< the directory searched for .icd files
+  std::vector<OpenClIcd> icds;
+  std::vector<OpenClPlatform> platforms;
+};
+GPUDOCTOR_JSON(OpenClInfo, loader, vendors_dir, icds, platforms)
+
+}  // namespace gpudoctor

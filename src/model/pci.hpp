@@ -1,0 +1,52 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json.hpp"
+
+namespace gpudoctor {
+
+struct PciLink {
+  std::optional<double> speed_gts;     ///< 16.0
+  std::optional<int> generation;       ///< 4 (derived from the speed)
+  std::optional<int> width;            ///< 16
+};
+GPUDOCTOR_JSON(PciLink, speed_gts, generation, width)
+
+struct PciDevice {
+  std::string address;                 ///< "0000:01:00.0"
+  std::uint32_t class_code = 0;        ///< 0x030000 (class, subclass, prog-if)
+  std::optional<std::string> class_name;
+  std::uint16_t vendor_id = 0;
+  std::uint16_t device_id = 0;
+  std::optional<std::string> vendor_name;  ///< from pci.ids
+  std::optional<std::string> device_name;  ///< from pci.ids
+  std::optional<std::uint16_t> subsystem_vendor_id;
+  std::optional<std::uint16_t> subsystem_device_id;
+  std::optional<std::string> subsystem_name;
+  std::optional<std::uint8_t> revision;
+  std::optional<std::string> driver;   ///< kernel driver in use: "nvidia", "nouveau", "vfio-pci"
+  std::vector<std::string> modules;    ///< kernel modules whose alias matches (lspci -k)
+  std::optional<std::string> modalias;
+  PciLink link_current;
+  PciLink link_max;
+  std::optional<int> numa_node;
+  std::optional<int> iommu_group;
+  std::optional<bool> boot_vga;
+  std::optional<std::string> runtime_pm;   ///< power/runtime_status: "active", "suspended"
+};
+GPUDOCTOR_JSON(PciDevice, address, class_code, class_name, vendor_id, device_id, vendor_name,
+               device_name, subsystem_vendor_id, subsystem_device_id, subsystem_name, revision,
+               driver, modules, modalias, link_current, link_max, numa_node, iommu_group,
+               boot_vga, runtime_pm)
+
+struct PciInfo {
+  std::optional<std::string> ids_file;     ///< the pci.ids used for names
+  int devices_scanned = 0;                 ///< all PCI functions, GPU or not
+  std::vector<PciDevice> devices;          ///< display, 3D and processing-accelerator functions
+};
+GPUDOCTOR_JSON(PciInfo, ids_file, devices_scanned, devices)
+
+}  // namespace gpudoctor

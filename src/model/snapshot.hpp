@@ -1,0 +1,33 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json.hpp"
+#include "model/host.hpp"
+#include "model/opencl.hpp"
+#include "model/pci.hpp"
+#include "model/probe_outcome.hpp"
+#include "model/vulkan.hpp"
+
+namespace gpudoctor {
+
+inline constexpr int kSchemaVersion = 1;
+
+/// Everything the probes found, as plain data. Checks and renderers read only this.
+/// A section is absent when its backend was not asked for.
+struct Snapshot {
+  int schema_version = kSchemaVersion;
+  std::string tool_version;
+  std::string root = "/";         ///< the root the file probes read; "/" unless --sysroot
+  bool live = true;               ///< vendor libraries were loaded (false under --sysroot)
+  std::vector<ProbeOutcome> probes;
+  std::optional<HostInfo> host;
+  std::optional<PciInfo> pci;
+  std::optional<OpenClInfo> opencl;
+  std::optional<VulkanInfo> vulkan;
+};
+GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, root, live, probes, host, pci, opencl,
+               vulkan)
+
+}  // namespace gpudoctor

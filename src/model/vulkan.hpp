@@ -1,0 +1,85 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json.hpp"
+
+namespace gpudoctor {
+
+/// One Vulkan driver manifest (ICD JSON).
+struct VulkanManifest {
+  std::string source;                    ///< "/usr/share/vulkan/icd.d", "VK_DRIVER_FILES", …
+  std::string file;
+  std::optional<std::string> library_path;  ///< ICD.library_path as written
+  std::optional<std::string> resolved;      ///< where that library is, if found
+  std::optional<std::string> api_version;   ///< ICD.api_version
+  std::optional<std::string> error;         ///< unreadable JSON, missing library, …
+};
+GPUDOCTOR_JSON(VulkanManifest, source, file, library_path, resolved, api_version, error)
+
+struct VulkanMemoryHeap {
+  std::uint64_t size_bytes = 0;
+  bool device_local = false;
+};
+GPUDOCTOR_JSON(VulkanMemoryHeap, size_bytes, device_local)
+
+struct VulkanMemoryType {
+  std::uint32_t heap_index = 0;
+  std::vector<std::string> flags;        ///< "device_local", "host_visible", …
+};
+GPUDOCTOR_JSON(VulkanMemoryType, heap_index, flags)
+
+struct VulkanQueueFamily {
+  std::uint32_t count = 0;
+  std::vector<std::string> flags;        ///< "graphics", "compute", "transfer", …
+  std::optional<std::uint32_t> timestamp_valid_bits;
+};
+GPUDOCTOR_JSON(VulkanQueueFamily, count, flags, timestamp_valid_bits)
+
+struct VulkanDevice {
+  std::string manifest;                  ///< the manifest file of the driver that reported it
+  std::optional<std::string> name;
+  std::optional<std::string> type;       ///< "discrete_gpu", "integrated_gpu", "virtual_gpu", "cpu", "other"
+  std::optional<std::uint32_t> vendor_id;
+  std::optional<std::uint32_t> device_id;
+  std::optional<std::string> api_version;        ///< "1.3.230"
+  std::optional<std::uint32_t> driver_version_raw;
+  std::optional<std::string> driver_version;     ///< decoded per vendor: "535.104.5" for NVIDIA
+  std::optional<std::uint32_t> driver_id;        ///< VkDriverId
+  std::optional<std::string> driver_name;
+  std::optional<std::string> driver_info;
+  std::optional<std::string> conformance_version;
+  std::optional<std::string> device_uuid;        ///< hex
+  std::optional<std::string> driver_uuid;        ///< hex
+  std::optional<std::string> pci_bus_id;         ///< VK_EXT_pci_bus_info: "0000:01:00.0"
+  std::vector<VulkanMemoryHeap> memory_heaps;
+  std::vector<VulkanMemoryType> memory_types;
+  std::vector<VulkanQueueFamily> queue_families;
+  std::optional<std::uint32_t> subgroup_size;
+  std::optional<std::uint32_t> max_compute_shared_memory_bytes;
+  std::vector<std::uint32_t> max_compute_work_group_count;
+  std::optional<std::uint32_t> max_compute_work_group_invocations;
+  std::vector<std::uint32_t> max_compute_work_group_size;
+  std::optional<std::uint32_t> max_storage_buffer_range;
+  std::optional<bool> shader_float64;
+  std::optional<bool> shader_float16;
+};
+GPUDOCTOR_JSON(VulkanDevice, manifest, name, type, vendor_id, device_id, api_version,
+               driver_version_raw, driver_version, driver_id, driver_name, driver_info,
+               conformance_version, device_uuid, driver_uuid, pci_bus_id, memory_heaps,
+               memory_types, queue_families, subgroup_size, max_compute_shared_memory_bytes,
+               max_compute_work_group_count, max_compute_work_group_invocations,
+               max_compute_work_group_size, max_storage_buffer_range, shader_float64,
+               shader_float16)
+
+struct VulkanInfo {
+  std::optional<std::string> loader;             ///< libvulkan.so.1 as resolved, if found
+  std::optional<std::string> instance_version;   ///< "1.3.239"
+  std::vector<VulkanManifest> manifests;
+  std::vector<VulkanDevice> devices;
+};
+GPUDOCTOR_JSON(VulkanInfo, loader, instance_version, manifests, devices)
+
+}  // namespace gpudoctor

@@ -1,0 +1,1 @@
+#include "parse/host_files.hpp"

@@ -1,0 +1,1 @@
+#include "parse/icd_files.hpp"

@@ -1,0 +1,1 @@
+#include "parse/pci_ids.hpp"

@@ -1,0 +1,20 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "devices.hpp"
+#include "json.hpp"
+#include "model/snapshot.hpp"
+#include "render/style.hpp"
+
+namespace gpudoctor {
+
+/// `gpudoctor query`: host, then one block per merged device with each backend's view,
+/// then the ICDs / driver manifests and how each backend's probe ended.
+std::string render_query_text(const Snapshot& snap, const std::vector<MergedDevice>& devices,
+                              const Style& style);
+
+/// `gpudoctor query --json`: the snapshot plus the merged "devices" with their views.
+Json query_json(const Snapshot& snap, const std::vector<MergedDevice>& devices);
+
+}  // namespace gpudoctor

@@ -1,0 +1,28 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpudoctor {
+
+std::string_view trim(std::string_view s);
+bool starts_with(std::string_view s, std::string_view prefix);
+bool ends_with(std::string_view s, std::string_view suffix);
+std::vector<std::string_view> split_lines(std::string_view text);
+std::vector<std::string> split_words(std::string_view text, std::string_view seps = " \t");
+std::string to_lower(std::string_view s);
+
+/// Whole-string integer parse, base 0 (accepts 0x…); nullopt on any junk.
+std::optional<std::uint64_t> parse_uint(std::string_view s);
+std::optional<std::int64_t> parse_int(std::string_view s);
+std::optional<double> parse_double(std::string_view s);
+
+/// "1.3.239" style from packed parts.
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+std::string hex(std::uint64_t v, int width);
+/// Bytes as "80 GiB" / "512 MiB".
+std::string human_bytes(std::uint64_t bytes);
+
+}  // namespace gpudoctor

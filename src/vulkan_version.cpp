@@ -1,0 +1,1 @@
+#include "vulkan_version.hpp"

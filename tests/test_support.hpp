@@ -1,0 +1,26 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace gpudoctor::test {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  double seconds = 0;
+};
+
+/// Runs the built gpudoctor with these arguments and extra environment ("NAME=value"), and
+/// captures its output. The test process's own environment is passed on, plus the extras.
+CommandResult run_gpudoctor(const std::vector<std::string>& args,
+                            const std::vector<std::string>& extra_env = {});
+
+/// A fixture machine's tree: tests/fixtures/<name>.
+std::string fixture_path(const std::string& name);
+
+/// Compares text with the golden file tests/fixtures/<name>/<file>; with GPUDOCTOR_REGOLD=1
+/// set, writes it instead.
+void expect_golden(const std::string& fixture, const std::string& file, const std::string& text);
+
+}  // namespace gpudoctor::test
