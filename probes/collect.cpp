@@ -61,7 +61,7 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   }
   if (wanted(kBackendPci)) {
     auto t = std::chrono::steady_clock::now();
-    ProbeOutcome out{std::string(kBackendPci), "libpci"};
+    ProbeOutcome out{std::string(kBackendPci), std::string(kBackendPci)};
     snap.pci = probe_pci(ctx, out);
     out.seconds = seconds_since(t);
     snap.probes.push_back(std::move(out));

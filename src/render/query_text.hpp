@@ -1,4 +1,5 @@
 #pragma once
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ namespace gpudoctor {
 /// then the ICDs / driver manifests and how each backend's probe ended.
 std::string render_query_text(const Snapshot& snap, const std::vector<MergedDevice>& devices,
                               const Style& style);
+
+/// "Probes": how each backend and each isolated job ended, with its time.
+void render_probe_lines(std::ostringstream& os, const Snapshot& snap, const Style& style);
 
 /// `gpudoctor query --json`: the snapshot plus the merged "devices" with their views.
 Json query_json(const Snapshot& snap, const std::vector<MergedDevice>& devices);
