@@ -5,7 +5,10 @@
 #include "backends.hpp"
 #include "core/isolate.hpp"
 #include "core/root.hpp"
+#include "cuda/cuda_probe.hpp"
 #include "host/host_probe.hpp"
+#include "nvidia/nvidia_system_probe.hpp"
+#include "nvml/nvml_probe.hpp"
 #include "opencl/opencl_probe.hpp"
 #include "pci/pci_probe.hpp"
 #include "vulkan/vulkan_probe.hpp"
@@ -14,8 +17,54 @@ namespace gpudoctor {
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+using Clock = std::chrono::steady_clock;
+
+/// Runs an in-process (file-reading) probe and records its outcome and time.
+template <typename Fn>
+auto timed(Snapshot& snap, std::string_view backend, Fn&& fn) {
+  auto t = Clock::now();
+  ProbeOutcome out{std::string(backend), std::string(backend)};
+  auto value = fn(out);
+  out.seconds = std::chrono::duration<double>(Clock::now() - t).count();
+  snap.probes.push_back(std::move(out));
+  return value;
+}
+
+/// The isolated jobs of several backends share one run; each backend gets its slice back.
+class JobBatch {
+ public:
+  std::size_t add(std::vector<IsolatedJob> jobs) {
+    std::size_t group = bounds_.size();
+    std::size_t begin = jobs_.size();
+    std::move(jobs.begin(), jobs.end(), std::back_inserter(jobs_));
+    bounds_.emplace_back(begin, jobs_.size());
+    return group;
+  }
+  void start() {
+    run_ = std::make_unique<IsolatedRun>(std::move(jobs_));
+    run_->start();
+  }
+  void wait(std::chrono::milliseconds deadline) { results_ = run_->wait(deadline); }
+  std::vector<IsolatedResult> take(std::size_t group) {
+    auto [b, e] = bounds_[group];
+    return {std::make_move_iterator(results_.begin() + static_cast<long>(b)),
+            std::make_move_iterator(results_.begin() + static_cast<long>(e))};
+  }
+
+ private:
+  std::vector<IsolatedJob> jobs_;
+  std::vector<std::pair<std::size_t, std::size_t>> bounds_;
+  std::unique_ptr<IsolatedRun> run_;
+  std::vector<IsolatedResult> results_;
+};
+
+/// Folds one backend's children into its section, then records its outcome and theirs.
+template <typename Info, typename Assemble>
+void fold(Snapshot& snap, std::optional<Info>& section, std::vector<IsolatedResult> results,
+          bool live, Assemble&& assemble) {
+  if (!section) return;
+  snap.probes.push_back(assemble(*section, results, live));
+  for (auto& r : results) snap.probes.push_back(std::move(r.outcome));
 }
 
 }  // namespace
@@ -37,46 +86,37 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   // 1. Discovery: file reads only, so the process is still single threaded when it forks.
   if (wanted(kBackendOpenCl)) snap.opencl = opencl::discover(ctx);
   if (wanted(kBackendVulkan)) snap.vulkan = vulkan::discover(ctx);
+  if (wanted(kBackendCuda)) snap.cuda = CudaInfo{};
+  if (wanted(kBackendNvml)) snap.nvml = NvmlInfo{};
 
   // 2. Everything that loads a vendor library goes into isolated children, all at once.
-  std::vector<IsolatedJob> jobs;
-  std::size_t n_opencl = 0;
-  if (snap.opencl) {
-    jobs = opencl::jobs(ctx, *snap.opencl);
-    n_opencl = jobs.size();
-  }
-  if (snap.vulkan) {
-    auto vk = vulkan::jobs(ctx, *snap.vulkan);
-    std::move(vk.begin(), vk.end(), std::back_inserter(jobs));
-  }
-  IsolatedRun run(std::move(jobs));
-  run.start();
+  JobBatch batch;
+  std::size_t g_opencl = batch.add(snap.opencl ? opencl::jobs(ctx, *snap.opencl)
+                                               : std::vector<IsolatedJob>{});
+  std::size_t g_vulkan = batch.add(snap.vulkan ? vulkan::jobs(ctx, *snap.vulkan)
+                                               : std::vector<IsolatedJob>{});
+  std::size_t g_cuda = batch.add(snap.cuda ? cuda::jobs(ctx) : std::vector<IsolatedJob>{});
+  std::size_t g_nvml = batch.add(snap.nvml ? nvml::jobs(ctx) : std::vector<IsolatedJob>{});
+  batch.start();
 
-  // 3. In-process probes run while the children work.
+  // 3. In-process probes (files only) run while the children work.
   if (wanted(kBackendHost)) {
-    auto t = std::chrono::steady_clock::now();
-    snap.host = probe_host(ctx);
-    snap.probes.push_back({std::string(kBackendHost), std::string(kBackendHost), std::nullopt,
-                           ProbeStatus::ok, "", seconds_since(t), std::nullopt});
+    snap.host = timed(snap, kBackendHost, [&](ProbeOutcome&) { return probe_host(ctx); });
   }
   if (wanted(kBackendPci)) {
-    auto t = std::chrono::steady_clock::now();
-    ProbeOutcome out{std::string(kBackendPci), std::string(kBackendPci)};
-    snap.pci = probe_pci(ctx, out);
-    out.seconds = seconds_since(t);
-    snap.probes.push_back(std::move(out));
+    snap.pci = timed(snap, kBackendPci, [&](ProbeOutcome& out) { return probe_pci(ctx, out); });
+  }
+  if (wanted(kBackendNvidia)) {
+    snap.nvidia = timed(snap, kBackendNvidia,
+                        [&](ProbeOutcome&) { return probe_nvidia_system(ctx); });
   }
 
   // 4. Collect the children and fold their reports into their sections.
-  std::vector<IsolatedResult> results = run.wait(request.timeout);
-  std::vector<IsolatedResult> cl_results(std::make_move_iterator(results.begin()),
-                                         std::make_move_iterator(results.begin() + n_opencl));
-  std::vector<IsolatedResult> vk_results(std::make_move_iterator(results.begin() + n_opencl),
-                                         std::make_move_iterator(results.end()));
-  if (snap.opencl) snap.probes.push_back(opencl::assemble(*snap.opencl, cl_results, ctx.live));
-  for (auto& r : cl_results) snap.probes.push_back(std::move(r.outcome));
-  if (snap.vulkan) snap.probes.push_back(vulkan::assemble(*snap.vulkan, vk_results, ctx.live));
-  for (auto& r : vk_results) snap.probes.push_back(std::move(r.outcome));
+  batch.wait(request.timeout);
+  fold(snap, snap.opencl, batch.take(g_opencl), ctx.live, opencl::assemble);
+  fold(snap, snap.vulkan, batch.take(g_vulkan), ctx.live, vulkan::assemble);
+  fold(snap, snap.cuda, batch.take(g_cuda), ctx.live, cuda::assemble);
+  fold(snap, snap.nvml, batch.take(g_nvml), ctx.live, nvml::assemble);
   return snap;
 }
 

@@ -8,9 +8,13 @@ inline constexpr std::string_view kBackendHost = "host";
 inline constexpr std::string_view kBackendPci = "pci";
 inline constexpr std::string_view kBackendOpenCl = "opencl";
 inline constexpr std::string_view kBackendVulkan = "vulkan";
+inline constexpr std::string_view kBackendNvidia = "nvidia";
+inline constexpr std::string_view kBackendCuda = "cuda";
+inline constexpr std::string_view kBackendNvml = "nvml";
 
 /// Every backend `--backend` accepts, in the order they are shown.
-inline constexpr std::array<std::string_view, 4> kAllBackends = {kBackendHost, kBackendPci,
-                                                                 kBackendOpenCl, kBackendVulkan};
+inline constexpr std::array<std::string_view, 7> kAllBackends = {
+    kBackendHost, kBackendPci,  kBackendOpenCl, kBackendVulkan,
+    kBackendNvidia, kBackendCuda, kBackendNvml};
 
 }  // namespace gpudoctor

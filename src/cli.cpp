@@ -15,7 +15,7 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
                 std::string& color) {
   sub.add_flag("--json", o.json, "Print JSON for machines instead of text");
   sub.add_option("--backend", backends,
-                 "Only these backends, comma separated: host,pci,opencl,vulkan");
+                 "Only these backends, comma separated: host,pci,opencl,vulkan,nvidia,cuda,nvml");
   sub.add_option("--sysroot", o.sysroot,
                  "Read every file under DIR (a fixture tree or a mounted image); "
                  "vendor libraries are not loaded");
@@ -76,7 +76,7 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   for (auto& b : split_words(backends, ", ")) {
     if (std::find(kAllBackends.begin(), kAllBackends.end(), b) == kAllBackends.end()) {
       result.exit_code = 2;
-      result.err = "gpudoctor: unknown backend '" + b + "' (known: host, pci, opencl, vulkan)\n";
+      result.err = "gpudoctor: unknown backend '" + b + "' (known: host, pci, opencl, vulkan, nvidia, cuda, nvml)\n";
       return result;
     }
     if (std::find(o.backends.begin(), o.backends.end(), b) == o.backends.end()) {

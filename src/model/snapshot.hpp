@@ -4,7 +4,10 @@
 #include <vector>
 
 #include "json.hpp"
+#include "model/cuda.hpp"
 #include "model/host.hpp"
+#include "model/nvidia_system.hpp"
+#include "model/nvml.hpp"
 #include "model/opencl.hpp"
 #include "model/pci.hpp"
 #include "model/probe_outcome.hpp"
@@ -26,8 +29,11 @@ struct Snapshot {
   std::optional<PciInfo> pci;
   std::optional<OpenClInfo> opencl;
   std::optional<VulkanInfo> vulkan;
+  std::optional<NvidiaSystem> nvidia;
+  std::optional<CudaInfo> cuda;
+  std::optional<NvmlInfo> nvml;
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, root, live, probes, host, pci, opencl,
-               vulkan)
+               vulkan, nvidia, cuda, nvml)
 
 }  // namespace gpudoctor

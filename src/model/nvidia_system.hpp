@@ -1,0 +1,81 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json.hpp"
+
+namespace gpudoctor {
+
+struct DeviceNode {
+  std::string path;                         ///< "/dev/nvidia0"
+  std::optional<std::string> mode;          ///< "crw-rw-rw-"
+  std::optional<std::uint32_t> uid;
+  std::optional<std::uint32_t> gid;
+  std::optional<std::string> group;         ///< group name from /etc/group under the root
+  std::optional<bool> readable;             ///< by this process (live only)
+  std::optional<bool> writable;             ///< by this process (live only)
+};
+GPUDOCTOR_JSON(DeviceNode, path, mode, uid, gid, group, readable, writable)
+
+/// A versioned library file the dynamic loader can see: "libcuda.so.580.65.06".
+struct LibraryFile {
+  std::string name;                         ///< "libcuda.so.1"
+  std::string path;                         ///< where the loader would find it
+  std::optional<std::string> real_path;     ///< after following links
+  std::optional<std::string> version;       ///< from the real file's name: "580.65.06"
+  bool stub = false;                        ///< a toolkit stub (…/stubs/…)
+  bool shadowed = false;                    ///< an earlier directory wins
+};
+GPUDOCTOR_JSON(LibraryFile, name, path, real_path, version, stub, shadowed)
+
+/// The NVIDIA kernel driver as files show it, without loading anything.
+struct NvidiaKernel {
+  std::optional<std::string> proc_version;        ///< /proc/driver/nvidia/version, first line
+  std::optional<std::string> module_version;      ///< "580.65.06"
+  std::optional<std::string> module_flavor;       ///< "open" or "proprietary"
+  std::optional<std::string> sys_module_version;  ///< /sys/module/nvidia/version
+  std::vector<std::string> loaded_modules;        ///< of nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
+  std::vector<DeviceNode> device_nodes;           ///< /dev/nvidia*
+  std::optional<bool> secure_boot;
+  std::vector<std::string> dkms;                  ///< "nvidia/580.65.06, 6.1.0-18-amd64: installed"
+  std::vector<std::string> nouveau_blacklisted_in; ///< modprobe.d files that blacklist nouveau
+};
+GPUDOCTOR_JSON(NvidiaKernel, proc_version, module_version, module_flavor, sys_module_version,
+               loaded_modules, device_nodes, secure_boot, dkms, nouveau_blacklisted_in)
+
+struct CudaToolkit {
+  std::string path;                              ///< "/usr/local/cuda-13.0"
+  std::string source;                            ///< "/usr/local", "conda", "pip", "CUDA_HOME", "PATH"
+  std::optional<std::string> version;            ///< "13.0.48" (version.json / version.txt / nvcc)
+  std::optional<std::string> nvcc;              ///< path of nvcc, if present
+  std::optional<std::string> cudart_version;
+  std::optional<std::string> cublas_version;
+  std::optional<std::string> cudnn_version;      ///< cudnn_version.h or libcudnn.so.N
+  std::optional<std::string> nccl_version;
+  bool default_symlink = false;                  ///< /usr/local/cuda points here
+  std::optional<std::string> stub_libcuda;       ///< lib64/stubs/libcuda.so, if present
+};
+GPUDOCTOR_JSON(CudaToolkit, path, source, version, nvcc, cudart_version, cublas_version,
+               cudnn_version, nccl_version, default_symlink, stub_libcuda)
+
+/// NVIDIA files and environment: kernel side, userspace driver libraries, toolkits.
+struct NvidiaSystem {
+  NvidiaKernel kernel;
+  std::vector<LibraryFile> libcuda;               ///< every libcuda.so* the loader can see, in order
+  std::vector<LibraryFile> libnvidia_ml;
+  std::vector<CudaToolkit> toolkits;
+  std::optional<std::string> usr_local_cuda;      ///< where /usr/local/cuda points
+  std::optional<std::string> nvcc_on_path;        ///< first nvcc on PATH
+  std::optional<std::string> cuda_home;           ///< CUDA_HOME
+  std::optional<std::string> cuda_path;           ///< CUDA_PATH
+  std::optional<std::string> cuda_visible_devices;
+  std::optional<std::string> nvidia_visible_devices;
+  std::optional<std::string> ld_library_path;
+};
+GPUDOCTOR_JSON(NvidiaSystem, kernel, libcuda, libnvidia_ml, toolkits, usr_local_cuda,
+               nvcc_on_path, cuda_home, cuda_path, cuda_visible_devices, nvidia_visible_devices,
+               ld_library_path)
+
+}  // namespace gpudoctor
