@@ -9,6 +9,7 @@ namespace gpudoctor {
 namespace {
 
 constexpr std::uint32_t kVkDriverIdMesaLlvmpipe = 13;
+constexpr std::uint32_t kVendorNvidia = 0x10de;
 
 DeviceKind kind_from_pci_class(std::uint32_t class_code) {
   switch (class_code >> 16) {
@@ -19,7 +20,10 @@ DeviceKind kind_from_pci_class(std::uint32_t class_code) {
   }
 }
 
-std::string lower_hex_address(std::string_view a) { return to_lower(trim(a)); }
+std::string lower_hex_address(std::string_view a) {
+  auto n = normalize_pci_address(a);
+  return n ? *n : to_lower(trim(a));
+}
 
 class Merger {
  public:
@@ -28,6 +32,12 @@ class Merger {
   std::vector<MergedDevice> run() {
     if (snap_.pci) {
       for (std::size_t i = 0; i < snap_.pci->devices.size(); ++i) add_pci(i);
+    }
+    if (snap_.nvml) {
+      for (std::size_t i = 0; i < snap_.nvml->devices.size(); ++i) add_nvidia(i, false);
+    }
+    if (snap_.cuda) {
+      for (std::size_t i = 0; i < snap_.cuda->devices.size(); ++i) add_nvidia(i, true);
     }
     if (snap_.vulkan) {
       for (std::size_t i = 0; i < snap_.vulkan->devices.size(); ++i) add_vulkan(i);
@@ -56,6 +66,28 @@ class Merger {
     out_.push_back(std::move(m));
   }
 
+  /// A CUDA or NVML device: always a GPU, always NVIDIA, usually with a PCI address.
+  void add_nvidia(std::size_t i, bool is_cuda) {
+    const std::optional<std::string>& name =
+        is_cuda ? snap_.cuda->devices[i].name : snap_.nvml->devices[i].name;
+    const std::optional<std::string>& bus =
+        is_cuda ? snap_.cuda->devices[i].pci_bus_id : snap_.nvml->devices[i].pci_bus_id;
+    const std::optional<std::string>& uuid =
+        is_cuda ? snap_.cuda->devices[i].uuid : snap_.nvml->devices[i].uuid;
+    MergedDevice* m = find(bus, uuid, std::nullopt, std::nullopt);
+    if (m == nullptr) {
+      out_.push_back(MergedDevice{});
+      m = &out_.back();
+      m->name = name.value_or("NVIDIA GPU");
+      m->kind = DeviceKind::gpu;
+      m->vendor_id = kVendorNvidia;
+      if (bus) m->pci_address = lower_hex_address(*bus);
+    }
+    if (!m->uuid) m->uuid = uuid;
+    if (name && (m->pci || !m->vulkan.empty())) m->name = *name;
+    (is_cuda ? m->cuda : m->nvml).push_back(i);
+  }
+
   void add_vulkan(std::size_t i) {
     const VulkanDevice& v = snap_.vulkan->devices[i];
     bool software = v.type == std::optional<std::string>("cpu") ||
@@ -72,7 +104,8 @@ class Merger {
       if (v.pci_bus_id) m->pci_address = lower_hex_address(*v.pci_bus_id);
     }
     if (!m->uuid && !software) m->uuid = v.device_uuid;
-    if (m->pci && v.name) m->name = *v.name;  // the driver's name beats a stale pci.ids entry
+    // The driver's name beats a stale pci.ids entry (but CUDA/NVML names win over Vulkan's).
+    if (m->pci && v.name && m->cuda.empty() && m->nvml.empty()) m->name = *v.name;
     m->vulkan.push_back(i);
   }
 
@@ -91,7 +124,9 @@ class Merger {
       if (c.pci_bus_id) m->pci_address = lower_hex_address(*c.pci_bus_id);
     }
     if (!m->uuid && !software) m->uuid = c.uuid;
-    if (m->pci && m->vulkan.empty() && c.name) m->name = *c.name;
+    if (m->pci && m->vulkan.empty() && m->cuda.empty() && m->nvml.empty() && c.name) {
+      m->name = *c.name;
+    }
     m->opencl.emplace_back(p, d);
   }
 
@@ -120,7 +155,7 @@ class Merger {
     }
     if (uuid) {
       for (auto& m : out_) {
-        if (m.uuid && to_lower(*m.uuid) == to_lower(*uuid)) return &m;
+        if (m.uuid && normalize_uuid(*m.uuid) == normalize_uuid(*uuid)) return &m;
       }
     }
     if (!vendor_id) return nullptr;
@@ -153,6 +188,33 @@ const char* to_string(DeviceKind k) {
   return "other";
 }
 
+std::optional<std::string> normalize_pci_address(std::string_view address) {
+  // domain:bus:device.function, domain of any width (NVML uses 8 hex digits)
+  std::string a = to_lower(trim(address));
+  auto c1 = a.find(':');
+  auto c2 = a.find(':', c1 == std::string::npos ? 0 : c1 + 1);
+  auto dot = a.find('.', c2 == std::string::npos ? 0 : c2 + 1);
+  if (c1 == std::string::npos || c2 == std::string::npos || dot == std::string::npos) {
+    return std::nullopt;
+  }
+  auto dom = parse_uint("0x" + a.substr(0, c1));
+  auto bus = parse_uint("0x" + a.substr(c1 + 1, c2 - c1 - 1));
+  auto dev = parse_uint("0x" + a.substr(c2 + 1, dot - c2 - 1));
+  auto fn = parse_uint("0x" + a.substr(dot + 1));
+  if (!dom || !bus || !dev || !fn || *dom > 0xffff || *bus > 0xff || *dev > 0x1f || *fn > 7) {
+    return std::nullopt;
+  }
+  return hex(*dom, 4) + ":" + hex(*bus, 2) + ":" + hex(*dev, 2) + "." + hex(*fn, 1);
+}
+
+std::string normalize_uuid(std::string_view uuid) {
+  std::string s = to_lower(trim(uuid));
+  if (starts_with(s, "gpu-")) s = s.substr(4);
+  if (starts_with(s, "mig-")) s = s.substr(4);
+  s.erase(std::remove(s.begin(), s.end(), '-'), s.end());
+  return s;
+}
+
 std::vector<MergedDevice> merge_devices(const Snapshot& snap) { return Merger(snap).run(); }
 
 Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices) {
@@ -178,6 +240,10 @@ Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices
     }
     j["vulkan"] = Json::array();
     for (auto v : m.vulkan) j["vulkan"].push_back(snap.vulkan->devices[v]);
+    j["cuda"] = Json::array();
+    for (auto c : m.cuda) j["cuda"].push_back(snap.cuda->devices[c]);
+    j["nvml"] = Json::array();
+    for (auto n : m.nvml) j["nvml"].push_back(snap.nvml->devices[n]);
     arr.push_back(std::move(j));
   }
   return arr;

@@ -24,6 +24,8 @@ struct MergedDevice {
   std::optional<std::size_t> pci;                           ///< snapshot.pci->devices[i]
   std::vector<std::pair<std::size_t, std::size_t>> opencl;  ///< platforms[p].devices[d]
   std::vector<std::size_t> vulkan;                          ///< snapshot.vulkan->devices[i]
+  std::vector<std::size_t> cuda;                            ///< snapshot.cuda->devices[i]
+  std::vector<std::size_t> nvml;                            ///< snapshot.nvml->devices[i]
 };
 
 /// Joins the backends' device lists: on PCI address, then UUID, then vendor+device id (only
@@ -31,6 +33,12 @@ struct MergedDevice {
 std::vector<MergedDevice> merge_devices(const Snapshot& snap);
 
 const char* to_string(DeviceKind k);
+
+/// "00000000:01:00.0" (NVML) or "0000:01:00.0" → "0000:01:00.0"; nullopt if it is not one.
+std::optional<std::string> normalize_pci_address(std::string_view address);
+
+/// "GPU-1a2b…" (CUDA, NVML) or "1a2b…" (Vulkan, OpenCL) → lower-case hex without dashes.
+std::string normalize_uuid(std::string_view uuid);
 
 /// The merged devices with each backend's view copied in, for `query --json`.
 Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices);

@@ -2,61 +2,13 @@
 
 #include <sstream>
 
+#include "render/nvidia_text.hpp"
+#include "render/text_blocks.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
 
 namespace {
-
-constexpr int kLabelWidth = 10;
-
-/// Lines of one block: a label in the first column, continuation lines indented under it.
-class Block {
- public:
-  Block(std::ostringstream& os, const Style& style, int indent)
-      : os_(os), style_(style), indent_(indent) {}
-
-  void line(std::string_view label, const std::string& value) {
-    if (value.empty()) return;
-    std::string pad(static_cast<std::size_t>(indent_), ' ');
-    std::string lab(label);
-    if (lab.size() < kLabelWidth) lab.resize(kLabelWidth, ' ');
-    os_ << pad << (label.empty() ? lab : style_.bold(lab)) << value << "\n";
-  }
-  void more(const std::string& value) { line("", value); }
-
- private:
-  std::ostringstream& os_;
-  const Style& style_;
-  int indent_;
-};
-
-/// Joins the parts that are known, with " · ".
-std::string dots(const std::vector<std::string>& parts) {
-  std::vector<std::string> known;
-  for (const auto& p : parts) {
-    if (!p.empty()) known.push_back(p);
-  }
-  return join(known, " · ");
-}
-
-template <typename T>
-std::string opt(const std::optional<T>& v, const std::string& prefix = "",
-                const std::string& suffix = "") {
-  if (!v) return "";
-  std::ostringstream s;
-  s << prefix << *v << suffix;
-  return s.str();
-}
-
-std::string opt_bytes(const std::optional<std::uint64_t>& v, const std::string& prefix) {
-  return v ? prefix + human_bytes(*v) : "";
-}
-
-std::string yes_no(const std::optional<bool>& v, const std::string& what) {
-  if (!v) return "";
-  return what + (*v ? " yes" : " no");
-}
 
 std::string link_text(const PciLink& l) {
   if (!l.speed_gts && !l.width) return "";
@@ -131,10 +83,7 @@ void render_opencl(Block& b, const OpenClPlatform& plat, const OpenClDevice& d) 
   b.more(dots({opt_bytes(d.global_mem_bytes, "global "), opt_bytes(d.local_mem_bytes, "local "),
                opt_bytes(d.constant_mem_bytes, "constant "),
                opt_bytes(d.max_alloc_bytes, "max alloc ")}));
-  std::string items;
-  for (std::size_t i = 0; i < d.max_work_item_sizes.size(); ++i) {
-    items += (i ? "×" : "") + std::to_string(d.max_work_item_sizes[i]);
-  }
+  std::string items = dims(d.max_work_item_sizes);
   b.more(dots({opt(d.max_work_group_size, "work-group "), items.empty() ? "" : "items " + items,
                yes_no(d.fp16, "fp16"), yes_no(d.fp64, "fp64")}));
   b.more(dots({opt(d.pci_bus_id, "PCI "), opt(d.uuid, "UUID "),
@@ -157,10 +106,7 @@ void render_vulkan(Block& b, const VulkanDevice& v) {
     queues.push_back(std::to_string(q.count) + "×" + join(q.flags, "+"));
   }
   if (!queues.empty()) b.more("queues: " + join(queues, ", "));
-  std::string wg;
-  for (std::size_t i = 0; i < v.max_compute_work_group_size.size(); ++i) {
-    wg += (i ? "×" : "") + std::to_string(v.max_compute_work_group_size[i]);
-  }
+  std::string wg = dims(v.max_compute_work_group_size);
   b.more(dots({opt(v.subgroup_size, "subgroup "),
                opt(v.max_compute_work_group_invocations, "work-group "),
                wg.empty() ? "" : "size " + wg,
@@ -194,6 +140,8 @@ void render_device(std::ostringstream& os, std::size_t i, const Snapshot& snap,
     render_opencl(b, snap.opencl->platforms[p], snap.opencl->platforms[p].devices[d]);
   }
   for (auto v : m.vulkan) render_vulkan(b, snap.vulkan->devices[v]);
+  for (auto c : m.cuda) render_cuda_device(b, snap.cuda->devices[c]);
+  for (auto n : m.nvml) render_nvml_device(b, snap.nvml->devices[n]);
   os << "\n";
 }
 
@@ -265,6 +213,7 @@ std::string render_query_text(const Snapshot& snap, const std::vector<MergedDevi
   os << "\n";
   for (std::size_t i = 0; i < devices.size(); ++i) render_device(os, i, snap, devices[i], style);
   render_registrations(os, snap, style);
+  render_nvidia_sections(os, snap, style);
   render_probe_lines(os, snap, style);
   return os.str();
 }
