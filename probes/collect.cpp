@@ -25,6 +25,7 @@ auto timed(Snapshot& snap, std::string_view backend, Fn&& fn) {
   auto t = Clock::now();
   ProbeOutcome out{std::string(backend), std::string(backend)};
   auto value = fn(out);
+  out.label = std::string(backend);  // an in-process probe is its backend's only outcome
   out.seconds = std::chrono::duration<double>(Clock::now() - t).count();
   snap.probes.push_back(std::move(out));
   return value;
@@ -71,7 +72,7 @@ void fold(Snapshot& snap, std::optional<Info>& section, std::vector<IsolatedResu
 
 Snapshot collect(const CollectRequest& request, const Environment& env) {
   const Root root(request.root);
-  const ProbeContext ctx{root, env, root.is_host()};
+  const ProbeContext ctx{root, env, root.is_host(), request.smoke};
   auto wanted = [&](std::string_view b) {
     return request.backends.empty() ||
            std::find(request.backends.begin(), request.backends.end(), b) !=

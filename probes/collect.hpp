@@ -14,6 +14,7 @@ struct CollectRequest {
   std::filesystem::path root = "/";
   std::chrono::milliseconds timeout{5000};
   std::string tool_version;
+  bool smoke = false;  ///< run the smoke matmul on every device (ProbeContext::smoke)
 };
 
 /// Runs the probes and returns what they found. Must be called while the process is single

@@ -10,6 +10,7 @@ struct ProbeContext {
   const Root& root;
   const Environment& env;
   bool live = true;
+  bool smoke = false;  ///< run the smoke matmul on every device a vendor API shows
 };
 
 }  // namespace gpudoctor

@@ -48,6 +48,11 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
       app.add_subcommand("check", "Diagnose the GPU compute stack and say what to fix");
   add_common(*query, o, backends, timeout_s, color);
   add_common(*check, o, backends, timeout_s, color);
+  check->add_option("--from", o.from,
+                    "Re-run every check on a recorded report (gpudoctor query/check --json) "
+                    "instead of this machine");
+  CLI::App* explain = app.add_subcommand("explain", "What a check looks at, why, and its source");
+  explain->add_option("id", o.explain_id, "Check id, e.g. nvidia.nouveau_bound")->required();
 
   std::vector<std::string> rev(args.rbegin(), args.rend());
   CliResult result;
@@ -69,6 +74,7 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   }
   if (query->parsed()) o.command = Command::query;
   if (check->parsed()) o.command = Command::check;
+  if (explain->parsed()) o.command = Command::explain;
   o.timeout = std::chrono::milliseconds(static_cast<long>(timeout_s * 1000.0));
   o.color = color == "always" ? ColorMode::always
             : color == "never" ? ColorMode::never

@@ -6,7 +6,7 @@
 
 namespace gpudoctor {
 
-enum class Command { query, check };
+enum class Command { query, check, explain };
 enum class ColorMode { automatic, always, never };
 
 /// The command line as a plain value.
@@ -17,6 +17,8 @@ struct Options {
   std::optional<std::string> sysroot;
   std::chrono::milliseconds timeout{5000};
   ColorMode color = ColorMode::automatic;
+  std::optional<std::string> from;     ///< check --from FILE: a recorded snapshot
+  std::string explain_id;              ///< explain ID
 };
 
 /// Either options to run with, or text to print and an exit code (help, version, errors).

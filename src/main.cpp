@@ -1,10 +1,12 @@
-// gpudoctor: parse the command line, collect a snapshot, render it. Nothing else lives here.
+// gpudoctor: parse the command line, collect (or load) a snapshot, check it, render it.
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
+#include "checks/checks.hpp"
 #include "cli.hpp"
 #include "collect.hpp"
 #include "devices.hpp"
@@ -12,9 +14,31 @@
 #include "render/check_text.hpp"
 #include "render/query_text.hpp"
 #include "render/style.hpp"
+#include "snapshot_io.hpp"
 #include "version.hpp"
 
 using namespace gpudoctor;
+
+namespace {
+
+constexpr int kExitUsage = 2;
+
+int usage_error(const std::string& message) {
+  std::cerr << "gpudoctor: " << message << "\n";
+  return kExitUsage;
+}
+
+int explain(const std::string& id) {
+  if (const CheckSpec* spec = find_check(id)) {
+    std::cout << render_explain(*spec);
+    return 0;
+  }
+  std::string known;
+  for (const auto& c : all_checks()) known += "\n  " + std::string(c.id);
+  return usage_error("no check '" + id + "'; known checks:" + known);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -23,21 +47,34 @@ int main(int argc, char** argv) {
   std::cerr << cli.err;
   if (!cli.options) return cli.exit_code;
   const Options& opt = *cli.options;
+  if (opt.command == Command::explain) return explain(opt.explain_id);
   const Environment env = Environment::from_process();
 
-  CollectRequest req;
-  req.backends = opt.backends;
-  req.timeout = opt.timeout;
-  req.tool_version = kToolVersion;
-  if (opt.sysroot) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(*opt.sysroot, ec)) {
-      std::cerr << "gpudoctor: --sysroot " << *opt.sysroot << ": not a directory\n";
-      return 2;
+  Snapshot snap;
+  if (opt.from) {
+    std::ifstream in(*opt.from, std::ios::binary);
+    if (!in) return usage_error("--from " + *opt.from + ": cannot be read");
+    std::stringstream text;
+    text << in.rdbuf();
+    auto loaded = snapshot_from_json_text(text.str());
+    if (auto* why = std::get_if<std::string>(&loaded)) {
+      return usage_error("--from " + *opt.from + ": " + *why);
     }
-    req.root = std::filesystem::absolute(*opt.sysroot);
+    snap = std::move(std::get<Snapshot>(loaded));
+  } else {
+    CollectRequest req;
+    req.backends = opt.backends;
+    req.timeout = opt.timeout;
+    req.tool_version = kToolVersion;
+    if (opt.sysroot) {
+      std::error_code ec;
+      if (!std::filesystem::is_directory(*opt.sysroot, ec)) {
+        return usage_error("--sysroot " + *opt.sysroot + ": not a directory");
+      }
+      req.root = std::filesystem::absolute(*opt.sysroot);
+    }
+    snap = collect(req, env);
   }
-  const Snapshot snap = collect(req, env);
   const auto devices = merge_devices(snap);
   const Style style = Style::for_stream(opt.color, ::isatty(STDOUT_FILENO) != 0, env);
 
@@ -49,10 +86,11 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
+  const auto findings = run_checks(CheckInput{snap, devices});
   if (opt.json) {
-    std::cout << dump_json(query_json(snap, devices), 2) << "\n";
+    std::cout << dump_json(check_json(snap, devices, findings), 2) << "\n";
   } else {
-    std::cout << render_check_text(snap, devices, style);
+    std::cout << render_check_text(snap, devices, findings, style);
   }
-  return check_exit_code(snap);
+  return check_exit_code(findings);
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include <string>
 #include <vector>
 
 #include "core/isolate.hpp"
@@ -8,7 +9,21 @@
 
 namespace gpudoctor::cuda {
 
-/// One isolated job (none unless ctx.live) that opens libcuda.so.1 and reports what it sees.
+/// What the isolated child does. The defaults are what a run uses; tests point `libraries` at a
+/// fake driver's path.
+struct JobOptions {
+  /// Tried in order: the driver's versioned SONAME first, then the unversioned name, which only
+  /// the toolkit's stub (…/lib64/stubs/libcuda.so) and development symlinks provide.
+  std::vector<std::string> libraries = {"libcuda.so.1", "libcuda.so"};
+  bool smoke = false;
+  int smoke_n = 256;
+};
+
+/// The job that opens libcuda in a child and reports a CudaInfo.
+IsolatedJob make_job(JobOptions options);
+
+/// One isolated job (none unless ctx.live) that opens libcuda.so.1 and reports what it sees;
+/// it runs the smoke matmul when ctx.smoke.
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx);
 
 /// The child's report as the section, and the backend's own outcome.

@@ -1,4 +1,5 @@
 #pragma once
+#include <string>
 #include <vector>
 
 #include "core/isolate.hpp"
@@ -7,6 +8,15 @@
 #include "probe_context.hpp"
 
 namespace gpudoctor::nvml {
+
+/// What the isolated child does; tests point `libraries` at a fake NVML's path.
+struct JobOptions {
+  /// The driver's versioned SONAME first; the unversioned name is what a toolkit stub provides.
+  std::vector<std::string> libraries = {"libnvidia-ml.so.1", "libnvidia-ml.so"};
+};
+
+/// The job that opens libnvidia-ml in a child and reports an NvmlInfo.
+IsolatedJob make_job(JobOptions options);
 
 /// One isolated job (none unless ctx.live) that opens libnvidia-ml.so.1 and reports what it sees.
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx);

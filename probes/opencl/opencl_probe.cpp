@@ -1,8 +1,250 @@
 #include "opencl/opencl_probe.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "backends.hpp"
+#include "core/library_search.hpp"
+#include "opencl/opencl_enumerate.hpp"
+#include "parse/icd_files.hpp"
+#include "text.hpp"
+
 namespace gpudoctor::opencl {
-OpenClInfo discover(const ProbeContext&) { return {}; }
-std::vector<IsolatedJob> jobs(const ProbeContext&, const OpenClInfo&) { return {}; }
-ProbeOutcome assemble(OpenClInfo&, const std::vector<IsolatedResult>&, bool) {
-  return {"opencl", "opencl", std::nullopt, ProbeStatus::skipped};
+
+namespace {
+
+constexpr const char* kDefaultVendorsDir = "/etc/OpenCL/vendors";
+constexpr std::size_t kMaxIcdFile = 64 * 1024;
+
+/// Relative paths in the environment are relative to the working directory, as the loader
+/// sees them; under another root they stay as written.
+std::string from_cwd(const ProbeContext& ctx, const std::string& path) {
+  if (path.empty() || path.front() == '/' || !ctx.root.is_host()) return path;
+  std::error_code ec;
+  auto abs = std::filesystem::absolute(path, ec);
+  return ec ? path : abs.lexically_normal().string();
 }
+
+std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+std::string plural(std::size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+class Discovery {
+ public:
+  explicit Discovery(const ProbeContext& ctx) : ctx_(ctx), search_(ctx.root, ctx.env) {}
+
+  OpenClInfo run() {
+    info_.loader = search_.find("libOpenCL.so.1");
+    // The Khronos loader takes these first; ocl-icd before late 2025 ignores them.
+    if (auto names = ctx_.env.get_nonempty("OCL_ICD_FILENAMES")) {
+      for (const auto& lib : split_path_list(*names)) add_library("OCL_ICD_FILENAMES", lib);
+    }
+    // ocl-icd: OPENCL_VENDOR_PATH replaces /etc/OpenCL/vendors (the Khronos loader ignores it).
+    auto vendor_path = ctx_.env.get_nonempty("OPENCL_VENDOR_PATH");
+    const std::string vendors = vendor_path ? from_cwd(ctx_, *vendor_path) : kDefaultVendorsDir;
+    auto value = ctx_.env.get_nonempty("OCL_ICD_VENDORS");
+    if (!value) {
+      if (vendor_path) info_.vendors_env = "OPENCL_VENDOR_PATH";
+      scan(vendors, vendor_path ? "OPENCL_VENDOR_PATH" : kDefaultVendorsDir);
+      return std::move(info_);
+    }
+    // OCL_ICD_VENDORS, as ocl-icd reads it: a directory replaces the vendors directory; a name
+    // ending in .icd is the one .icd file (a bare name is looked for in the vendors directory
+    // first); anything else is the ICD library itself. The Khronos loader only takes a directory.
+    info_.vendors_env = "OCL_ICD_VENDORS";
+    const std::string path = from_cwd(ctx_, *value);
+    info_.vendors_dir = path;
+    if (ctx_.root.is_directory(path)) {
+      scan(path, "OCL_ICD_VENDORS");
+    } else if (is_icd_file_name(*value)) {
+      std::string file = path;
+      if (value->find('/') == std::string::npos && ctx_.root.exists(vendors + "/" + *value)) {
+        file = vendors + "/" + *value;
+      }
+      add_file("OCL_ICD_VENDORS", file);
+    } else {
+      add_library("OCL_ICD_VENDORS", *value);
+      auto& icd = info_.icds.back();
+      if (!icd.resolved) {
+        icd.error = "OCL_ICD_VENDORS names neither a directory nor an .icd file, so ocl-icd "
+                    "loads it as the ICD library, and " + *icd.error;
+      }
+    }
+    return std::move(info_);
+  }
+
+ private:
+  void scan(const std::string& dir, const std::string& source) {
+    info_.vendors_dir = dir;
+    for (const auto& name : ctx_.root.list(dir)) {
+      if (is_icd_file_name(name)) add_file(source, dir + "/" + name);
+    }
+  }
+
+  void add_file(const std::string& source, const std::string& file) {
+    OpenClIcd icd;
+    icd.source = source;
+    icd.file = file;
+    auto text = ctx_.root.read(file, kMaxIcdFile);
+    if (!text) {
+      icd.error = ctx_.root.exists(file) ? "cannot read " + file : file + " does not exist";
+    } else {
+      IcdFileEntry entry = parse_icd_file(*text);
+      icd.library = std::move(entry.library);
+      icd.error = std::move(entry.error);
+    }
+    resolve(icd);
+    info_.icds.push_back(std::move(icd));
+  }
+
+  void add_library(const std::string& source, const std::string& library) {
+    OpenClIcd icd;
+    icd.source = source;
+    icd.library = library;
+    resolve(icd);
+    info_.icds.push_back(std::move(icd));
+  }
+
+  void resolve(OpenClIcd& icd) const {
+    if (icd.error || icd.library.empty()) return;
+    const bool is_path = icd.library.find('/') != std::string::npos;
+    icd.resolved = search_.find(is_path ? from_cwd(ctx_, icd.library) : icd.library);
+    if (icd.resolved) return;
+    icd.error = is_path ? icd.library + " does not exist"
+                        : icd.library + " is in none of the directories the dynamic loader "
+                                        "searches (LD_LIBRARY_PATH, /etc/ld.so.conf, defaults)";
+  }
+
+  const ProbeContext& ctx_;
+  LibrarySearch search_;
+  OpenClInfo info_;
+};
+
+std::string no_icd_detail(const OpenClInfo& info) {
+  std::string where = info.vendors_dir;
+  if (info.vendors_env) where = *info.vendors_env + "=" + where;
+  return "no OpenCL ICD registered (no .icd file in " + where + ")";
+}
+
+/// An earlier registration of the same library file (/lib and /usr/lib are often one
+/// directory), whose child's report stands for both. Live only: it looks at the files.
+const OpenClIcd* earlier_same_library(const std::vector<OpenClIcd>& icds, std::size_t i) {
+  if (!icds[i].resolved) return nullptr;
+  for (std::size_t k = 0; k < i; ++k) {
+    if (!icds[k].resolved) continue;
+    std::error_code ec;
+    if (*icds[k].resolved == *icds[i].resolved ||
+        std::filesystem::equivalent(*icds[k].resolved, *icds[i].resolved, ec)) {
+      return &icds[k];
+    }
+  }
+  return nullptr;
+}
+
+bool runs_job(const std::vector<OpenClIcd>& icds, std::size_t i) {
+  return icds[i].resolved && earlier_same_library(icds, i) == nullptr;
+}
+
+bool is_failure(ProbeStatus s) {
+  return s == ProbeStatus::failed || s == ProbeStatus::crashed || s == ProbeStatus::timed_out;
+}
+
+/// Folds one child's report into its ICD and the platform list. A report that does not parse
+/// turns the job into a failure that names the library.
+void fold(OpenClInfo& info, OpenClIcd& icd, IsolatedResult& result) {
+  if (result.data) {
+    try {
+      auto rep = result.data->get<IcdReport>();
+      icd.loads = rep.loads;
+      icd.error = rep.error;
+      if (!info.loader_name) info.loader_name = rep.loader_name;
+      if (!info.loader_version) info.loader_version = rep.loader_version;
+      for (auto& p : rep.platforms) {
+        p.library = icd.library;
+        info.platforms.push_back(std::move(p));
+      }
+    } catch (const std::exception& e) {
+      result.outcome.status = ProbeStatus::failed;
+      result.outcome.detail =
+          icd.library + " made the probe send back malformed data (" + e.what() + ")";
+    }
+  }
+  if (result.outcome.status != ProbeStatus::ok && !icd.error) icd.error = result.outcome.detail;
+}
+
+}  // namespace
+
+OpenClInfo discover(const ProbeContext& ctx) { return Discovery(ctx).run(); }
+
+std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const OpenClInfo& found) {
+  std::vector<IsolatedJob> out;
+  if (!ctx.live) return out;
+  for (std::size_t i = 0; i < found.icds.size(); ++i) {
+    if (!runs_job(found.icds, i)) continue;
+    const OpenClIcd& icd = found.icds[i];
+    const std::string library = icd.library;
+    out.push_back({std::string(kBackendOpenCl), base_name(icd.file ? *icd.file : library),
+                   library, [library] { return probe_icd(library); }});
+  }
+  return out;
+}
+
+ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bool live) {
+  ProbeOutcome out{std::string(kBackendOpenCl), std::string(kBackendOpenCl), info.loader};
+  if (info.icds.empty()) {
+    out.status = ProbeStatus::missing;
+    out.detail = no_icd_detail(info);
+    return out;
+  }
+  if (!live) {
+    out.detail = plural(info.icds.size(), "ICD registration") + " read; libraries are not loaded under --sysroot";
+    return out;
+  }
+  std::size_t next = 0;
+  std::size_t ok = 0;
+  std::size_t devices = 0;
+  double seconds = 0;
+  std::vector<std::string> failures;
+  for (std::size_t i = 0; i < info.icds.size(); ++i) {
+    OpenClIcd& icd = info.icds[i];
+    if (!icd.resolved) {
+      failures.push_back(icd.error.value_or(icd.library));
+      continue;
+    }
+    if (!runs_job(info.icds, i)) {
+      const OpenClIcd* first = earlier_same_library(info.icds, i);
+      icd.loads = first->loads;
+      icd.error = first->error;
+      continue;
+    }
+    if (next >= results.size()) break;
+    IsolatedResult& r = results[next++];
+    fold(info, icd, r);
+    seconds = std::max(seconds, r.outcome.seconds.value_or(0));
+    if (r.outcome.status == ProbeStatus::ok) ++ok;
+    if (is_failure(r.outcome.status)) failures.push_back(r.outcome.detail);
+  }
+  for (const auto& p : info.platforms) devices += p.devices.size();
+  if (next > 0) out.seconds = seconds;
+
+  if (!info.loader) {
+    out.status = ProbeStatus::failed;
+    out.detail = "libOpenCL.so.1, the ICD loader, was not found: applications cannot reach the " +
+                 plural(info.icds.size(), "registered ICD") + " (install ocl-icd-libopencl1)";
+  } else if (ok > 0) {
+    out.detail = plural(info.platforms.size(), "platform") + ", " + plural(devices, "device");
+    if (!failures.empty()) out.detail += "; " + join(failures, "; ");
+  } else if (failures.empty()) {
+    out.status = ProbeStatus::missing;
+    out.detail = "the registered OpenCL ICDs report no platforms";
+  } else {
+    out.status = ProbeStatus::failed;
+    out.detail = "no OpenCL ICD works: " + join(failures, "; ");
+  }
+  return out;
+}
+
 }  // namespace gpudoctor::opencl

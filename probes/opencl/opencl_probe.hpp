@@ -15,7 +15,9 @@ OpenClInfo discover(const ProbeContext& ctx);
 /// restricted to that one ICD and reports what it enumerates.
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const OpenClInfo& found);
 
-/// Folds the children's reports into the section and returns the backend's own outcome.
-ProbeOutcome assemble(OpenClInfo& info, const std::vector<IsolatedResult>& results, bool live);
+/// Folds the children's reports (in the order of jobs()) into the section and returns the
+/// backend's own outcome. A child whose data does not parse has its outcome turned into a
+/// failure that names the library.
+ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bool live);
 
 }  // namespace gpudoctor::opencl

@@ -1,7 +1,223 @@
+// PCI display and compute functions through libpci's linux-sysfs access, pointed at the root.
+// libpci enumerates and names; the attributes it does not read (link, driver, NUMA, …) are
+// read through Root. Nothing is written and no device is woken: sysfs attributes only.
+#include <algorithm>
+#include <csetjmp>
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "parse/modules_alias.hpp"
+#include "parse/pci_sysfs.hpp"
 #include "pci/pci_probe.hpp"
-namespace gpudoctor {
-PciInfo probe_pci(const ProbeContext&, ProbeOutcome& outcome) {
-  outcome.status = ProbeStatus::skipped;
-  return {};
+#include "text.hpp"
+
+extern "C" {
+#include <pci/pci.h>
 }
+
+namespace gpudoctor {
+
+namespace {
+
+// libpci reports fatal errors through pacc->error, whose default calls exit(). Ours jumps
+// back to the guarded call instead. Only C frames (libpci's) lie between the two.
+thread_local std::jmp_buf* t_jump = nullptr;
+thread_local char t_error[512];
+
+[[noreturn]] void on_error(char* msg, ...) {
+  va_list ap;
+  va_start(ap, msg);
+  std::vsnprintf(t_error, sizeof t_error, msg, ap);
+  va_end(ap);
+  if (t_jump != nullptr) std::longjmp(*t_jump, 1);
+  std::fprintf(stderr, "gpudoctor: unguarded libpci error: %s\n", t_error);
+  std::abort();
+}
+
+void on_warning(char*, ...) {}
+
+/// Runs f (libpci calls only, no C++ objects with destructors); false if libpci failed, with
+/// the message in t_error.
+template <typename F>
+bool guarded(F&& f) {
+  std::jmp_buf here;
+  std::jmp_buf* const outer = t_jump;
+  t_jump = &here;
+  if (setjmp(here) != 0) {
+    t_jump = outer;
+    return false;
+  }
+  f();
+  t_jump = outer;
+  return true;
+}
+
+constexpr const char* kIdsFiles[] = {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids",
+                                     "/usr/share/pci.ids"};
+constexpr int kNoNumbers = PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB;
+
+bool is_gpu_class(std::uint32_t class_code) {
+  const std::uint32_t base = class_code >> 16;
+  const std::uint32_t sub = (class_code >> 8) & 0xff;
+  return base == 0x03 || base == 0x12 || (base == 0x0b && sub == 0x40);
+}
+
+std::optional<std::string> lookup(pci_access* pacc, int flags, unsigned a, unsigned b = 0,
+                                  unsigned c = 0, unsigned d = 0) {
+  char buf[256];
+  const char* name = nullptr;
+  if (!guarded(
+          [&] { name = pci_lookup_name(pacc, buf, sizeof buf, flags | kNoNumbers, a, b, c, d); }))
+    return std::nullopt;
+  if (name == nullptr) return std::nullopt;
+  return std::string(name);
+}
+
+void fill_names(pci_access* pacc, PciDevice& dev) {
+  dev.vendor_name = lookup(pacc, PCI_LOOKUP_VENDOR, dev.vendor_id);
+  dev.device_name = lookup(pacc, PCI_LOOKUP_DEVICE, dev.vendor_id, dev.device_id);
+  dev.class_name = lookup(pacc, PCI_LOOKUP_CLASS, dev.class_code >> 8);
+  if (dev.subsystem_vendor_id && dev.subsystem_device_id) {
+    // As lspci prints it: subsystem vendor and board name, or the vendor alone when pci.ids
+    // has no name for the board.
+    dev.subsystem_name =
+        lookup(pacc, PCI_LOOKUP_SUBSYSTEM | PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE, dev.vendor_id,
+               dev.device_id, *dev.subsystem_vendor_id, *dev.subsystem_device_id);
+    if (!dev.subsystem_name) {
+      dev.subsystem_name =
+          lookup(pacc, PCI_LOOKUP_SUBSYSTEM | PCI_LOOKUP_VENDOR, *dev.subsystem_vendor_id);
+    }
+  }
+}
+
+PciLink read_link(const Root& root, const std::string& dir, const char* prefix) {
+  PciLink link;
+  const std::string p(prefix);
+  if (auto s = root.read_line(dir + p + "_link_speed")) {
+    link.speed_gts = parse_link_speed(*s);
+    if (link.speed_gts) link.generation = pcie_generation(*link.speed_gts);
+  }
+  if (auto w = root.read_line(dir + p + "_link_width")) link.width = parse_link_width(*w);
+  return link;
+}
+
+template <typename T>
+std::optional<T> hex_attr(const Root& root, const std::string& path) {
+  auto line = root.read_line(path);
+  if (!line) return std::nullopt;
+  auto v = parse_hex_attribute(*line);
+  if (!v) return std::nullopt;
+  return static_cast<T>(*v);
+}
+
+/// Everything libpci does not give, from the device's sysfs directory.
+void read_attributes(const Root& root, PciDevice& dev) {
+  const std::string dir = "/sys/bus/pci/devices/" + dev.address + "/";
+  if (auto c = hex_attr<std::uint32_t>(root, dir + "class")) dev.class_code = *c;
+  dev.revision = hex_attr<std::uint8_t>(root, dir + "revision");
+  dev.subsystem_vendor_id = hex_attr<std::uint16_t>(root, dir + "subsystem_vendor");
+  dev.subsystem_device_id = hex_attr<std::uint16_t>(root, dir + "subsystem_device");
+  if (auto target = root.link_target(dir + "driver")) {
+    dev.driver = std::string(link_basename(*target));
+  }
+  if (auto m = root.read_line(dir + "modalias"); m && !m->empty()) dev.modalias = *m;
+  dev.link_current = read_link(root, dir, "current");
+  dev.link_max = read_link(root, dir, "max");
+  if (auto n = root.read_line(dir + "numa_node")) dev.numa_node = parse_numa_node(*n);
+  if (auto g = root.link_target(dir + "iommu_group")) dev.iommu_group = iommu_group_from_link(*g);
+  if (auto b = root.read_line(dir + "boot_vga")) dev.boot_vga = parse_flag(*b);
+  if (auto r = root.read_line(dir + "power/runtime_status"); r && !r->empty()) dev.runtime_pm = *r;
+}
+
+void match_modules(const Root& root, std::vector<PciDevice>& devices) {
+  auto release = root.read_line("/proc/sys/kernel/osrelease");
+  if (!release || release->empty()) return;
+  auto aliases = root.read("/lib/modules/" + *release + "/modules.alias", 64u << 20);
+  if (!aliases) return;
+  for (auto& dev : devices) {
+    if (dev.modalias) dev.modules = modules_for_modalias(*aliases, *dev.modalias);
+  }
+}
+
+std::string address_of(const pci_dev* d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%d", static_cast<unsigned>(d->domain), d->bus,
+                d->dev, d->func);
+  return buf;
+}
+
+}  // namespace
+
+PciInfo probe_pci(const ProbeContext& ctx, ProbeOutcome& outcome) {
+  const Root& root = ctx.root;
+  PciInfo info;
+  outcome.label = "libpci";
+  if (!root.is_directory("/sys/bus/pci/devices")) {
+    outcome.status = ProbeStatus::missing;
+    outcome.detail = "no /sys/bus/pci/devices under " + root.base().string() +
+                     ": no PCI bus is visible (sysfs not mounted, or not Linux)";
+    return info;
+  }
+  const std::string sysfs = root.host_path("/sys/bus/pci").string();
+  std::string ids_path;
+  for (const char* candidate : kIdsFiles) {
+    if (root.exists(candidate)) {
+      info.ids_file = candidate;
+      ids_path = root.host_path(candidate).string();
+      break;
+    }
+  }
+
+  pci_access* pacc = nullptr;
+  bool ok = guarded([&] {
+    pacc = pci_alloc();
+    pacc->error = on_error;
+    pacc->warning = on_warning;
+    pacc->debug = on_warning;
+    pacc->method = PCI_ACCESS_SYS_BUS_PCI;
+    pci_set_param(pacc, const_cast<char*>("sysfs.path"), const_cast<char*>(sysfs.c_str()));
+    pci_set_param(pacc, const_cast<char*>("hwdb.disable"), const_cast<char*>("1"));
+    if (!ids_path.empty()) pci_set_name_list_path(pacc, const_cast<char*>(ids_path.c_str()), 0);
+    pci_init(pacc);
+    pci_scan_bus(pacc);
+  });
+  if (!ok) {
+    outcome.status = ProbeStatus::failed;
+    outcome.detail = std::string("libpci: ") + t_error;
+    if (pacc != nullptr) guarded([&] { pci_cleanup(pacc); });
+    return info;
+  }
+
+  std::vector<std::string> problems;
+  for (pci_dev* d = pacc->devices; d != nullptr; d = d->next) {
+    ++info.devices_scanned;
+    if (!guarded([&] { pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS); })) {
+      problems.push_back(address_of(d) + ": " + t_error);
+      continue;
+    }
+    PciDevice dev;
+    dev.address = address_of(d);
+    dev.vendor_id = d->vendor_id;
+    dev.device_id = d->device_id;
+    dev.class_code = static_cast<std::uint32_t>(d->device_class) << 8;
+    read_attributes(root, dev);  // the class file adds the prog-if byte
+    if (!is_gpu_class(dev.class_code)) continue;
+    if (info.ids_file) fill_names(pacc, dev);
+    info.devices.push_back(std::move(dev));
+  }
+  guarded([&] { pci_cleanup(pacc); });
+
+  match_modules(root, info.devices);
+  std::sort(info.devices.begin(), info.devices.end(),
+            [](const PciDevice& a, const PciDevice& b) { return a.address < b.address; });
+  if (!problems.empty()) outcome.detail = "libpci: " + join(problems, "; ");
+  if (!info.ids_file) {
+    if (!outcome.detail.empty()) outcome.detail += "; ";
+    outcome.detail += "no pci.ids under the root, so no names";
+  }
+  return info;
+}
+
 }  // namespace gpudoctor

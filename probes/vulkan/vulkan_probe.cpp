@@ -1,8 +1,222 @@
 #include "vulkan/vulkan_probe.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "core/library_search.hpp"
+#include "parse/vulkan_manifest.hpp"
+#include "text.hpp"
+#include "vulkan/vulkan_enumerate.hpp"
+#include "vulkan_search.hpp"
+
 namespace gpudoctor::vulkan {
-VulkanInfo discover(const ProbeContext&) { return {}; }
-std::vector<IsolatedJob> jobs(const ProbeContext&, const VulkanInfo&) { return {}; }
-ProbeOutcome assemble(VulkanInfo&, const std::vector<IsolatedResult>&, bool) {
-  return {"vulkan", "vulkan", std::nullopt, ProbeStatus::skipped};
+
+namespace {
+
+constexpr const char* kBackend = "vulkan";
+constexpr const char* kLoaderName = "libvulkan.so.1";
+constexpr bool k64Bit = sizeof(void*) == 8;
+
+std::string parent_dir(const std::string& file) {
+  auto slash = file.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : file.substr(0, slash);
 }
+
+std::string base_name(const std::string& file) { return file.substr(file.rfind('/') + 1); }
+
+bool is_failure(ProbeStatus s) {
+  return s == ProbeStatus::failed || s == ProbeStatus::crashed || s == ProbeStatus::timed_out;
+}
+
+/// Reads the manifests the loader would read, and finds the libraries they name.
+class Discovery {
+ public:
+  explicit Discovery(const ProbeContext& ctx) : ctx_(ctx), libs_(ctx.root, ctx.env) {}
+
+  VulkanInfo run() {
+    info_.loader = libs_.find(kLoaderName);
+    const VulkanSearchPlan plan = vulkan_driver_search_plan(ctx_.env);
+    info_.driver_override = plan.override_variable;
+    for (const auto& place : plan.places) add_place(place);
+    return std::move(info_);
+  }
+
+ private:
+  /// Relative entries in VK_DRIVER_FILES are relative to the working directory, as for the
+  /// loader; under --sysroot there is no such thing, so they are taken from the root.
+  std::string absolute(const std::string& path) const {
+    if (starts_with(path, "/")) return path;
+    if (!ctx_.live) return "/" + path;
+    std::error_code ec;
+    auto abs = std::filesystem::absolute(path, ec);
+    return ec ? path : abs.lexically_normal().string();
+  }
+
+  void add_place(const VulkanSearchPlace& place) {
+    std::string path = absolute(place.path);
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    info_.search_paths.push_back(path);
+    if (ctx_.root.is_directory(path)) {
+      for (const auto& name : ctx_.root.list(path)) {
+        if (ends_with(name, ".json")) add_manifest(place.source, path + "/" + name);
+      }
+    } else if (place.from_variable) {
+      add_manifest(place.source, path);  // a named file that is not there is worth saying
+    }
+  }
+
+  void add_manifest(const std::string& source, const std::string& file) {
+    if (!seen_.insert(file).second) return;
+    VulkanManifest m;
+    m.source = source;
+    m.file = file;
+    auto text = ctx_.root.read(file);
+    if (!text) {
+      m.error = "cannot be read";
+      info_.manifests.push_back(std::move(m));
+      return;
+    }
+    VulkanManifestFile parsed = parse_vulkan_manifest(*text);
+    m.file_format_version = parsed.file_format_version;
+    m.library_path = parsed.library_path;
+    m.api_version = parsed.api_version;
+    m.is_portability_driver = parsed.is_portability_driver;
+    m.error = parsed.error;
+    if (!m.error && parsed.library_arch && *parsed.library_arch != (k64Bit ? "64" : "32")) {
+      m.error = "ICD.library_arch is \"" + *parsed.library_arch + "\"; a " +
+                (k64Bit ? "64" : "32") + "-bit loader skips it";
+    }
+    if (m.library_path && !m.library_path->empty()) resolve_library(m);
+    info_.manifests.push_back(std::move(m));
+  }
+
+  /// An absolute path as it is; a relative one with a slash from the manifest's directory; a
+  /// bare name through the dynamic loader's search, as the Vulkan loader hands it to dlopen.
+  void resolve_library(VulkanManifest& m) {
+    const std::string& lib = *m.library_path;
+    const bool bare = lib.find('/') == std::string::npos;
+    if (bare) {
+      m.resolved = libs_.find(lib);
+    } else {
+      std::string path = starts_with(lib, "/") ? lib : parent_dir(m.file) + "/" + lib;
+      path = std::filesystem::path(path).lexically_normal().string();
+      if (ctx_.root.exists(path) && !ctx_.root.is_directory(path)) m.resolved = path;
+    }
+    if (m.error) return;
+    if (!m.resolved) {
+      m.error = "library " + lib + " not found" + (bare ? " in the library search path" : "");
+    } else if (auto problem = elf_problem(*m.resolved)) {
+      m.error = *m.resolved + " " + *problem;
+    }
+  }
+
+  /// Why this process's loader could not load the library, from its ELF header. Only live:
+  /// fixture trees hold placeholders, not the libraries.
+  std::optional<std::string> elf_problem(const std::string& path) const {
+    if (!ctx_.live) return std::nullopt;
+    auto head = ctx_.root.read(path, 5);
+    if (!head) return "cannot be read";
+    if (head->size() < 5 || head->compare(0, 4,
+                                          "\x7f"
+                                          "ELF") != 0) {
+      return "is not an ELF shared library";
+    }
+    const char ours = k64Bit ? 2 : 1;  // EI_CLASS: ELFCLASS64 / ELFCLASS32
+    if ((*head)[4] == ours) return std::nullopt;
+    return std::string("is a ") + ((*head)[4] == 1 ? "32" : "64") + "-bit library; a " +
+           (k64Bit ? "64" : "32") + "-bit loader skips it";
+  }
+
+  const ProbeContext& ctx_;
+  LibrarySearch libs_;
+  VulkanInfo info_;
+  std::set<std::string> seen_;
+};
+
+std::string plural(std::size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+VulkanInfo discover(const ProbeContext& ctx) { return Discovery(ctx).run(); }
+
+std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const VulkanInfo& found) {
+  std::vector<IsolatedJob> out;
+  if (!ctx.live) return out;
+  for (const auto& m : found.manifests) {
+    if (!m.resolved || m.error) continue;
+    out.push_back({kBackend, base_name(m.file), m.resolved, [file = m.file, lib = *m.resolved] {
+                     return enumerate_vulkan_driver(file, lib);
+                   }});
+  }
+  return out;
+}
+
+ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bool live) {
+  ProbeOutcome own{kBackend, kBackend, info.loader, ProbeStatus::ok, ""};
+  if (!live) {
+    own.status = ProbeStatus::skipped;
+    own.detail = plural(info.manifests.size(), "driver manifest") +
+                 " listed; drivers are not loaded under --sysroot";
+    return own;
+  }
+  std::size_t failures = 0;
+  std::size_t reporting = 0;
+  double longest = 0;
+  for (auto& r : results) {
+    longest = std::max(longest, r.outcome.seconds.value_or(0));
+    if (r.data) {
+      const std::string what = r.outcome.library.value_or(r.outcome.label);
+      try {
+        auto report = r.data->get<VulkanDriverReport>();
+        if (report.devices.size() > kMaxDevices) {
+          throw std::runtime_error(std::to_string(report.devices.size()) + " devices");
+        }
+        if (!info.instance_version) info.instance_version = report.instance_version;
+        if (!info.loader) info.loader = report.loader;
+        if (!report.devices.empty()) ++reporting;
+        for (auto& d : report.devices) {
+          if (d.manifest.empty()) d.manifest = report.manifest;
+          info.devices.push_back(std::move(d));
+        }
+      } catch (const std::exception& e) {
+        r.outcome.status = ProbeStatus::failed;
+        r.outcome.detail = what + " made the probe send back malformed data (" + e.what() + ")";
+      }
+    }
+    if (is_failure(r.outcome.status)) ++failures;
+  }
+  own.library = info.loader;
+  own.seconds = longest;
+
+  if (!info.devices.empty()) {
+    own.detail = plural(info.devices.size(), "device") + " from " + plural(reporting, "driver");
+    if (failures > 0) own.detail += "; " + plural(failures, "driver") + " failed";
+  } else if (failures > 0) {
+    own.status = ProbeStatus::failed;
+    own.detail = "no device; " + std::to_string(failures) + " of " +
+                 plural(results.size(), "driver") + " failed";
+  } else if (info.manifests.empty()) {
+    own.status = ProbeStatus::missing;
+    own.detail = info.search_paths.empty()
+                     ? info.driver_override.value_or("VK_DRIVER_FILES") +
+                           " is set but empty, so no driver is searched for"
+                     : "no Vulkan driver manifest in " + join(info.search_paths, ", ");
+  } else if (!info.loader) {
+    own.status = ProbeStatus::missing;
+    own.detail = std::string(kLoaderName) + ", the Vulkan loader, is not installed";
+  } else if (results.empty()) {
+    own.status = ProbeStatus::missing;
+    own.detail = "no usable driver manifest (" + plural(info.manifests.size(), "manifest") +
+                 ", none with a library that can be loaded)";
+  } else {
+    own.status = ProbeStatus::missing;
+    own.detail = "no driver reported a device (" + plural(results.size(), "driver") + " tried)";
+  }
+  return own;
+}
+
 }  // namespace gpudoctor::vulkan

@@ -2,8 +2,8 @@
 #include <vector>
 
 #include "core/isolate.hpp"
-#include "model/vulkan.hpp"
 #include "model/probe_outcome.hpp"
+#include "model/vulkan.hpp"
 #include "probe_context.hpp"
 
 namespace gpudoctor::vulkan {
@@ -15,7 +15,8 @@ VulkanInfo discover(const ProbeContext& ctx);
 /// restricted to that one driver manifest and reports what it enumerates.
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const VulkanInfo& found);
 
-/// Folds the children's reports into the section and returns the backend's own outcome.
-ProbeOutcome assemble(VulkanInfo& info, const std::vector<IsolatedResult>& results, bool live);
+/// Folds the children's reports into the section and returns the backend's own outcome. A
+/// child's report that does not read as the model turns that child's outcome into a failure.
+ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bool live);
 
 }  // namespace gpudoctor::vulkan

@@ -31,6 +31,11 @@ struct CudaDevice {
   std::optional<int> memory_clock_khz;
   std::optional<int> memory_bus_width_bits;
   std::optional<int> l2_cache_bytes;
+  std::optional<int> max_texture_1d;
+  std::vector<int> max_texture_2d;               ///< width, height
+  std::vector<int> max_texture_3d;               ///< width, height, depth
+  std::vector<int> max_layered_texture_1d;       ///< width, layers
+  std::vector<int> max_layered_texture_2d;       ///< width, height, layers
   std::optional<int> total_constant_memory_bytes;
   std::optional<int> shared_memory_per_block_bytes;
   std::optional<int> shared_memory_per_block_optin_bytes;
@@ -44,6 +49,8 @@ struct CudaDevice {
   std::vector<int> max_grid_dim;
   std::optional<int> max_pitch_bytes;
   std::optional<int> texture_alignment_bytes;
+  std::optional<int> surface_alignment_bytes;
+  std::optional<bool> gpu_overlap;               ///< can copy and run a kernel at once
   std::optional<int> async_engine_count;         ///< concurrent copy engines
   std::optional<bool> concurrent_kernels;
   std::optional<bool> kernel_exec_timeout;       ///< display watchdog
@@ -54,6 +61,7 @@ struct CudaDevice {
   std::optional<bool> managed_memory;
   std::optional<bool> compute_preemption;
   std::optional<bool> cooperative_launch;
+  std::optional<bool> cooperative_multi_device_launch;
   std::optional<bool> tcc_driver;
   std::optional<std::string> compute_mode;       ///< "default", "exclusive_process", "prohibited"
   std::optional<int> pci_domain;
@@ -63,15 +71,18 @@ struct CudaDevice {
 };
 GPUDOCTOR_JSON(CudaDevice, ordinal, name, uuid, cc_major, cc_minor, multiprocessors,
                cores_per_multiprocessor, total_memory_bytes, clock_khz, memory_clock_khz,
-               memory_bus_width_bits, l2_cache_bytes, total_constant_memory_bytes,
-               shared_memory_per_block_bytes, shared_memory_per_block_optin_bytes,
+               memory_bus_width_bits, l2_cache_bytes, max_texture_1d, max_texture_2d,
+               max_texture_3d, max_layered_texture_1d, max_layered_texture_2d,
+               total_constant_memory_bytes, shared_memory_per_block_bytes,
+               shared_memory_per_block_optin_bytes,
                shared_memory_per_multiprocessor_bytes, registers_per_block,
                registers_per_multiprocessor, warp_size, max_threads_per_multiprocessor,
                max_threads_per_block, max_block_dim, max_grid_dim, max_pitch_bytes,
-               texture_alignment_bytes, async_engine_count, concurrent_kernels,
-               kernel_exec_timeout, integrated, can_map_host_memory, ecc_enabled,
-               unified_addressing, managed_memory, compute_preemption, cooperative_launch,
-               tcc_driver, compute_mode, pci_domain, pci_bus, pci_device, pci_bus_id)
+               texture_alignment_bytes, surface_alignment_bytes, gpu_overlap,
+               async_engine_count, concurrent_kernels, kernel_exec_timeout, integrated,
+               can_map_host_memory, ecc_enabled, unified_addressing, managed_memory,
+               compute_preemption, cooperative_launch, cooperative_multi_device_launch, tcc_driver,
+               compute_mode, pci_domain, pci_bus, pci_device, pci_bus_id)
 
 /// Result of the PTX matmul smoke test on one CUDA device.
 struct SmokeResult {
@@ -80,24 +91,26 @@ struct SmokeResult {
   std::string status;                     ///< "pass", "fail", "skip"
   std::optional<std::string> reason;      ///< why it failed or was skipped
   std::optional<int> n;                   ///< matrix size n×n×n
+  std::optional<std::string> kernel;      ///< what ran: "ptx sm_50 (JIT)"
   std::optional<double> max_abs_error;
   std::optional<double> max_rel_error;
   std::optional<double> tolerance;
   std::optional<double> kernel_ms;
   std::optional<double> gflops;
 };
-GPUDOCTOR_JSON(SmokeResult, api, device, status, reason, n, max_abs_error, max_rel_error,
+GPUDOCTOR_JSON(SmokeResult, api, device, status, reason, n, kernel, max_abs_error, max_rel_error,
                tolerance, kernel_ms, gflops)
 
 /// The CUDA driver API through libcuda.so.1, opened at run time in a child.
 struct CudaInfo {
   std::optional<std::string> library;     ///< the libcuda file that actually loaded
   std::optional<bool> stub;               ///< it is the toolkit's stub (…/stubs/libcuda.so)
+  std::vector<std::string> load_errors;   ///< dlerror() for each name tried, in order
   std::optional<CudaError> init_error;    ///< cuInit's failure, when it failed
   std::optional<int> driver_version;      ///< cuDriverGetVersion: 13000
   std::vector<CudaDevice> devices;
   std::vector<SmokeResult> smoke;
 };
-GPUDOCTOR_JSON(CudaInfo, library, stub, init_error, driver_version, devices, smoke)
+GPUDOCTOR_JSON(CudaInfo, library, stub, load_errors, init_error, driver_version, devices, smoke)
 
 }  // namespace gpudoctor

@@ -25,13 +25,14 @@ struct HostInfo {
   std::optional<std::string> container;      ///< "docker", "podman", "kubernetes", "lxc", …
   bool wsl = false;
   std::optional<std::string> wsl_version;    ///< "2" when the kernel says WSL2
-  std::optional<std::string> virtualization; ///< hypervisor: "kvm", "vmware", "hyperv", …
+  bool vm = false;                           ///< runs under a hypervisor (CPU flag or DMI)
+  std::optional<std::string> virtualization; ///< which one, when named: "kvm", "vmware", …
   std::optional<std::string> machine_vendor; ///< DMI sys_vendor
   std::optional<std::string> machine_model;  ///< DMI product_name
 };
 GPUDOCTOR_JSON(HostInfo, hostname, os_id, os_name, os_version, os_pretty_name, kernel_release,
                kernel_version, architecture, cpu_model, cpu_cores, cpu_threads,
                memory_total_bytes, memory_available_bytes, glibc_version, container, wsl,
-               wsl_version, virtualization, machine_vendor, machine_model)
+               wsl_version, vm, virtualization, machine_vendor, machine_model)
 
 }  // namespace gpudoctor

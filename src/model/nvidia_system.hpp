@@ -27,28 +27,39 @@ struct LibraryFile {
   std::optional<std::string> version;       ///< from the real file's name: "580.65.06"
   bool stub = false;                        ///< a toolkit stub (…/stubs/…)
   bool shadowed = false;                    ///< an earlier directory wins
+  std::optional<int> elf_bits;              ///< 32 or 64, from the ELF header
+  bool on_search_path = true;               ///< false: found only in /usr/lib/wsl/lib, which
+                                            ///< the loader's configuration does not name
 };
-GPUDOCTOR_JSON(LibraryFile, name, path, real_path, version, stub, shadowed)
+GPUDOCTOR_JSON(LibraryFile, name, path, real_path, version, stub, shadowed, elf_bits,
+               on_search_path)
 
 /// The NVIDIA kernel driver as files show it, without loading anything.
 struct NvidiaKernel {
   std::optional<std::string> proc_version;        ///< /proc/driver/nvidia/version, first line
-  std::optional<std::string> module_version;      ///< "580.65.06"
+  std::optional<std::string> module_version;      ///< loaded module: "580.65.06" (proc, else sys)
   std::optional<std::string> module_flavor;       ///< "open" or "proprietary"
   std::optional<std::string> sys_module_version;  ///< /sys/module/nvidia/version
   std::vector<std::string> loaded_modules;        ///< of nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
   std::vector<DeviceNode> device_nodes;           ///< /dev/nvidia*
   std::optional<bool> secure_boot;
-  std::vector<std::string> dkms;                  ///< "nvidia/580.65.06, 6.1.0-18-amd64: installed"
+  std::vector<std::string> dkms;                  ///< as `dkms status` words it:
+                                                  ///< "nvidia/580.65.06, 6.1.0-18-amd64, x86_64: installed"
   std::vector<std::string> nouveau_blacklisted_in; ///< modprobe.d files that blacklist nouveau
+  std::vector<std::string> nouveau_cmdline;       ///< /proc/cmdline parameters naming nouveau
 };
 GPUDOCTOR_JSON(NvidiaKernel, proc_version, module_version, module_flavor, sys_module_version,
-               loaded_modules, device_nodes, secure_boot, dkms, nouveau_blacklisted_in)
+               loaded_modules, device_nodes, secure_boot, dkms, nouveau_blacklisted_in,
+               nouveau_cmdline)
 
 struct CudaToolkit {
   std::string path;                              ///< "/usr/local/cuda-13.0"
   std::string source;                            ///< "/usr/local", "conda", "pip", "CUDA_HOME", "PATH"
+  std::vector<std::string> found_by;             ///< every route that led here, source first
+  std::optional<std::string> real_path;          ///< after following links
   std::optional<std::string> version;            ///< "13.0.48" (version.json / version.txt / nvcc)
+  std::optional<std::string> version_source;     ///< "version.json", "version.txt", "dist-info",
+                                                 ///< "conda-meta", "nvcc", "cuda.h"
   std::optional<std::string> nvcc;              ///< path of nvcc, if present
   std::optional<std::string> cudart_version;
   std::optional<std::string> cublas_version;
@@ -57,8 +68,9 @@ struct CudaToolkit {
   bool default_symlink = false;                  ///< /usr/local/cuda points here
   std::optional<std::string> stub_libcuda;       ///< lib64/stubs/libcuda.so, if present
 };
-GPUDOCTOR_JSON(CudaToolkit, path, source, version, nvcc, cudart_version, cublas_version,
-               cudnn_version, nccl_version, default_symlink, stub_libcuda)
+GPUDOCTOR_JSON(CudaToolkit, path, source, found_by, real_path, version, version_source, nvcc,
+               cudart_version, cublas_version, cudnn_version, nccl_version, default_symlink,
+               stub_libcuda)
 
 /// NVIDIA files and environment: kernel side, userspace driver libraries, toolkits.
 struct NvidiaSystem {

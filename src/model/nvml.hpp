@@ -22,11 +22,13 @@ struct NvmlDevice {
   std::optional<std::string> serial;
   std::optional<std::string> pci_bus_id;           ///< "0000:01:00.0"
   std::optional<std::uint32_t> pci_device_id;      ///< 0x233010de as NVML packs it
+  std::optional<std::uint32_t> pci_subsystem_id;   ///< 0x16c110de
   std::optional<std::string> vbios_version;
   std::optional<std::string> architecture;         ///< "hopper"
   std::optional<int> cc_major;
   std::optional<int> cc_minor;
   std::optional<std::uint64_t> memory_total_bytes;
+  std::optional<std::uint64_t> memory_reserved_bytes;  ///< set aside by driver and firmware
   std::optional<std::uint64_t> memory_used_bytes;
   std::optional<std::uint64_t> memory_free_bytes;
   std::optional<int> temperature_c;
@@ -55,8 +57,9 @@ struct NvmlDevice {
   std::vector<std::string> throttle_reasons;       ///< "gpu_idle", "sw_power_cap", "hw_slowdown", …
   std::vector<NvmlProcess> processes;
 };
-GPUDOCTOR_JSON(NvmlDevice, index, name, uuid, serial, pci_bus_id, pci_device_id, vbios_version,
-               architecture, cc_major, cc_minor, memory_total_bytes, memory_used_bytes,
+GPUDOCTOR_JSON(NvmlDevice, index, name, uuid, serial, pci_bus_id, pci_device_id,
+               pci_subsystem_id, vbios_version, architecture, cc_major, cc_minor,
+               memory_total_bytes, memory_reserved_bytes, memory_used_bytes,
                memory_free_bytes, temperature_c, power_draw_mw, power_limit_mw,
                clock_graphics_mhz, clock_sm_mhz, clock_memory_mhz, clock_graphics_max_mhz,
                clock_sm_max_mhz, clock_memory_max_mhz, pcie_gen_current, pcie_gen_max,
@@ -70,12 +73,14 @@ struct NvmlInfo {
   std::optional<std::string> library;
   std::optional<std::string> init_error;          ///< "nvmlInit_v2 returned 18 (NVML_ERROR_LIB_RM_VERSION_MISMATCH)"
   std::optional<int> init_code;
+  std::optional<std::string> init_error_text;     ///< nvmlErrorString's words for init_code
+  std::vector<std::string> load_errors;           ///< dlerror() for each name tried, in order
   std::optional<std::string> driver_version;      ///< "580.65.06"
   std::optional<std::string> nvml_version;        ///< "13.580.65.06"
   std::optional<int> cuda_driver_version;         ///< 13000
   std::vector<NvmlDevice> devices;
 };
-GPUDOCTOR_JSON(NvmlInfo, library, init_error, init_code, driver_version, nvml_version,
-               cuda_driver_version, devices)
+GPUDOCTOR_JSON(NvmlInfo, library, init_error, init_code, init_error_text, load_errors,
+               driver_version, nvml_version, cuda_driver_version, devices)
 
 }  // namespace gpudoctor

@@ -10,11 +10,11 @@ namespace gpudoctor {
 
 /// One ICD registration: a line in an .icd file, or an entry of OCL_ICD_FILENAMES.
 struct OpenClIcd {
-  std::string source;                   ///< "/etc/OpenCL/vendors", "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES"
+  std::string source;                   ///< "/etc/OpenCL/vendors", "OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES"
   std::optional<std::string> file;      ///< the .icd file, absent for OCL_ICD_FILENAMES entries
-  std::string library;                  ///< as written: "libpocl.so.2" or an absolute path
+  std::string library;                  ///< as written: "libpocl.so.2" or a path; empty when an .icd file names none
   std::optional<std::string> resolved;  ///< where the dynamic loader would find it, if anywhere
-  std::optional<bool> loads;            ///< dlopen + clIcdGetPlatformIDsKHR succeeded (live only)
+  std::optional<bool> loads;            ///< dlopen + clIcdGetPlatformIDsKHR succeeded (live only; null if the probe died)
   std::optional<std::string> error;     ///< why the file or library is unusable
 };
 GPUDOCTOR_JSON(OpenClIcd, source, file, library, resolved, loads, error)
@@ -70,10 +70,16 @@ GPUDOCTOR_JSON(OpenClPlatform, name, vendor, version, profile, icd_suffix, exten
 
 struct OpenClInfo {
   std::optional<std::string> loader;            ///< libOpenCL.so.1 as resolved, if found
-  std::string vendors_dir;                      ///< the directory searched for .icd files
+  std::optional<std::string> loader_name;       ///< "OpenCL ICD Loader" (ocl-icd), "Khronos OpenCL ICD Loader" (live only)
+  std::optional<std::string> loader_version;    ///< "2.3.1" (live only)
+  /// The directory searched for .icd files; when OCL_ICD_VENDORS names one .icd file or a
+  /// library instead (see vendors_env), what it names.
+  std::string vendors_dir;
+  std::optional<std::string> vendors_env;       ///< "OCL_ICD_VENDORS" or "OPENCL_VENDOR_PATH" when one chose it
   std::vector<OpenClIcd> icds;
   std::vector<OpenClPlatform> platforms;
 };
-GPUDOCTOR_JSON(OpenClInfo, loader, vendors_dir, icds, platforms)
+GPUDOCTOR_JSON(OpenClInfo, loader, loader_name, loader_version, vendors_dir, vendors_env, icds,
+               platforms)
 
 }  // namespace gpudoctor

@@ -12,12 +12,15 @@ namespace gpudoctor {
 struct VulkanManifest {
   std::string source;                    ///< "/usr/share/vulkan/icd.d", "VK_DRIVER_FILES", …
   std::string file;
+  std::optional<std::string> file_format_version;
   std::optional<std::string> library_path;  ///< ICD.library_path as written
   std::optional<std::string> resolved;      ///< where that library is, if found
   std::optional<std::string> api_version;   ///< ICD.api_version
+  std::optional<bool> is_portability_driver;  ///< listed only with the portability flag
   std::optional<std::string> error;         ///< unreadable JSON, missing library, …
 };
-GPUDOCTOR_JSON(VulkanManifest, source, file, library_path, resolved, api_version, error)
+GPUDOCTOR_JSON(VulkanManifest, source, file, file_format_version, library_path, resolved,
+               api_version, is_portability_driver, error)
 
 struct VulkanMemoryHeap {
   std::uint64_t size_bytes = 0;
@@ -77,9 +80,13 @@ GPUDOCTOR_JSON(VulkanDevice, manifest, name, type, vendor_id, device_id, api_ver
 struct VulkanInfo {
   std::optional<std::string> loader;             ///< libvulkan.so.1 as resolved, if found
   std::optional<std::string> instance_version;   ///< "1.3.239"
+  /// VK_DRIVER_FILES or VK_ICD_FILENAMES when set: it replaced the standard search.
+  std::optional<std::string> driver_override;
+  std::vector<std::string> search_paths;         ///< where manifests were looked for, in order
   std::vector<VulkanManifest> manifests;
   std::vector<VulkanDevice> devices;
 };
-GPUDOCTOR_JSON(VulkanInfo, loader, instance_version, manifests, devices)
+GPUDOCTOR_JSON(VulkanInfo, loader, instance_version, driver_override, search_paths, manifests,
+               devices)
 
 }  // namespace gpudoctor

@@ -1,120 +1,177 @@
 #include "render/check_text.hpp"
 
+#include <algorithm>
 #include <sstream>
 
-#include "backends.hpp"
+#include "render/nvidia_text.hpp"
+#include "render/query_text.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
 
 namespace {
 
-enum class Mark { ok, warn, fail };
+/// Areas in the order a person debugs them: hardware, kernel driver, CUDA, the other APIs.
+constexpr std::string_view kAreas[] = {"host", "gpu", "nvidia", "cuda", "opencl", "vulkan",
+                                       "python"};
 
-bool is_failure(ProbeStatus s) {
-  return s == ProbeStatus::failed || s == ProbeStatus::crashed || s == ProbeStatus::timed_out;
-}
-
-std::string mark_text(Mark m, const Style& st) {
-  switch (m) {
-    case Mark::ok: return st.green("✓");
-    case Mark::warn: return st.yellow("!");
-    case Mark::fail: return st.red("✗");
+std::string mark(Severity s, const Style& st) {
+  switch (s) {
+    case Severity::ok: return st.green("✓");
+    case Severity::info: return st.cyan("•");
+    case Severity::warn: return st.yellow("!");
+    case Severity::fail: return st.red("✗");
   }
   return "?";
 }
 
-/// The devices a backend sees, named, with "(software)" where they run on the CPU.
-std::vector<std::string> device_names(const std::vector<MergedDevice>& devices,
-                                      std::string_view backend, bool* any_hardware) {
-  std::vector<std::string> names;
-  *any_hardware = false;
-  for (const auto& m : devices) {
-    bool seen = (backend == kBackendPci && m.pci) ||
-                (backend == kBackendOpenCl && !m.opencl.empty()) ||
-                (backend == kBackendVulkan && !m.vulkan.empty());
-    if (!seen) continue;
-    names.push_back(m.name + (m.software ? " (CPU, software)" : ""));
-    if (!m.software) *any_hardware = true;
-  }
-  return names;
+std::string opt_text(const std::optional<std::string>& v, const std::string& prefix) {
+  return v ? prefix + *v : "";
 }
 
 std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+/// The API's own names for its devices, with "(CPU)" where the device is the processor.
+std::string api_device_names(const Snapshot& s, const std::vector<MergedDevice>& devices,
+                             bool vulkan) {
+  std::vector<std::string> names;
+  for (const auto& m : devices) {
+    if (vulkan) {
+      for (auto i : m.vulkan) {
+        names.push_back(s.vulkan->devices[i].name.value_or(m.name) + (m.software ? " (CPU)" : ""));
+      }
+    } else {
+      for (auto [p, d] : m.opencl) {
+        const auto& plat = s.opencl->platforms[p];
+        names.push_back(plat.devices[d].name.value_or(m.name) + opt_text(plat.name, " on ") +
+                        (m.software ? " (CPU)" : ""));
+      }
+    }
+  }
+  return join(names, ", ");
+}
+
+/// What the area looks like when nothing is wrong with it; empty when it does not apply.
+std::string area_summary(std::string_view area, const Snapshot& s,
+                         const std::vector<MergedDevice>& devices) {
+  if (area == "host" && s.host) {
+    const HostInfo& h = *s.host;
+    std::vector<std::string> parts;
+    if (h.os_pretty_name) parts.push_back(*h.os_pretty_name);
+    if (h.kernel_release) parts.push_back("kernel " + *h.kernel_release);
+    if (h.virtualization) parts.push_back("virtual machine (" + *h.virtualization + ")");
+    if (h.container) parts.push_back("container (" + *h.container + ")");
+    if (h.wsl) parts.push_back("WSL");
+    return join(parts, ", ");
+  }
+  if (area == "gpu" && s.pci) {
+    std::vector<std::string> gpus;
+    for (const auto& p : s.pci->devices) {
+      gpus.push_back(p.device_name.value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4)) +
+                     " (" + p.driver.value_or("no driver") + ")");
+    }
+    if (gpus.empty()) {
+      return "no GPU on the PCI bus (" + std::to_string(s.pci->devices_scanned) +
+             " functions scanned)";
+    }
+    return join(gpus, ", ");
+  }
+  if (area == "nvidia" && s.nvidia) {
+    const NvidiaKernel& k = s.nvidia->kernel;
+    if (k.module_version) {
+      return "driver " + *k.module_version + (k.module_flavor ? " (" + *k.module_flavor + ")" : "");
+    }
+    return "no NVIDIA kernel driver loaded";
+  }
+  if (area == "cuda") {
+    std::vector<std::string> parts;
+    if (s.cuda && s.cuda->driver_version) {
+      parts.push_back("driver supports CUDA " + cuda_version_text(*s.cuda->driver_version));
+    }
+    if (s.cuda && !s.cuda->devices.empty()) {
+      parts.push_back(plural(s.cuda->devices.size(), "device"));
+    }
+    if (s.nvidia) {
+      for (const auto& t : s.nvidia->toolkits) {
+        parts.push_back("toolkit " + t.version.value_or("?") + " at " + t.path +
+                        (t.cudnn_version ? " with cuDNN " + *t.cudnn_version : ""));
+      }
+    }
+    return join(parts, "; ");
+  }
+  if (area == "opencl" && s.opencl) {
+    std::string n = api_device_names(s, devices, false);
+    if (!s.live) return plural(s.opencl->icds.size(), "ICD") + " registered (not loaded under --sysroot)";
+    return n.empty() ? "no device" : n;
+  }
+  if (area == "vulkan" && s.vulkan) {
+    std::string n = api_device_names(s, devices, true);
+    if (!s.live) return plural(s.vulkan->manifests.size(), "driver manifest") + " (not loaded under --sysroot)";
+    return n.empty() ? "no device" : n;
+  }
+  return "";
+}
+
+void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
+  os << "    " << mark(f.severity, st) << " " << f.title << "  " << st.dim(f.id) << "\n";
+  for (const auto& e : f.evidence) {
+    if (!e.empty()) os << "        " << st.dim(e) << "\n";
+  }
+  if (f.fix) os << "        " << st.bold("fix: ") << *f.fix << "\n";
+  if (f.source) os << "        " << st.dim("source: " + *f.source) << "\n";
+}
+
 }  // namespace
 
 std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevice>& devices,
-                              const Style& st) {
+                              const std::vector<Finding>& findings, const Style& st) {
   std::ostringstream os;
-  int counts[3] = {0, 0, 0};
-  for (std::string_view backend : kAllBackends) {
-    const ProbeOutcome* own = nullptr;
-    std::vector<const ProbeOutcome*> jobs;
-    for (const auto& p : snap.probes) {
-      if (p.backend != backend) continue;
-      if (p.label == p.backend) {
-        own = &p;
-      } else {
-        jobs.push_back(&p);
-      }
+  std::size_t counts[4] = {0, 0, 0, 0};
+  for (std::string_view area : kAreas) {
+    Severity worst = Severity::ok;
+    std::vector<const Finding*> mine;
+    for (const auto& f : findings) {
+      if (f.area != area) continue;
+      mine.push_back(&f);
+      worst = std::max(worst, f.severity);
     }
-    if (own == nullptr) continue;  // not asked for
-
-    Mark mark = Mark::ok;
-    std::string text;
-    bool hardware = false;
-    auto names = device_names(devices, backend, &hardware);
-    if (backend == kBackendHost && snap.host) {
-      const HostInfo& h = *snap.host;
-      std::vector<std::string> parts;
-      if (h.os_pretty_name) parts.push_back(*h.os_pretty_name);
-      if (h.kernel_release) parts.push_back("kernel " + *h.kernel_release);
-      if (h.virtualization) parts.push_back("virtual machine (" + *h.virtualization + ")");
-      if (h.container) parts.push_back("container (" + *h.container + ")");
-      if (h.wsl) parts.push_back("WSL");
-      text = join(parts, ", ");
-    } else if (own->status == ProbeStatus::ok && names.empty()) {
-      mark = Mark::warn;
-      text = backend == kBackendPci
-                 ? "no GPU on the PCI bus (" + own->detail + ")"
-                 : "not found: no device" + (own->detail.empty() ? "" : " (" + own->detail + ")");
-    } else if (own->status == ProbeStatus::ok) {
-      mark = hardware ? Mark::ok : Mark::warn;
-      text = "found " + plural(names.size(), "device") + ": " + join(names, ", ");
-      if (!hardware) text += " — no GPU through this API";
-    } else if (is_failure(own->status)) {
-      mark = Mark::fail;
-      text = "failed: " + own->detail;
-    } else {
-      mark = Mark::warn;
-      text = "not found: " + own->detail;
-    }
-    for (const auto* j : jobs) {
-      if (is_failure(j->status)) mark = Mark::fail;
-    }
-    ++counts[static_cast<int>(mark)];
-    std::string label(backend);
+    std::string summary = area_summary(area, snap, devices);
+    if (summary.empty() && mine.empty()) continue;
+    std::string label(area);
     label.resize(8, ' ');
-    os << mark_text(mark, st) << " " << st.bold(label) << text << "\n";
-    for (const auto* j : jobs) {
-      if (!is_failure(j->status)) continue;
-      os << "    " << st.red("✗") << " " << j->label << ": " << j->detail << "\n";
-    }
+    os << mark(worst, st) << " " << st.bold(label) << summary << "\n";
+    for (const Finding* f : mine) render_finding(os, *f, st);
   }
+  for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
   os << "\n"
-     << counts[0] << " ok, " << plural(static_cast<std::size_t>(counts[1]), "warning") << ", "
-     << counts[2] << " failed.  Details: gpudoctor query\n";
+     << plural(counts[3], "failure") << ", " << plural(counts[2], "warning") << ", "
+     << counts[1] << " notes.  Every device and detail: gpudoctor query\n";
   return os.str();
 }
 
-int check_exit_code(const Snapshot& snap) {
-  for (const auto& p : snap.probes) {
-    if (is_failure(p.status)) return 1;
-  }
-  return 0;
+Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
+                const std::vector<Finding>& findings) {
+  return Json{{"schema_version", kSchemaVersion},
+              {"findings", findings},
+              {"snapshot", query_json(snap, devices)}};
+}
+
+std::string render_explain(const CheckSpec& spec) {
+  std::ostringstream os;
+  os << spec.id << "  (" << spec.area << ")\n\n"
+     << "Looks at: " << spec.looks_at << "\n\n"
+     << "Why: " << spec.why << "\n";
+  if (!spec.source.empty()) os << "\nSource: " << spec.source << "\n";
+  return os.str();
+}
+
+int check_exit_code(const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.severity == Severity::fail; })
+             ? 1
+             : 0;
 }
 
 }  // namespace gpudoctor

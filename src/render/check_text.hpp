@@ -2,18 +2,26 @@
 #include <string>
 #include <vector>
 
+#include "checks/checks.hpp"
 #include "devices.hpp"
 #include "model/snapshot.hpp"
 #include "render/style.hpp"
 
 namespace gpudoctor {
 
-/// `gpudoctor check`, for now: one line per backend (found / not found / failed) and the
-/// devices each one sees.
+/// `gpudoctor check`: one line per area with ✓ / ! / ✗, under each problem its cause, the
+/// evidence and the fix; a last line with counts.
 std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevice>& devices,
-                              const Style& style);
+                              const std::vector<Finding>& findings, const Style& style);
 
-/// 0 when no backend failed, crashed or timed out; 1 otherwise.
-int check_exit_code(const Snapshot& snap);
+/// `gpudoctor check --json`: the findings and the snapshot they were drawn from.
+Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
+                const std::vector<Finding>& findings);
+
+/// `gpudoctor explain ID`.
+std::string render_explain(const CheckSpec& spec);
+
+/// 0 when no finding is a failure; 1 otherwise.
+int check_exit_code(const std::vector<Finding>& findings);
 
 }  // namespace gpudoctor

@@ -1,0 +1,142 @@
+#include "cuda/cuda_smoke.hpp"
+
+#include <cstdio>
+#include <vector>
+
+#include "cuda/matmul_ptx.hpp"
+#include "cuda_codes.hpp"
+#include "smoke/matmul_reference.hpp"
+
+namespace gpudoctor::cuda {
+
+namespace {
+
+constexpr int kTimedLaunches = 5;
+
+/// Frees what the run allocated, in reverse order, whichever way it ends.
+struct Resources {
+  const CudaApi& api;
+  CUcontext ctx = nullptr;
+  CUmodule module = nullptr;
+  CUdeviceptr buffers[3] = {0, 0, 0};
+  CUevent events[2] = {nullptr, nullptr};
+
+  ~Resources() {
+    if (ctx == nullptr) return;
+    for (CUevent e : events) {
+      if (e != nullptr && api.event_destroy != nullptr) api.event_destroy(e);
+    }
+    for (CUdeviceptr p : buffers) {
+      if (p != 0) api.mem_free(p);
+    }
+    if (module != nullptr && api.module_unload != nullptr) api.module_unload(module);
+    api.ctx_destroy(ctx);
+  }
+};
+
+std::string error_text(double abs_error, double tolerance, std::size_t wrong, std::size_t total) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%zu of %zu entries wrong: max abs error %.3g > tolerance %.3g",
+                wrong, total, abs_error, tolerance);
+  return buf;
+}
+
+}  // namespace
+
+SmokeResult run_matmul_smoke(const CudaApi& api, CUdevice device, const std::string& label, int n) {
+  SmokeResult r;
+  r.api = "cuda";
+  r.device = label;
+  r.n = n;
+  r.kernel = std::string(kMatmulPtxTarget) + " (JIT)";
+  if (auto missing = api.smoke_missing()) {
+    r.status = "skip";
+    r.reason = "this libcuda has no " + *missing;
+    return r;
+  }
+  auto failed = [&](const char* call, CUresult rc) {
+    r.status = "fail";
+    r.reason = cuda_call_failed(call, rc);
+    return r;
+  };
+
+  Resources res{api};
+  if (CUresult rc = api.ctx_create(&res.ctx, 0, device); rc != kSuccess) {
+    res.ctx = nullptr;
+    return failed("cuCtxCreate", rc);
+  }
+  if (CUresult rc = api.module_load_data(&res.module, kMatmulPtx); rc != kSuccess) {
+    res.module = nullptr;
+    return failed("cuModuleLoadData", rc);
+  }
+  CUfunction fn = nullptr;
+  if (CUresult rc = api.module_get_function(&fn, res.module, kMatmulKernelName); rc != kSuccess) {
+    return failed("cuModuleGetFunction", rc);
+  }
+
+  const smoke::MatmulInputs in = smoke::matmul_inputs(n);
+  const std::size_t bytes = in.a.size() * sizeof(float);
+  for (CUdeviceptr& p : res.buffers) {
+    if (CUresult rc = api.mem_alloc(&p, bytes); rc != kSuccess) {
+      p = 0;
+      return failed("cuMemAlloc", rc);
+    }
+  }
+  if (CUresult rc = api.memcpy_htod(res.buffers[0], in.a.data(), bytes); rc != kSuccess) {
+    return failed("cuMemcpyHtoD", rc);
+  }
+  if (CUresult rc = api.memcpy_htod(res.buffers[1], in.b.data(), bytes); rc != kSuccess) {
+    return failed("cuMemcpyHtoD", rc);
+  }
+
+  int n_arg = n;
+  void* params[] = {&res.buffers[0], &res.buffers[1], &res.buffers[2], &n_arg};
+  const unsigned grid = (static_cast<unsigned>(n) + kMatmulTile - 1) / kMatmulTile;
+  auto launch = [&] {
+    return api.launch_kernel(fn, grid, grid, 1, kMatmulTile, kMatmulTile, 1, 0, nullptr, params,
+                             nullptr);
+  };
+  // One untimed launch first: the first launch of a module pays for lazy loading.
+  if (CUresult rc = launch(); rc != kSuccess) return failed("cuLaunchKernel", rc);
+  if (CUresult rc = api.ctx_synchronize(); rc != kSuccess) return failed("cuCtxSynchronize", rc);
+
+  for (CUevent& e : res.events) {
+    if (CUresult rc = api.event_create(&e, 0); rc != kSuccess) {
+      e = nullptr;
+      return failed("cuEventCreate", rc);
+    }
+  }
+  if (CUresult rc = api.event_record(res.events[0], nullptr); rc != kSuccess) {
+    return failed("cuEventRecord", rc);
+  }
+  for (int i = 0; i < kTimedLaunches; ++i) {
+    if (CUresult rc = launch(); rc != kSuccess) return failed("cuLaunchKernel", rc);
+  }
+  if (CUresult rc = api.event_record(res.events[1], nullptr); rc != kSuccess) {
+    return failed("cuEventRecord", rc);
+  }
+  if (CUresult rc = api.event_synchronize(res.events[1]); rc != kSuccess) {
+    return failed("cuEventSynchronize", rc);
+  }
+  float ms = 0;
+  if (api.event_elapsed_time(&ms, res.events[0], res.events[1]) == kSuccess && ms > 0) {
+    r.kernel_ms = static_cast<double>(ms) / kTimedLaunches;
+    r.gflops = smoke::matmul_gflops(n, *r.kernel_ms);
+  }
+
+  std::vector<float> c(in.a.size(), 0.0f);
+  if (CUresult rc = api.memcpy_dtoh(c.data(), res.buffers[2], bytes); rc != kSuccess) {
+    return failed("cuMemcpyDtoH", rc);
+  }
+  const smoke::MatmulCheck check = smoke::check_matmul(smoke::matmul_reference(in), c);
+  r.max_abs_error = check.max_abs_error;
+  r.max_rel_error = check.max_rel_error;
+  r.tolerance = check.tolerance;
+  r.status = check.pass ? "pass" : "fail";
+  if (!check.pass) {
+    r.reason = error_text(check.max_abs_error, check.tolerance, check.wrong, c.size());
+  }
+  return r;
+}
+
+}  // namespace gpudoctor::cuda

@@ -1,0 +1,162 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "nvidia/nvidia_parts.hpp"
+#include "parse/nvidia_kernel.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+constexpr std::array<const char*, 5> kModules = {"nvidia", "nvidia_uvm", "nvidia_drm",
+                                                 "nvidia_modeset", "nouveau"};
+constexpr const char* kSecureBootVar =
+    "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
+constexpr std::array<const char*, 5> kModprobeDirs = {"/etc/modprobe.d", "/run/modprobe.d",
+                                                      "/usr/local/lib/modprobe.d",
+                                                      "/lib/modprobe.d", "/usr/lib/modprobe.d"};
+
+std::vector<std::string> loaded_modules(const RootPaths& paths) {
+  std::set<std::string> listed;
+  if (auto text = paths.read("/proc/modules")) {
+    for (auto& name : parse_proc_modules(*text)) listed.insert(std::move(name));
+  }
+  std::vector<std::string> out;
+  for (const char* m : kModules) {
+    // /sys/module/<name> also exists for a module built into the kernel.
+    if (listed.count(m) != 0 || paths.is_directory(std::string("/sys/module/") + m)) {
+      out.emplace_back(m);
+    }
+  }
+  return out;
+}
+
+DeviceNode device_node(const ProbeContext& ctx, const RootPaths& paths,
+                       const std::map<std::uint32_t, std::string>& groups,
+                       const std::string& path) {
+  DeviceNode node;
+  node.path = path;
+  struct stat st {};
+  const std::string host = paths.host_path(path);
+  // A fixture tree holds plain files where the machine had device nodes; their owner and mode
+  // say nothing about that machine, so only real nodes (or anything on this machine) count.
+  if (::stat(host.c_str(), &st) == 0 && (ctx.root.is_host() || S_ISCHR(st.st_mode))) {
+    node.mode = mode_string(static_cast<std::uint32_t>(st.st_mode));
+    node.uid = static_cast<std::uint32_t>(st.st_uid);
+    node.gid = static_cast<std::uint32_t>(st.st_gid);
+    auto g = groups.find(static_cast<std::uint32_t>(st.st_gid));
+    if (g != groups.end()) node.group = g->second;
+  }
+  if (ctx.root.is_host()) {
+    node.readable = ::faccessat(AT_FDCWD, host.c_str(), R_OK, AT_EACCESS) == 0;
+    node.writable = ::faccessat(AT_FDCWD, host.c_str(), W_OK, AT_EACCESS) == 0;
+  }
+  return node;
+}
+
+std::vector<DeviceNode> device_nodes(const ProbeContext& ctx, const RootPaths& paths) {
+  std::map<std::uint32_t, std::string> groups;
+  if (auto text = paths.read("/etc/group")) groups = parse_group_file(*text);
+  std::vector<DeviceNode> nodes;
+  for (const auto& name : paths.list("/dev")) {
+    if (!starts_with(name, "nvidia")) continue;
+    const std::string path = "/dev/" + name;
+    nodes.push_back(device_node(ctx, paths, groups, path));
+    if (paths.is_directory(path)) {  // /dev/nvidia-caps/nvidia-cap1, …
+      for (const auto& child : paths.list(path)) {
+        nodes.push_back(device_node(ctx, paths, groups, path + "/" + child));
+      }
+    }
+  }
+  return nodes;
+}
+
+/// /var/lib/dkms/<module>/<version>/<kernel>/<arch>/ means built; a link
+/// /var/lib/dkms/<module>/kernel-<kernel>-<arch> to it means installed (dkms's own test).
+std::vector<std::string> dkms_status(const RootPaths& paths) {
+  static const std::set<std::string> kNotKernels = {"source", "build", "tarball", "driver_disk",
+                                                    "rpm", "deb", "log"};
+  std::vector<std::string> out;
+  const std::string tree = "/var/lib/dkms";
+  for (const auto& module : paths.list(tree)) {
+    if (!starts_with(module, "nvidia")) continue;
+    const std::string mdir = tree + "/" + module;
+    for (const auto& version : paths.list(mdir)) {
+      if (starts_with(version, "kernel-") || version == "original_module") continue;
+      const std::string vdir = mdir + "/" + version;
+      if (!paths.is_directory(vdir)) continue;
+      bool any = false;
+      for (const auto& kernel : paths.list(vdir)) {
+        if (kNotKernels.count(kernel) != 0 || !paths.is_directory(vdir + "/" + kernel)) continue;
+        for (const auto& arch : paths.list(vdir + "/" + kernel)) {
+          const std::string built = vdir + "/" + kernel + "/" + arch;
+          if (!paths.is_directory(built)) continue;
+          const std::string link = mdir + "/kernel-" + kernel + "-" + arch;
+          bool installed = paths.root().link_target(paths.resolve(mdir) + "/kernel-" + kernel +
+                                                    "-" + arch) &&
+                           paths.resolve(link) == paths.resolve(built);
+          out.push_back(module + "/" + version + ", " + kernel + ", " + arch + ": " +
+                        (installed ? "installed" : "built"));
+          any = true;
+        }
+      }
+      if (!any) out.push_back(module + "/" + version + ": added");
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> nouveau_blacklists(const RootPaths& paths) {
+  std::vector<std::string> out;
+  std::set<std::string> seen_dirs;
+  for (const char* dir : kModprobeDirs) {
+    if (!seen_dirs.insert(paths.resolve(dir)).second) continue;  // /lib → /usr/lib
+    for (const auto& name : paths.list(dir)) {
+      if (!ends_with(name, ".conf")) continue;
+      const std::string path = std::string(dir) + "/" + name;
+      auto text = paths.read(path);
+      if (text && modprobe_disables(*text, "nouveau")) out.push_back(path);
+    }
+  }
+  if (auto text = paths.read("/etc/modprobe.conf")) {
+    if (modprobe_disables(*text, "nouveau")) out.emplace_back("/etc/modprobe.conf");
+  }
+  return out;
+}
+
+}  // namespace
+
+NvidiaKernel probe_nvidia_kernel(const ProbeContext& ctx, const RootPaths& paths) {
+  NvidiaKernel k;
+  if (auto text = paths.read("/proc/driver/nvidia/version", 64 * 1024)) {
+    auto lines = split_lines(*text);
+    if (!lines.empty() && !trim(lines.front()).empty()) {
+      k.proc_version = std::string(trim(lines.front()));
+    }
+    if (auto v = parse_nvrm_version(*text)) {
+      k.module_version = v->version;
+      k.module_flavor = v->flavor;
+    }
+  }
+  if (auto v = paths.read_line("/sys/module/nvidia/version"); v && !v->empty()) {
+    k.sys_module_version = *v;
+    if (!k.module_version) k.module_version = *v;  // the loaded module says the same thing
+  }
+  k.loaded_modules = loaded_modules(paths);
+  k.device_nodes = device_nodes(ctx, paths);
+  if (auto bytes = paths.read(kSecureBootVar, 64)) k.secure_boot = parse_secure_boot_var(*bytes);
+  k.dkms = dkms_status(paths);
+  k.nouveau_blacklisted_in = nouveau_blacklists(paths);
+  if (auto cmdline = paths.read("/proc/cmdline", 64 * 1024)) {
+    k.nouveau_cmdline = cmdline_params_for(*cmdline, "nouveau");
+  }
+  return k;
+}
+
+}  // namespace gpudoctor

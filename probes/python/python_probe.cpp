@@ -1,0 +1,153 @@
+#include "python/python_probe.hpp"
+
+#include "parse/python_env_files.hpp"
+#include "python/python_envs.hpp"
+#include "python/python_paths.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+using python::base_name;
+using python::EnvCollector;
+using python::join_path;
+using python::parent_dir;
+using python::resolve_path;
+
+/// The interpreter a pyenv shim runs: PYENV_VERSION, else $PYENV_ROOT/version; nullopt for
+/// "system" (pyenv then runs the next python3 on PATH) or a version that is not installed.
+std::optional<std::string> pyenv_python(const ProbeContext& ctx, const std::string& shims) {
+  const std::string pyenv_root = ctx.env.get_nonempty("PYENV_ROOT").value_or(parent_dir(shims));
+  std::optional<std::string> version;
+  if (auto v = ctx.env.get_nonempty("PYENV_VERSION")) {
+    auto list = split_path_list(*v);
+    if (!list.empty()) version = list.front();
+  } else if (auto line = ctx.root.read_line(join_path(pyenv_root, "version"))) {
+    auto words = split_words(*line);
+    if (!words.empty()) version = words.front();
+  }
+  if (!version || *version == "system") return std::nullopt;
+  const std::string exe = join_path(pyenv_root, "versions/" + *version + "/bin/python3");
+  if (!ctx.root.exists(resolve_path(ctx.root, exe))) return std::nullopt;
+  return exe;
+}
+
+/// What `python3` runs: the first absolute PATH entry that has one.
+std::optional<std::string> python3_on_path(const ProbeContext& ctx) {
+  auto path = ctx.env.get_nonempty("PATH");
+  if (!path) return std::nullopt;
+  for (const std::string& dir : split_path_list(*path)) {
+    if (dir.front() != '/') continue;  // relative entries depend on the working directory
+    const std::string candidate = join_path(dir, "python3");
+    const std::string real = resolve_path(ctx.root, candidate);
+    if (!ctx.root.exists(real) || ctx.root.is_directory(real)) continue;
+    if (base_name(dir) == "shims" &&
+        ctx.root.is_directory(join_path(parent_dir(dir), "versions"))) {
+      if (auto chosen = pyenv_python(ctx, dir)) return chosen;
+      continue;
+    }
+    return candidate;
+  }
+  return std::nullopt;
+}
+
+/// An interpreter's prefix: the venv whose pyvenv.cfg sits beside its directory or one level
+/// up (Python looks there before following the link), else the real file's prefix.
+std::string interpreter_prefix(const Root& root, const std::string& exe) {
+  const std::string bin = resolve_path(root, parent_dir(exe));
+  if (root.exists(join_path(bin, "pyvenv.cfg"))) return bin;
+  if (root.exists(join_path(parent_dir(bin), "pyvenv.cfg"))) return parent_dir(bin);
+  const std::string real_dir = parent_dir(resolve_path(root, exe));
+  return base_name(real_dir) == "bin" ? parent_dir(real_dir) : real_dir;
+}
+
+bool holds_distributions(const Root& root, const std::string& dir) {
+  for (const std::string& name : root.list(dir)) {
+    if (ends_with(name, ".dist-info") || ends_with(name, ".egg-info")) return true;
+  }
+  return false;
+}
+
+/// --python-env DIR: a prefix, a …/lib/pythonX.Y/site-packages directory, or any directory
+/// that holds distributions (pip install --target).
+void add_python_env_dir(const ProbeContext& ctx, EnvCollector& envs, const std::string& dir) {
+  const Root& root = ctx.root;
+  const std::string real = resolve_path(root, dir);
+  const std::string name = base_name(real);
+  if (name == "site-packages" || name == "dist-packages") {
+    const std::string pydir = parent_dir(real);
+    auto version = python_version_from_name(base_name(pydir));
+    const std::string lib = base_name(parent_dir(pydir));
+    if (version && (lib == "lib" || lib == "lib64")) {
+      const std::string prefix = parent_dir(parent_dir(pydir));
+      envs.add_prefix(prefix, "--python-env", std::nullopt, std::nullopt, true);
+      envs.add_site_dir(real, prefix, "path", "--python-env", version);
+    } else {
+      envs.add_site_dir(real, real, "path", "--python-env", std::nullopt);
+    }
+    return;
+  }
+  if (root.is_directory(real) && holds_distributions(root, real)) {
+    envs.add_site_dir(real, real, "path", "--python-env", std::nullopt);
+    return;
+  }
+  envs.add_prefix(dir, "--python-env", std::nullopt, std::nullopt, true);
+}
+
+void add_user_sites(const ProbeContext& ctx, EnvCollector& envs, const std::string& home) {
+  envs.add_prefix(join_path(home, ".local"), "user site", std::nullopt, "user");
+  const std::string mac = join_path(home, "Library/Python");  // macOS: ~/Library/Python/3.11/…
+  for (const std::string& ver : ctx.root.list(mac)) {
+    const std::string prefix = join_path(mac, ver);
+    envs.add_site_dir(join_path(prefix, "lib/python/site-packages"), prefix, "user", "user site",
+                      ver);
+  }
+}
+
+void add_conda_envs(const ProbeContext& ctx, EnvCollector& envs, PythonInfo& info,
+                    const std::string& home) {
+  const std::string file = join_path(home, ".conda/environments.txt");
+  auto text = ctx.root.read(file);
+  if (!text) return;
+  info.conda_envs_file = file;
+  for (const std::string& prefix : parse_conda_environments(*text)) {
+    envs.add_prefix(prefix, "environments.txt");
+  }
+}
+
+void add_standard_prefixes(const ProbeContext& ctx, EnvCollector& envs) {
+  for (const char* prefix : {"/usr", "/usr/local", "/opt/conda", "/opt/homebrew"}) {
+    envs.add_prefix(prefix, "standard location");
+  }
+  const std::string framework = "/Library/Frameworks/Python.framework/Versions";
+  for (const std::string& ver : ctx.root.list(framework)) {
+    if (ver != "Current") envs.add_prefix(join_path(framework, ver), "standard location");
+  }
+}
+
+}  // namespace
+
+PythonInfo probe_python(const ProbeContext& ctx, const std::vector<std::string>& extra_env_dirs) {
+  PythonInfo info;
+  EnvCollector envs(ctx, info);
+  if (auto venv = ctx.env.get_nonempty("VIRTUAL_ENV")) {
+    envs.add_prefix(*venv, "VIRTUAL_ENV", std::nullopt, std::nullopt, true);
+  }
+  if (auto conda = ctx.env.get_nonempty("CONDA_PREFIX")) {
+    envs.add_prefix(*conda, "CONDA_PREFIX", std::nullopt, std::nullopt, true);
+  }
+  for (const std::string& dir : extra_env_dirs) add_python_env_dir(ctx, envs, dir);
+  if (auto exe = python3_on_path(ctx)) {
+    envs.add_prefix(interpreter_prefix(ctx.root, *exe), "PATH", *exe);
+  }
+  if (auto home = ctx.env.get_nonempty("HOME")) {
+    add_conda_envs(ctx, envs, info, *home);
+    add_user_sites(ctx, envs, *home);
+  }
+  add_standard_prefixes(ctx, envs);
+  envs.scan_packages();
+  return info;
+}
+
+}  // namespace gpudoctor

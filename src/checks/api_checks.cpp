@@ -1,0 +1,158 @@
+// OpenCL and Vulkan: are drivers registered, do they load, and do they reach the GPU or only
+// fall back to the CPU.
+#include <algorithm>
+
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// Which package brings this vendor's driver for the API, on Debian/Ubuntu.
+std::string driver_package(std::uint16_t vendor, bool vulkan) {
+  switch (vendor) {
+    case kPciVendorNvidia:
+      return vulkan ? "the NVIDIA driver's Vulkan ICD (Debian: nvidia-vulkan-icd; Ubuntu: "
+                      "libnvidia-gl-<version>)"
+                    : "the NVIDIA driver's OpenCL ICD (Debian: nvidia-opencl-icd; Ubuntu: "
+                      "libnvidia-compute-<version>)";
+    case kPciVendorAmd:
+      return vulkan ? "mesa-vulkan-drivers (RADV)" : "mesa-opencl-icd (rusticl) or ROCm's OpenCL";
+    case kPciVendorIntel:
+      return vulkan ? "mesa-vulkan-drivers (ANV)" : "intel-opencl-icd";
+    default:
+      return "the GPU vendor's driver";
+  }
+}
+
+bool has_hardware_device(const CheckInput& in, bool vulkan) {
+  return std::any_of(in.devices.begin(), in.devices.end(), [&](const MergedDevice& m) {
+    return !m.software && (vulkan ? !m.vulkan.empty() : !m.opencl.empty());
+  });
+}
+
+std::size_t software_devices(const CheckInput& in, bool vulkan) {
+  std::size_t n = 0;
+  for (const auto& m : in.devices) {
+    if (m.software) n += vulkan ? m.vulkan.size() : m.opencl.size();
+  }
+  return n;
+}
+
+/// Whether the GPU is usable at all (a driver is bound), so an API fallback is the API's fault.
+std::vector<const PciDevice*> bound_gpus(const Snapshot& s) {
+  std::vector<const PciDevice*> out;
+  for (const PciDevice* p : pci_gpus(s)) {
+    if (p->driver && *p->driver != "vfio-pci" && *p->driver != "pci-stub") out.push_back(p);
+  }
+  return out;
+}
+
+void software_only(const CheckSpec& self, const CheckInput& in, bool vulkan,
+                   std::vector<Finding>& out) {
+  auto gpus = bound_gpus(in.snap);
+  if (gpus.empty() || has_hardware_device(in, vulkan)) return;
+  const char* api = vulkan ? "Vulkan" : "OpenCL";
+  std::size_t sw = software_devices(in, vulkan);
+  Finding f = make_finding(self, Severity::warn,
+                           std::string(api) + (sw > 0 ? " runs only on the CPU (" +
+                                                            std::string(vulkan ? "llvmpipe/lavapipe"
+                                                                               : "a CPU driver") +
+                                                            ") although a GPU is present"
+                                                      : " sees no device although a GPU is "
+                                                        "present"));
+  for (const PciDevice* p : gpus) {
+    f.evidence.push_back("GPU " + pci_label(*p) + " (driver " + p->driver.value_or("?") + ")");
+  }
+  f.fix = "install " + driver_package(gpus.front()->vendor_id, vulkan) +
+          "; if it is installed, check that this user can open /dev/dri/renderD* (group render)";
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.opencl) return;
+  const OpenClInfo& cl = *in.snap.opencl;
+  if (cl.icds.empty()) {
+    auto gpus = bound_gpus(in.snap);
+    Finding f = make_finding(self, gpus.empty() ? Severity::info : Severity::warn,
+                             "No OpenCL driver is registered: clinfo shows 0 platforms and "
+                             "programs get CL_PLATFORM_NOT_FOUND_KHR (-1001)");
+    f.id = "opencl.no_icd";
+    f.evidence.push_back("no .icd files in " +
+                         (cl.vendors_dir.empty() ? std::string("/etc/OpenCL/vendors")
+                                                 : cl.vendors_dir));
+    f.fix = "install " + (gpus.empty() ? std::string("pocl-opencl-icd (OpenCL on the CPU)")
+                                       : driver_package(gpus.front()->vendor_id, false));
+    out.push_back(std::move(f));
+    return;
+  }
+  for (const auto& icd : cl.icds) {
+    if (!icd.error && icd.loads != std::optional<bool>(false)) continue;
+    Finding f = make_finding(self, Severity::warn,
+                             "OpenCL ICD " + icd.file.value_or(icd.source) + " is unusable: " +
+                                 icd.error.value_or("its library does not load"));
+    f.id = "opencl.icd_broken";
+    f.evidence.push_back("library: " + icd.library);
+    f.fix = "reinstall the package that owns " + icd.file.value_or(icd.library) +
+            " (dpkg -S " + icd.file.value_or(icd.library) + "), or remove the stale .icd file";
+    out.push_back(std::move(f));
+  }
+}
+
+void check_opencl_cpu_only(const CheckSpec& self, const CheckInput& in,
+                           std::vector<Finding>& out) {
+  if (!in.snap.opencl || in.snap.opencl->icds.empty() || !in.snap.live) return;
+  software_only(self, in, false, out);
+}
+
+void check_vulkan_manifests(const CheckSpec& self, const CheckInput& in,
+                            std::vector<Finding>& out) {
+  if (!in.snap.vulkan) return;
+  const VulkanInfo& vk = *in.snap.vulkan;
+  if (vk.manifests.empty()) {
+    auto gpus = bound_gpus(in.snap);
+    Finding f = make_finding(self, gpus.empty() ? Severity::info : Severity::warn,
+                             "No Vulkan driver manifest is installed: vkCreateInstance fails "
+                             "with VK_ERROR_INCOMPATIBLE_DRIVER");
+    f.id = "vulkan.no_driver";
+    f.fix = "install " + (gpus.empty() ? std::string("mesa-vulkan-drivers (lavapipe, on the CPU)")
+                                       : driver_package(gpus.front()->vendor_id, true));
+    out.push_back(std::move(f));
+    return;
+  }
+  for (const auto& m : vk.manifests) {
+    if (!m.error) continue;
+    Finding f = make_finding(self, Severity::warn,
+                             "Vulkan driver manifest " + m.file + " is unusable: " + *m.error);
+    f.id = "vulkan.manifest_broken";
+    if (m.library_path) f.evidence.push_back("library_path: " + *m.library_path);
+    f.fix = "reinstall the package that owns it (dpkg -S " + m.file +
+            "), or remove the stale manifest";
+    out.push_back(std::move(f));
+  }
+}
+
+void check_vulkan_software_only(const CheckSpec& self, const CheckInput& in,
+                                std::vector<Finding>& out) {
+  if (!in.snap.vulkan || !in.snap.live) return;
+  software_only(self, in, true, out);
+}
+
+void check_smoke_results(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.cuda) return;
+  for (const auto& s : in.snap.cuda->smoke) {
+    if (s.status != "fail") continue;
+    Finding f = make_finding(self, Severity::fail,
+                             "The " + s.api + " smoke matmul on " + s.device +
+                                 " gave wrong results or did not run");
+    f.evidence.push_back(s.reason.value_or(""));
+    if (s.max_abs_error) f.evidence.push_back("max abs error " + std::to_string(*s.max_abs_error));
+    f.fix = "update the driver; if it persists, test the GPU's memory (e.g. DCGM diagnostics)";
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,101 @@
+#include "checks/check_list.hpp"
+
+namespace gpudoctor {
+
+namespace {
+constexpr const char* kCudaInstallGuide =
+    "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html";
+constexpr const char* kCudaDriverApiTypes =
+    "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html";
+constexpr const char* kOpenClIcdLoader = "https://github.com/KhronosGroup/OpenCL-ICD-Loader";
+constexpr const char* kVulkanLoaderDrivers =
+    "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderDriverInterface.md";
+}  // namespace
+
+std::vector<CheckSpec> make_check_list() {
+  return {
+      {"probe.failed", "host",
+       "How every probe that loaded a vendor library ended: crashed (signal), hung past "
+       "--timeout, or sent back something malformed.",
+       "A driver that crashes or hangs gpudoctor's isolated child will do the same to clinfo, "
+       "vulkaninfo, nvidia-smi and every framework that loads it.",
+       "", check_probe_failures},
+      {"gpu.no_driver", "gpu",
+       "Every display, 3D and accelerator PCI function, and the driver link under "
+       "/sys/bus/pci/devices/<address>/driver.",
+       "A GPU that no kernel driver has claimed cannot be used by any API.",
+       "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_gpu_without_driver},
+      {"nvidia.nouveau_bound", "nvidia",
+       "NVIDIA GPUs whose bound driver is nouveau; modprobe.d files that blacklist nouveau.",
+       "nouveau and the NVIDIA driver cannot both own a GPU; CUDA needs NVIDIA's.",
+       kCudaInstallGuide, check_nouveau_bound},
+      {"nvidia.module_not_loaded", "nvidia",
+       "An NVIDIA GPU on PCI with no /proc/driver/nvidia/version; Secure Boot state; dkms builds "
+       "for the running kernel.",
+       "Without the kernel module there is no NVML, CUDA or NVIDIA OpenCL/Vulkan. Secure Boot "
+       "rejecting an unsigned DKMS module is the most common reason after an install.",
+       kCudaInstallGuide, check_nvidia_module_not_loaded},
+      {"nvidia.device_nodes", "nvidia",
+       "/dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia<N>: present, and readable and writable by "
+       "this process; in a container, whether any NVIDIA driver was passed in.",
+       "CUDA opens these nodes; a missing nvidia-uvm breaks CUDA while nvidia-smi still works, "
+       "and a container started without --gpus has none.",
+       kCudaInstallGuide, check_nvidia_device_nodes},
+      {"nvidia.driver_library_mismatch", "nvidia",
+       "The loaded kernel module's version (/proc/driver/nvidia/version) against the version in "
+       "the userspace libraries' file names (libnvidia-ml.so.<version>, libcuda.so.<version>), "
+       "and NVML's own return code 18.",
+       "Upgrading the driver packages without a reboot leaves the old module loaded: NVML and "
+       "CUDA refuse to talk to it.",
+       "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html",
+       check_nvidia_version_mismatch},
+      {"cuda.stub_libcuda", "cuda",
+       "The first libcuda.so* in the dynamic loader's order (LD_LIBRARY_PATH, ld.so.conf, "
+       "defaults) and what cuInit returned through it.",
+       "The toolkit's lib64/stubs/libcuda.so exists for linking; loaded at run time it makes "
+       "every CUDA call fail with CUDA_ERROR_STUB_LIBRARY.",
+       kCudaDriverApiTypes, check_stub_libcuda},
+      {"cuda.init", "cuda",
+       "Whether libcuda.so.1 loads and what cuInit returns, by error name.",
+       "cuInit is the first thing every CUDA program and framework calls; its error code says "
+       "which layer is broken.",
+       kCudaDriverApiTypes, check_cuda_init},
+      {"cuda.visible_devices", "cuda",
+       "CUDA_VISIBLE_DEVICES against the number of NVIDIA GPUs (NVML, or PCI).",
+       "An empty value, or a list whose first entry is not a valid index, hides every GPU.",
+       "https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/"
+       "environment-variables.html",
+       check_cuda_visible_devices},
+      {"cuda.toolkit_mismatch", "cuda",
+       "The CUDA toolkits installed, which one /usr/local/cuda points to, and which nvcc is "
+       "first on PATH.",
+       "Building with one toolkit's nvcc and another's headers or libraries gives link errors "
+       "and version confusion.",
+       kCudaInstallGuide, check_toolkit_symlink_vs_nvcc},
+      {"opencl.icds", "opencl",
+       "The .icd files (OCL_ICD_VENDORS, /etc/OpenCL/vendors, OCL_ICD_FILENAMES), whether each "
+       "names a library the loader finds and that loads.",
+       "The ICD loader skips ICDs it cannot load, silently; with none left clinfo shows 0 "
+       "platforms and programs get -1001.",
+       kOpenClIcdLoader, check_opencl_icds},
+      {"opencl.cpu_only", "opencl",
+       "OpenCL devices against the GPUs on PCI that have a driver bound.",
+       "When only a CPU device answers, OpenCL programs run on the CPU without saying so.",
+       kOpenClIcdLoader, check_opencl_cpu_only},
+      {"vulkan.manifests", "vulkan",
+       "The Vulkan driver manifests (VK_DRIVER_FILES, VK_ADD_DRIVER_FILES, icd.d directories) "
+       "and whether each names a library that exists.",
+       "The loader skips manifests it cannot use; with none, vkCreateInstance fails.",
+       kVulkanLoaderDrivers, check_vulkan_manifests},
+      {"vulkan.software_only", "vulkan",
+       "Vulkan physical devices against the GPUs on PCI that have a driver bound.",
+       "When only llvmpipe/lavapipe answers, Vulkan compute runs on the CPU, many times slower.",
+       kVulkanLoaderDrivers, check_vulkan_software_only},
+      {"smoke.failed", "cuda",
+       "The smoke matmul's result on each device against the CPU reference.",
+       "A device that enumerates but computes wrong numbers is worse than one that is missing.",
+       "", check_smoke_results},
+  };
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,28 @@
+#pragma once
+#include <vector>
+
+#include "checks/checks.hpp"
+
+namespace gpudoctor {
+
+// Each check, by area. Their specs (id, what they look at, why, source) are in check_list.cpp.
+void check_probe_failures(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_gpu_without_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nouveau_bound(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_module_not_loaded(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_device_nodes(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_version_mismatch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_stub_libcuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_cuda_init(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_cuda_visible_devices(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_toolkit_symlink_vs_nvcc(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_opencl_icds(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_opencl_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_vulkan_manifests(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_vulkan_software_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_smoke_results(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+
+/// The one list, in the order checks run and findings are shown.
+std::vector<CheckSpec> make_check_list();
+
+}  // namespace gpudoctor

@@ -1,0 +1,32 @@
+#pragma once
+// Helpers the checks share: building findings and reading common facts off the snapshot.
+#include <string>
+#include <vector>
+
+#include "checks/checks.hpp"
+#include "environment.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+inline constexpr std::uint16_t kPciVendorNvidia = 0x10de;
+inline constexpr std::uint16_t kPciVendorAmd = 0x1002;
+inline constexpr std::uint16_t kPciVendorIntel = 0x8086;
+
+inline Finding make_finding(const CheckSpec& spec, Severity sev, std::string title) {
+  Finding f;
+  f.id = std::string(spec.id);
+  f.area = std::string(spec.area);
+  f.severity = sev;
+  f.title = std::move(title);
+  if (!spec.source.empty()) f.source = std::string(spec.source);
+  return f;
+}
+
+/// The PCI GPUs (display / 3D / accelerator functions) of one vendor, or of all when vendor is 0.
+std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendor = 0);
+
+/// "0000:01:00.0 NVIDIA GA102 [GeForce RTX 3080]"
+std::string pci_label(const PciDevice& p);
+
+}  // namespace gpudoctor

@@ -1,0 +1,41 @@
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checks/finding.hpp"
+#include "devices.hpp"
+#include "model/snapshot.hpp"
+
+namespace gpudoctor {
+
+/// What every check reads: the snapshot and the devices merged from it. Nothing else.
+struct CheckInput {
+  const Snapshot& snap;
+  const std::vector<MergedDevice>& devices;
+};
+
+struct CheckSpec;
+/// A check appends what it concluded; it may conclude nothing when it does not apply.
+using CheckFn = void (*)(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out);
+
+/// One check: the ids it may emit (a prefix is enough), what it looks at, and why.
+struct CheckSpec {
+  std::string_view id;           ///< "nvidia.nouveau_bound"
+  std::string_view area;
+  std::string_view looks_at;     ///< for `gpudoctor explain`
+  std::string_view why;
+  std::string_view source;       ///< URL
+  CheckFn run;
+};
+
+/// The one list of checks, in the order they run and are shown.
+const std::vector<CheckSpec>& all_checks();
+
+/// Runs every check; findings come back in check order.
+std::vector<Finding> run_checks(const CheckInput& in);
+
+/// The check with this id, or nullptr.
+const CheckSpec* find_check(std::string_view id);
+
+}  // namespace gpudoctor

@@ -1,0 +1,176 @@
+// CUDA as a program sees it: which libcuda it gets, what cuInit says, which GPUs are visible,
+// which toolkit builds it.
+#include <algorithm>
+
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+std::size_t nvidia_gpu_count(const Snapshot& s) {
+  if (s.nvml && !s.nvml->devices.empty()) return s.nvml->devices.size();
+  return pci_gpus(s, kPciVendorNvidia).size();
+}
+
+std::string parent_dir(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
+}
+
+/// LD_LIBRARY_PATH without the entries that contain the given directory.
+std::string without_dir(const std::string& value, const std::string& dir) {
+  std::vector<std::string> kept;
+  for (auto& d : split_path_list(value)) {
+    std::string norm = d;
+    while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
+    if (norm != dir) kept.push_back(d);
+  }
+  return join(kept, ":");
+}
+
+}  // namespace
+
+void check_stub_libcuda(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  std::optional<std::string> stub_path;
+  if (in.snap.nvidia && !in.snap.nvidia->libcuda.empty() && in.snap.nvidia->libcuda[0].stub) {
+    stub_path = in.snap.nvidia->libcuda[0].path;
+  }
+  if (in.snap.cuda && in.snap.cuda->stub == std::optional<bool>(true)) {
+    stub_path = in.snap.cuda->library.value_or(stub_path.value_or("libcuda.so"));
+  }
+  if (!stub_path) return;
+  Finding f = make_finding(self, Severity::fail,
+                           "The CUDA toolkit's stub libcuda comes first on the library path: "
+                           "CUDA programs get CUDA_ERROR_STUB_LIBRARY (34) or "
+                           "\"CUDA driver version is insufficient\" (35)");
+  f.evidence.push_back("libcuda the loader picks: " + *stub_path);
+  if (in.snap.cuda && in.snap.cuda->init_error) {
+    f.evidence.push_back("cuInit returned " + std::to_string(in.snap.cuda->init_error->code) +
+                         in.snap.cuda->init_error->name.value_or(""));
+  }
+  const std::string dir = parent_dir(*stub_path);
+  const auto& ldp = in.snap.nvidia ? in.snap.nvidia->ld_library_path : std::nullopt;
+  if (ldp && ldp->find(dir) != std::string::npos) {
+    f.evidence.push_back("LD_LIBRARY_PATH=" + *ldp);
+    f.fix = "remove " + dir + " from LD_LIBRARY_PATH (the stubs are for linking only): "
+            "export LD_LIBRARY_PATH=" + without_dir(*ldp, dir);
+  } else {
+    f.fix = "remove " + dir + " from the loader's configuration (/etc/ld.so.conf.d) and run "
+            "sudo ldconfig; the stubs are for linking only";
+  }
+  out.push_back(std::move(f));
+}
+
+void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.cuda) return;
+  const CudaInfo& c = *in.snap.cuda;
+  const std::size_t gpus = nvidia_gpu_count(in.snap);
+  if (!c.library && !c.init_error) {
+    if (!in.snap.live) return;  // not probed under --sysroot
+    bool toolkit = in.snap.nvidia && !in.snap.nvidia->toolkits.empty();
+    if (gpus == 0 && !toolkit) return;
+    Finding f = make_finding(self, gpus > 0 ? Severity::fail : Severity::info,
+                             gpus > 0 ? "No libcuda.so.1: the NVIDIA userspace driver is not "
+                                        "installed, so nothing can use the GPU through CUDA"
+                                      : "No NVIDIA driver here (no libcuda.so.1): the CUDA "
+                                        "toolkit can build programs but not run them on this "
+                                        "machine");
+    f.id = "cuda.no_driver";
+    f.evidence.push_back("dlopen(libcuda.so.1) found nothing");
+    if (gpus > 0) f.fix = "install the NVIDIA driver's userspace libraries (libcuda1 / "
+                          "libnvidia-compute-<version>) matching the kernel module";
+    out.push_back(std::move(f));
+    return;
+  }
+  if (!c.init_error || c.init_error->code == 34) return;  // 34 is the stub check's
+  const int code = c.init_error->code;
+  Finding f = make_finding(self, Severity::fail,
+                           "cuInit failed with " + std::to_string(code) +
+                               c.init_error->name.value_or("") +
+                               ": no CUDA program can use the GPU");
+  f.evidence.push_back(c.init_error->call + " returned " + std::to_string(code) + " " +
+                       c.init_error->name.value_or("") + " " + c.init_error->text.value_or(""));
+  if (c.library) f.evidence.push_back("libcuda: " + *c.library);
+  switch (code) {
+    case 100:
+      if (gpus == 0) {
+        f.severity = Severity::info;
+        f.title = "The CUDA driver is installed but there is no NVIDIA GPU on this machine";
+      } else {
+        f.fix = "check CUDA_VISIBLE_DEVICES and the /dev/nvidia* permissions";
+      }
+      break;
+    case 35:
+      f.fix = "the driver is older than this libcuda's CUDA: upgrade the NVIDIA driver";
+      break;
+    case 999:
+      f.fix = "often after suspend/resume: stop GPU users, then sudo rmmod nvidia_uvm && sudo "
+              "modprobe nvidia_uvm (or reboot)";
+      break;
+    case 802:
+      f.fix = "NVSwitch system: install and start nvidia-fabricmanager of the same version as "
+              "the driver (sudo systemctl enable --now nvidia-fabricmanager)";
+      break;
+    default:
+      f.fix = "see the CUDA driver API error reference for this code";
+  }
+  out.push_back(std::move(f));
+}
+
+void check_cuda_visible_devices(const CheckSpec& self, const CheckInput& in,
+                                std::vector<Finding>& out) {
+  if (!in.snap.nvidia || !in.snap.nvidia->cuda_visible_devices) return;
+  const std::string& v = *in.snap.nvidia->cuda_visible_devices;
+  const std::size_t gpus = nvidia_gpu_count(in.snap);
+  if (gpus == 0) return;
+  std::vector<std::string> entries = split_words(v, ",");
+  std::size_t usable = 0;
+  for (const auto& e : entries) {
+    std::string t(trim(e));
+    if (starts_with(to_lower(t), "gpu-") || starts_with(to_lower(t), "mig-")) {
+      ++usable;  // UUIDs are checked against NVML's list when it answered
+      continue;
+    }
+    auto idx = parse_int(t);
+    if (!idx || *idx < 0 || static_cast<std::size_t>(*idx) >= gpus) break;  // stops the list
+    ++usable;
+  }
+  if (usable > 0) return;
+  Finding f = make_finding(self, Severity::fail,
+                           "CUDA_VISIBLE_DEVICES hides every GPU: CUDA programs see no device "
+                           "(\"no CUDA-capable device is detected\")");
+  f.evidence.push_back("CUDA_VISIBLE_DEVICES=\"" + v + "\"");
+  f.evidence.push_back("NVIDIA GPUs here: " + std::to_string(gpus) + " (indices 0.." +
+                       std::to_string(gpus - 1) + ")");
+  f.fix = "unset CUDA_VISIBLE_DEVICES, or set it to indices below " + std::to_string(gpus) +
+          " (e.g. export CUDA_VISIBLE_DEVICES=0)";
+  out.push_back(std::move(f));
+}
+
+void check_toolkit_symlink_vs_nvcc(const CheckSpec& self, const CheckInput& in,
+                                   std::vector<Finding>& out) {
+  if (!in.snap.nvidia) return;
+  const NvidiaSystem& n = *in.snap.nvidia;
+  const CudaToolkit* linked = nullptr;
+  const CudaToolkit* on_path = nullptr;
+  for (const auto& t : n.toolkits) {
+    if (t.default_symlink) linked = &t;
+    if (n.nvcc_on_path && t.nvcc && *t.nvcc == *n.nvcc_on_path) on_path = &t;
+    if (n.nvcc_on_path && starts_with(*n.nvcc_on_path, t.path + "/")) on_path = &t;
+  }
+  if (!linked || !on_path || linked == on_path) return;
+  if (linked->version && on_path->version && *linked->version == *on_path->version) return;
+  Finding f = make_finding(self, Severity::warn,
+                           "nvcc on PATH is CUDA " + on_path->version.value_or("?") + " from " +
+                               on_path->path + ", but /usr/local/cuda points to CUDA " +
+                               linked->version.value_or("?") + " (" + linked->path + ")");
+  f.evidence.push_back("nvcc on PATH: " + *n.nvcc_on_path);
+  f.evidence.push_back("/usr/local/cuda → " + n.usr_local_cuda.value_or(linked->path));
+  f.fix = "build with one toolkit: export PATH=/usr/local/cuda/bin:$PATH (and "
+          "CUDA_HOME=/usr/local/cuda), or point /usr/local/cuda at " + on_path->path;
+  out.push_back(std::move(f));
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,30 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json.hpp"
+
+namespace gpudoctor {
+
+enum class Severity { ok, info, warn, fail };
+NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::ok, "ok"},
+                                        {Severity::info, "info"},
+                                        {Severity::warn, "warn"},
+                                        {Severity::fail, "fail"}})
+
+/// What a check concluded: a stable id, how bad, what it saw, what to do, and why it believes so.
+struct Finding {
+  std::string id;                    ///< stable, dotted: "nvidia.nouveau_bound"
+  std::string area;                  ///< "gpu", "nvidia", "cuda", "opencl", "vulkan", "python"
+  Severity severity = Severity::info;
+  std::string title;                 ///< one line, the cause
+  std::vector<std::string> evidence; ///< the facts it used, as "name: value"
+  std::optional<std::string> fix;    ///< the exact command, versions or file to change
+  std::optional<std::string> source; ///< URL of the document the rule comes from
+};
+GPUDOCTOR_JSON(Finding, id, area, severity, title, evidence, fix, source)
+
+const char* to_string(Severity s);
+
+}  // namespace gpudoctor

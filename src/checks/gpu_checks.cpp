@@ -1,0 +1,219 @@
+// The GPU as the kernel sees it: bound driver, NVIDIA module state, device nodes, versions.
+#include <algorithm>
+
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+std::string os_id(const Snapshot& s) {
+  return s.host && s.host->os_id ? to_lower(*s.host->os_id) : "";
+}
+
+/// How this distribution installs the NVIDIA driver.
+std::string nvidia_driver_install(const Snapshot& s) {
+  const std::string id = os_id(s);
+  if (id == "ubuntu" || id == "pop" || id == "linuxmint") return "sudo ubuntu-drivers install";
+  if (id == "debian") {
+    return "enable the non-free component, then: sudo apt install nvidia-driver "
+           "firmware-misc-nonfree";
+  }
+  if (id == "fedora") return "enable RPM Fusion, then: sudo dnf install akmod-nvidia";
+  if (id == "arch" || id == "manjaro") return "sudo pacman -S nvidia (or nvidia-open)";
+  return "install the NVIDIA driver packaged for your distribution (or NVIDIA's .run installer)";
+}
+
+bool module_loaded(const NvidiaSystem& n, const std::string& name) {
+  const auto& m = n.kernel.loaded_modules;
+  return std::find(m.begin(), m.end(), name) != m.end();
+}
+
+bool nvidia_kernel_up(const Snapshot& s) {
+  return s.nvidia && (s.nvidia->kernel.module_version || module_loaded(*s.nvidia, "nvidia"));
+}
+
+}  // namespace
+
+void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
+                              std::vector<Finding>& out) {
+  for (const PciDevice* p : pci_gpus(in.snap)) {
+    if (p->driver) {
+      if (*p->driver == "vfio-pci" || *p->driver == "pci-stub") {
+        Finding f = make_finding(self, Severity::info,
+                                 pci_label(*p) + " is reserved for a virtual machine (" +
+                                     *p->driver + "), not usable here");
+        f.evidence.push_back("driver: " + *p->driver);
+        out.push_back(std::move(f));
+      }
+      continue;
+    }
+    Finding f = make_finding(self, Severity::fail, pci_label(*p) + " has no kernel driver bound");
+    f.evidence.push_back("PCI " + p->address + ": no driver link in sysfs");
+    if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));
+    if (p->vendor_id == kPciVendorNvidia) {
+      f.fix = nvidia_driver_install(in.snap) + ", then reboot";
+    } else if (p->vendor_id == kPciVendorAmd) {
+      f.fix = "amdgpu is part of the kernel: install the firmware (Debian: sudo apt install "
+              "firmware-amd-graphics) and check `sudo dmesg | grep amdgpu` for why it did not bind";
+    } else if (p->vendor_id == kPciVendorIntel) {
+      f.fix = "i915/xe are part of the kernel: check `sudo dmesg | grep -e i915 -e xe` and that "
+              "the kernel is new enough for this GPU";
+    } else {
+      f.fix = "install the vendor's kernel driver for " + hex(p->vendor_id, 4) + ":" +
+              hex(p->device_id, 4);
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+void check_nouveau_bound(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  for (const PciDevice* p : pci_gpus(in.snap, kPciVendorNvidia)) {
+    if (p->driver != std::optional<std::string>("nouveau")) continue;
+    Finding f = make_finding(self, Severity::fail,
+                             pci_label(*p) + " is driven by nouveau, so CUDA, NVML and NVIDIA's "
+                                             "OpenCL/Vulkan drivers cannot use it");
+    f.evidence.push_back("PCI " + p->address + " driver: nouveau");
+    std::string fix =
+        "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee "
+        "/etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u";
+    if (in.snap.nvidia && !in.snap.nvidia->kernel.nouveau_blacklisted_in.empty()) {
+      f.evidence.push_back("nouveau is already blacklisted in " +
+                           join(in.snap.nvidia->kernel.nouveau_blacklisted_in, ", "));
+      fix = "the blacklist is written but nouveau still loads from the initramfs: "
+            "sudo update-initramfs -u (dracut --force on Fedora)";
+    }
+    f.fix = fix + "; install the NVIDIA driver (" + nvidia_driver_install(in.snap) +
+            "); reboot";
+    out.push_back(std::move(f));
+  }
+}
+
+void check_nvidia_module_not_loaded(const CheckSpec& self, const CheckInput& in,
+                                    std::vector<Finding>& out) {
+  auto gpus = pci_gpus(in.snap, kPciVendorNvidia);
+  if (gpus.empty() || !in.snap.nvidia || nvidia_kernel_up(in.snap)) return;
+  // nouveau and vfio have findings of their own; here the GPU has nvidia or nothing.
+  bool any = std::any_of(gpus.begin(), gpus.end(), [](const PciDevice* p) {
+    return !p->driver || *p->driver == "nvidia";
+  });
+  if (!any) return;
+  const NvidiaKernel& k = in.snap.nvidia->kernel;
+  Finding f = make_finding(self, Severity::fail,
+                           "An NVIDIA GPU is present but the nvidia kernel module is not loaded");
+  f.evidence.push_back("no /proc/driver/nvidia/version; nvidia not in /proc/modules");
+  std::string fix = "sudo modprobe nvidia, and read the error it prints";
+  if (k.secure_boot == std::optional<bool>(true)) {
+    f.evidence.push_back("Secure Boot is on");
+    fix = "Secure Boot is on and rejects unsigned modules (\"Key was rejected by service\"): "
+          "enrol the DKMS signing key (sudo mokutil --import /var/lib/dkms/mok.pub, reboot, "
+          "choose Enroll MOK) or disable Secure Boot; then sudo modprobe nvidia";
+  }
+  if (!k.dkms.empty()) {
+    f.evidence.push_back("dkms: " + join(k.dkms, "; "));
+  } else if (in.snap.host && in.snap.host->kernel_release) {
+    f.evidence.push_back("no dkms build of nvidia found for " + *in.snap.host->kernel_release);
+    fix += "; if modprobe says the module is not found, build it for this kernel: sudo apt "
+           "install linux-headers-" + *in.snap.host->kernel_release + " && sudo dkms autoinstall";
+  }
+  f.fix = fix;
+  out.push_back(std::move(f));
+}
+
+void check_nvidia_device_nodes(const CheckSpec& self, const CheckInput& in,
+                               std::vector<Finding>& out) {
+  if (!in.snap.nvidia) return;
+  const NvidiaSystem& n = *in.snap.nvidia;
+  const auto& nodes = n.kernel.device_nodes;
+  auto has = [&](std::string_view path) {
+    return std::any_of(nodes.begin(), nodes.end(), [&](const DeviceNode& d) { return d.path == path; });
+  };
+  bool in_container = in.snap.host && in.snap.host->container;
+  if (in_container && !nvidia_kernel_up(in.snap) && !has("/dev/nvidiactl")) {
+    // No driver inside. A container still sees the host's PCI devices in sysfs, so an NVIDIA
+    // GPU there means the host has one that was not passed in; an image that sets
+    // NVIDIA_VISIBLE_DEVICES expects GPUs even where none are visible.
+    const bool gpu_on_host = !pci_gpus(in.snap, kPciVendorNvidia).empty();
+    const auto& nvd = n.nvidia_visible_devices;
+    const bool image_expects = nvd && *nvd != "void" && *nvd != "none" && !nvd->empty();
+    if (!gpu_on_host && !image_expects) return;
+    Finding f = make_finding(self, gpu_on_host ? Severity::fail : Severity::warn,
+                             "This " + *in.snap.host->container +
+                                 " container was started without GPUs: no /dev/nvidia* and no "
+                                 "NVIDIA driver inside");
+    f.id = "nvidia.container_without_gpu";
+    f.evidence.push_back("container: " + *in.snap.host->container);
+    for (const PciDevice* p : pci_gpus(in.snap, kPciVendorNvidia)) {
+      f.evidence.push_back("host GPU visible on PCI: " + pci_label(*p));
+    }
+    f.evidence.push_back("NVIDIA_VISIBLE_DEVICES: " + nvd.value_or("(not set)"));
+    f.fix = "start it with GPUs: docker run --gpus all … (or --device nvidia.com/gpu=all with "
+            "CDI); on the host: install nvidia-container-toolkit and run "
+            "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker";
+    out.push_back(std::move(f));
+    return;
+  }
+  if (!nvidia_kernel_up(in.snap)) return;
+  if (!has("/dev/nvidiactl")) {
+    Finding f = make_finding(self, Severity::fail,
+                             "The nvidia module is loaded but /dev/nvidiactl and /dev/nvidia0… "
+                             "are missing");
+    f.fix = "sudo nvidia-modprobe -c 0 -u (creates the nodes), or reboot";
+    out.push_back(std::move(f));
+  } else if (!has("/dev/nvidia-uvm")) {
+    Finding f = make_finding(self, Severity::fail,
+                             "/dev/nvidia-uvm is missing: CUDA programs fail (cuInit returns 999) "
+                             "while nvidia-smi still works");
+    f.evidence.push_back(std::string("nvidia_uvm loaded: ") +
+                         (module_loaded(n, "nvidia_uvm") ? "yes" : "no"));
+    f.fix = "sudo modprobe nvidia_uvm && sudo nvidia-modprobe -c 0 -u";
+    out.push_back(std::move(f));
+  }
+  for (const auto& d : nodes) {
+    if (d.readable != std::optional<bool>(false) && d.writable != std::optional<bool>(false)) {
+      continue;
+    }
+    Finding f = make_finding(self, Severity::fail, d.path + " is not accessible to this user");
+    f.evidence.push_back(d.path + " " + d.mode.value_or("?") + " group " +
+                         d.group.value_or(d.gid ? std::to_string(*d.gid) : "?"));
+    f.fix = d.group ? "sudo usermod -aG " + *d.group + " $USER, then log out and in again"
+                    : "give this user read/write access to " + d.path;
+    out.push_back(std::move(f));
+  }
+}
+
+void check_nvidia_version_mismatch(const CheckSpec& self, const CheckInput& in,
+                                   std::vector<Finding>& out) {
+  if (!in.snap.nvidia) return;
+  const NvidiaSystem& n = *in.snap.nvidia;
+  const auto& kmod = n.kernel.module_version;
+  bool nvml_says = in.snap.nvml && in.snap.nvml->init_code == std::optional<int>(18);
+  std::optional<std::string> lib_version;
+  std::string lib_path;
+  for (const auto* list : {&n.libnvidia_ml, &n.libcuda}) {
+    for (const auto& l : *list) {
+      if (l.stub || l.shadowed || !l.version) continue;
+      if (!lib_version) {
+        lib_version = l.version;
+        lib_path = l.real_path.value_or(l.path);
+      }
+    }
+  }
+  bool files_say = kmod && lib_version && *kmod != *lib_version;
+  if (!files_say && !nvml_says) return;
+  Finding f = make_finding(
+      self, Severity::fail,
+      "Driver/library version mismatch: the loaded kernel module and the userspace driver "
+      "differ (nvidia-smi: \"Failed to initialize NVML: Driver/library version mismatch\")");
+  if (kmod) f.evidence.push_back("kernel module: " + *kmod);
+  if (lib_version) f.evidence.push_back("userspace: " + lib_path + " (" + *lib_version + ")");
+  if (nvml_says) f.evidence.push_back("nvmlInit_v2 returned 18 (NVML_ERROR_LIB_RM_VERSION_MISMATCH)");
+  f.fix = "reboot to load the " + lib_version.value_or("new") +
+          " module (the libraries were upgraded under a running " + kmod.value_or("old") +
+          " module, often by unattended-upgrades); without a reboot: stop GPU users, then "
+          "sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia";
+  out.push_back(std::move(f));
+}
+
+}  // namespace gpudoctor

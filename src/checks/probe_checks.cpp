@@ -1,0 +1,64 @@
+// A probe that crashed, hung or sent garbage is itself a finding that names the library.
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+std::string area_of_backend(const std::string& backend) {
+  if (backend == "pci") return "gpu";
+  if (backend == "nvml") return "nvidia";
+  return backend;
+}
+
+std::string hint_for(const ProbeOutcome& p) {
+  const std::string lib = p.library.value_or(p.label);
+  if (p.backend == "opencl") {
+    return "Reinstall or remove the OpenCL driver " + lib +
+           ". To run without it, set OCL_ICD_VENDORS to a directory holding only the other "
+           ".icd files (clinfo and every OpenCL program load every registered ICD).";
+  }
+  if (p.backend == "vulkan") {
+    return "Reinstall or remove the Vulkan driver " + lib + " (manifest " + p.label +
+           "). To run without it: VK_LOADER_DRIVERS_DISABLE='" + p.label + "'.";
+  }
+  if (p.backend == "cuda" || p.backend == "nvml") {
+    return "The NVIDIA userspace driver (" + lib +
+           ") misbehaves: reinstall the driver packages matching the loaded kernel module, "
+           "then reboot.";
+  }
+  return "Re-run with --timeout 30 to rule out a slow start; report it with `gpudoctor query "
+         "--json` attached.";
+}
+
+}  // namespace
+
+void check_probe_failures(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  for (const auto& p : in.snap.probes) {
+    std::string what;
+    switch (p.status) {
+      case ProbeStatus::crashed: what = "crashed"; break;
+      case ProbeStatus::timed_out: what = "hung"; break;
+      case ProbeStatus::failed: what = "failed"; break;
+      default: continue;
+    }
+    Finding f = make_finding(self, Severity::fail,
+                             p.library ? *p.library + " " + what + " while gpudoctor probed " +
+                                             p.backend + " (" + p.label + ")"
+                                       : "The " + p.backend + " probe " + what + " (" +
+                                             p.label + ")");
+    f.id = "probe." + std::string(p.status == ProbeStatus::timed_out ? "timed_out"
+                                  : p.status == ProbeStatus::crashed ? "crashed"
+                                                                     : "failed");
+    f.area = area_of_backend(p.backend);
+    f.evidence.push_back(p.detail);
+    if (p.stderr_tail && !p.stderr_tail->empty()) {
+      f.evidence.push_back("it printed: " + p.stderr_tail->substr(0, 300));
+    }
+    f.fix = hint_for(p);
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,48 @@
+#include "checks/check_util.hpp"
+#include "checks/check_list.hpp"
+
+namespace gpudoctor {
+
+const char* to_string(Severity s) {
+  switch (s) {
+    case Severity::ok: return "ok";
+    case Severity::info: return "info";
+    case Severity::warn: return "warn";
+    case Severity::fail: return "fail";
+  }
+  return "?";
+}
+
+const std::vector<CheckSpec>& all_checks() {
+  static const std::vector<CheckSpec> checks = make_check_list();
+  return checks;
+}
+
+const CheckSpec* find_check(std::string_view id) {
+  for (const auto& c : all_checks()) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+std::vector<Finding> run_checks(const CheckInput& in) {
+  std::vector<Finding> out;
+  for (const auto& c : all_checks()) c.run(c, in, out);
+  return out;
+}
+
+std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendor) {
+  std::vector<const PciDevice*> out;
+  if (!snap.pci) return out;
+  for (const auto& p : snap.pci->devices) {
+    if (vendor == 0 || p.vendor_id == vendor) out.push_back(&p);
+  }
+  return out;
+}
+
+std::string pci_label(const PciDevice& p) {
+  std::string name = p.device_name ? *p.device_name : hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4);
+  return p.address + " " + name;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,247 @@
+#pragma once
+// The compatibility matrices of data/compat/*.json as typed rows. data/compat/README.md is the
+// schema; every row keeps where it comes from, so a finding can cite the document.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compat/version.hpp"
+
+namespace gpudoctor {
+
+enum class SourceStatus { kVerified, kVerifiedCopy, kDerived };
+
+/// One entry of a file's "sources".
+struct CompatSource {
+  std::string id;
+  std::string url;  ///< the document that states the facts
+  std::string title;
+  SourceStatus status = SourceStatus::kVerified;
+  std::vector<std::string> read_via;     ///< the copies actually read (verified-copy)
+  std::optional<std::string> read_note;  ///< how it was read, where no copy has a URL
+  std::optional<std::string> rule;       ///< how a derived row is computed
+  std::vector<std::string> from;         ///< what a derived row is computed from
+};
+
+/// Where one row comes from.
+struct Provenance {
+  std::vector<std::string> sources;  ///< source ids, in the row's order
+  std::string url;                   ///< the row's own "url", else its first source's
+  std::optional<std::string> note;
+};
+
+enum class CompatOs { kLinux, kWindows, kMacos };
+
+/// "X.Y" plus an optional family letter: sm_90a is {9, 0, "a"}, sm_100f is {10, 0, "f"}.
+struct ComputeCapability {
+  int major = 0;
+  int minor = 0;
+  std::string suffix;
+};
+
+/// "86" / "90a" / "sm_120" -> ComputeCapability; nullopt when it is not one.
+std::optional<ComputeCapability> parse_sm(std::string_view sm);
+/// "8.6" (suffix appended: "9.0a").
+std::string to_string(const ComputeCapability& cc);
+/// Numeric order, the suffix only breaking ties.
+int compare_cc(const ComputeCapability& a, const ComputeCapability& b);
+
+// ---- cuda_driver_minimums.json
+enum class DriverBasis { kReleaseNotes, kInstaller };
+struct CudaDriverMinimum {
+  Version cuda;       ///< the toolkit release, "12.4.0"
+  std::string label;  ///< "CUDA 12.4 GA"
+  CompatOs os = CompatOs::kLinux;
+  Version driver;
+  DriverBasis basis = DriverBasis::kReleaseNotes;
+  Provenance from;
+};
+
+// ---- cuda_minor_version_compat.json
+struct MinorCompatMinimum {
+  VersionRange cuda;  ///< the CUDA majors the row covers
+  CompatOs os = CompatOs::kLinux;
+  bool supported = false;  ///< false: that family has no minor version compatibility
+  std::optional<Version> min_driver;
+  Provenance from;
+};
+
+// ---- driver_branch_max_cuda.json
+struct DriverBranchMaxCuda {
+  int branch = 0;  ///< 535 for R535
+  Version max_cuda;
+  std::optional<int> max_cuda_major;  ///< every minor of this major runs without the compat package
+  Provenance from;
+};
+
+// ---- cuda_arch_range.json
+struct CudaArch {
+  std::string sm;  ///< "90a", as nvcc's sm_90a
+  ComputeCapability cc;
+  std::optional<Version> first_cuda;
+  std::optional<Version> last_cuda;  ///< nullopt: still in the newest toolkit covered
+  Provenance from;
+};
+
+// ---- gpu_compute_capability.json
+struct GpuModel {
+  std::string model;  ///< as NVIDIA's page names it: "GeForce RTX 3090", "A100"
+  Version cc;
+  Provenance from;
+};
+struct GpuPciId {
+  std::uint16_t vendor_id = 0;
+  std::uint16_t device_id = 0;
+  std::string pci_name;  ///< pci.ids: "GA100 [A100 SXM4 40GB]"
+  std::string model;     ///< the GpuModel row it belongs to
+  Provenance from;
+};
+
+// ---- cudnn.json
+struct CudnnSupport {
+  VersionRange cudnn;
+  std::string build;  ///< "cuda12"
+  VersionRange cuda;
+  std::vector<Version> cuda_excluded;  ///< in the range but not supported ("9.1")
+  std::optional<Version> linux_driver;
+  std::optional<Version> windows_driver;
+  std::vector<VersionRange> compute_capability;  ///< empty: not listed in the row
+  Provenance from;
+};
+
+// ---- tensorflow.json
+struct TensorflowBuild {
+  CompatOs os = CompatOs::kLinux;
+  bool gpu = false;
+  std::string package;  ///< "tensorflow" or "tensorflow_gpu"
+  Version version;
+  std::vector<VersionRange> python;
+  std::optional<Version> cuda;  ///< GPU rows only, as the table writes it ("11.2", "9")
+  std::optional<Version> cudnn;
+  Provenance from;
+};
+
+// ---- pytorch.json
+struct TorchCudaBuild {
+  Version cuda;
+  bool stable = true;  ///< false: an "experimental" build of that release
+  std::optional<Version> cudnn;
+};
+struct TorchRelease {
+  Version torch;  ///< "2.5"
+  VersionRange python;
+  std::vector<std::string> python_experimental;  ///< "3.13t"
+  std::string cxx;
+  std::vector<TorchCudaBuild> cuda;
+  std::optional<Version> rocm;
+  Provenance from;
+};
+struct TorchArchs {
+  VersionRange torch;
+  Version cuda;
+  std::string platform;  ///< linux-x86_64, linux-aarch64, windows-x86_64
+  std::vector<Version> archs;
+  std::vector<Version> ptx;
+  Provenance from;
+};
+struct TorchMps {
+  VersionRange torch;
+  Version macos_min;
+  Provenance from;
+};
+
+// ---- jax.json
+struct JaxPlugin {
+  std::string plugin;  ///< "cuda12", "cuda13"
+  std::vector<std::string> packages;
+  std::optional<VersionRange> jax;  ///< nullopt: the current documentation
+  VersionRange cuda;
+  VersionRange cudnn;
+  std::optional<Version> linux_driver_min;
+  std::optional<Version> min_compute_capability;
+  Provenance from;
+};
+
+// ---- tensorflow_metal.json
+struct TensorflowMetal {
+  VersionRange tensorflow;
+  std::string base_package;  ///< "tensorflow" or "tensorflow-macos"
+  std::string plugin_package;
+  std::optional<Version> macos_min;
+  std::optional<Version> python_min;
+  std::vector<std::string> gpus;
+  Provenance from;
+};
+
+// ---- rocm.json
+struct RocmDistro {
+  std::string distro;   ///< as the matrix names it: "Ubuntu", "RHEL", "SLES"
+  std::string version;  ///< as the matrix writes it: "22.04.5", "15 SP6"
+};
+struct RocmRelease {
+  Version rocm;
+  std::vector<RocmDistro> os;
+  std::vector<std::string> architectures;  ///< "CDNA3", "RDNA2"
+  std::vector<std::string> gfx;            ///< "gfx942"
+  std::vector<Version> pytorch;
+  std::vector<Version> tensorflow;
+  std::vector<Version> jax;
+  Provenance from;
+};
+struct RocmKernel {
+  std::string version;
+  std::optional<std::string> flavor;  ///< "GA", "HWE", "UEK"
+};
+struct RocmDistroKernels {
+  std::string distro;
+  std::string version;
+  std::vector<RocmKernel> kernels;
+  Provenance from;
+};
+struct RocmGpu {
+  std::string gpu;  ///< "Radeon RX 7900 XTX"
+  std::string architecture;
+  std::string gfx;
+  Provenance from;
+};
+
+struct CompatData {
+  std::map<std::string, std::vector<CompatSource>> sources;  ///< by file name
+  std::vector<CudaDriverMinimum> cuda_driver_minimums;
+  std::vector<MinorCompatMinimum> cuda_minor_version_compat;
+  std::vector<DriverBranchMaxCuda> driver_branch_max_cuda;
+  std::vector<CudaArch> cuda_arch_range;
+  std::vector<GpuModel> gpu_models;
+  std::vector<GpuPciId> gpu_pci_ids;
+  std::vector<CudnnSupport> cudnn;
+  std::vector<TensorflowBuild> tensorflow;
+  std::vector<TorchRelease> torch_releases;
+  std::vector<TorchArchs> torch_archs;
+  std::vector<TorchMps> torch_mps;
+  std::vector<JaxPlugin> jax;
+  std::vector<TensorflowMetal> tensorflow_metal;
+  std::vector<RocmRelease> rocm_releases;
+  std::vector<RocmDistroKernels> rocm_kernels;
+  std::vector<RocmGpu> rocm_gpus;
+};
+
+struct CompatLoad {
+  CompatData data;
+  std::vector<std::string> errors;  ///< "cudnn.json: rows[3]: ..."; empty when all is well
+  std::size_t rows = 0;             ///< rows read, over all files
+};
+
+/// Parses the matrices from their JSON text, keyed by file name ("cudnn.json"). Files with an
+/// unknown name are an error; missing ones leave their tables empty.
+CompatLoad load_compat(const std::map<std::string, std::string_view>& files);
+
+/// The files of data/compat as compiled into this binary.
+const std::map<std::string, std::string_view>& embedded_compat_files();
+
+/// load_compat(embedded_compat_files()), once. The tests keep its errors empty.
+const CompatData& builtin_compat();
+
+}  // namespace gpudoctor

@@ -1,0 +1,97 @@
+#pragma once
+// Questions the checks ask of the matrices. Each answer is a row (with its provenance) or
+// nullopt when the tables do not know: unknown is never guessed.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compat/compat_data.hpp"
+
+namespace gpudoctor {
+
+/// The driver CUDA `cuda` needs for its full feature set on `os`: the row of the newest release of
+/// the same major.minor that is not newer than `cuda` ("12.4" and "12.4.0" -> 12.4.0's row,
+/// "10.1.243" -> 10.1.105's), else that minor's first release. A release-notes row wins over an
+/// installer row of the same release.
+std::optional<CudaDriverMinimum> min_driver_for_cuda(const CompatData& data, const Version& cuda,
+                                                     CompatOs os);
+
+/// The lowest driver that runs CUDA `cuda` applications through minor version compatibility
+/// (row.supported false: that family has none).
+std::optional<MinorCompatMinimum> minor_compat_for_cuda(const CompatData& data, const Version& cuda,
+                                                        CompatOs os);
+
+/// The highest CUDA a driver supports, from its branch (the first number: 535 of 535.104.05).
+/// A branch missing from the table answers with the nearest older branch's row.
+std::optional<DriverBranchMaxCuda> max_cuda_for_driver(const CompatData& data,
+                                                       const Version& driver);
+
+/// What nvcc of toolkit `cuda` compiles for: every target it has, and the lowest and highest
+/// compute capability among them (suffixes ignored for min/max).
+struct ArchRange {
+  ComputeCapability min;
+  ComputeCapability max;
+  std::vector<std::string> sms;  ///< "75", "90a", ... in table order
+};
+std::optional<ArchRange> arch_range_for_cuda(const CompatData& data, const Version& cuda);
+
+/// Whether nvcc of toolkit `cuda` compiles sm `sm` ("50", "sm_90a"); nullopt when the target is
+/// not in the table.
+std::optional<bool> cuda_builds_sm(const CompatData& data, const Version& cuda,
+                                   std::string_view sm);
+
+/// The model row whose name is the longest whole-word match inside `device_name` ("NVIDIA
+/// GeForce RTX 3060 Ti", "Tesla V100-SXM2-16GB", "NVIDIA A100-SXM4-80GB").
+std::optional<GpuModel> compute_capability_for_model(const CompatData& data,
+                                                     std::string_view device_name);
+
+/// The model row a PCI id belongs to (vendor 0x10de).
+std::optional<GpuModel> compute_capability_for_pci(const CompatData& data, std::uint16_t vendor_id,
+                                                   std::uint16_t device_id);
+
+/// Every cuDNN row covering cuDNN `cudnn` (and, when given, CUDA `cuda`); most specific CUDA
+/// range first.
+std::vector<CudnnSupport> cudnn_support(const CompatData& data, const Version& cudnn,
+                                        const std::optional<Version>& cuda);
+
+/// Whether a cuDNN row lists compute capability `cc`; nullopt when the row lists none.
+std::optional<bool> cudnn_supports_cc(const CudnnSupport& row, const Version& cc);
+
+/// The tested build of TensorFlow's release `tf` (matched on major.minor) for `os` and device.
+std::optional<TensorflowBuild> tensorflow_tested_build(const CompatData& data, const Version& tf,
+                                                       CompatOs os, bool gpu);
+
+/// The Release Compatibility Matrix row of torch `torch` (matched on major.minor).
+std::optional<TorchRelease> torch_release(const CompatData& data, const Version& torch);
+
+/// The archs inside torch `torch`'s CUDA `cuda` wheel for `platform` (linux-x86_64,
+/// linux-aarch64, windows-x86_64). Torch's own "+cu124" suffix gives `cuda`.
+std::optional<TorchArchs> torch_archs(const CompatData& data, const Version& torch,
+                                      const Version& cuda, std::string_view platform);
+
+/// The lowest macOS on which torch `torch`'s MPS backend is available.
+std::optional<TorchMps> torch_mps_min_macos(const CompatData& data, const Version& torch);
+
+/// What JAX plugin `plugin` ("cuda12", "cuda13") needs, for jax `jax`; without a version, the
+/// current documentation's row.
+std::optional<JaxPlugin> jax_plugin_requirements(const CompatData& data, std::string_view plugin,
+                                                 const std::optional<Version>& jax);
+
+/// The tensorflow-metal row for TensorFlow `tf`: which base package it plugs into, macOS, Python.
+std::optional<TensorflowMetal> tensorflow_metal_requirements(const CompatData& data,
+                                                             const Version& tf);
+
+/// The compatibility matrix row of ROCm `rocm` (numbers compared; "6.3.0-39" is 6.3.0).
+std::optional<RocmRelease> rocm_release(const CompatData& data, const Version& rocm);
+
+/// The ROCm GPU row whose name is the longest whole-word match in `device_name` ("AMD Radeon RX
+/// 7900 XTX").
+std::optional<RocmGpu> rocm_gpu(const CompatData& data, std::string_view device_name);
+
+/// The kernels the ROCm matrix lists for a distribution release ("Ubuntu", "22.04.5").
+std::optional<RocmDistroKernels> rocm_kernels(const CompatData& data, std::string_view distro,
+                                              std::string_view version);
+
+}  // namespace gpudoctor

@@ -1,0 +1,136 @@
+#include "opencl_codes.hpp"
+
+#include <algorithm>
+
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+struct ErrorName {
+  std::int32_t code;
+  std::string_view name;
+};
+
+// From CL/cl.h and CL/cl_ext.h (opencl-headers 2023.02.06).
+constexpr ErrorName kErrors[] = {
+    {0, "CL_SUCCESS"},
+    {-1, "CL_DEVICE_NOT_FOUND"},
+    {-2, "CL_DEVICE_NOT_AVAILABLE"},
+    {-3, "CL_COMPILER_NOT_AVAILABLE"},
+    {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+    {-5, "CL_OUT_OF_RESOURCES"},
+    {-6, "CL_OUT_OF_HOST_MEMORY"},
+    {-7, "CL_PROFILING_INFO_NOT_AVAILABLE"},
+    {-8, "CL_MEM_COPY_OVERLAP"},
+    {-9, "CL_IMAGE_FORMAT_MISMATCH"},
+    {-10, "CL_IMAGE_FORMAT_NOT_SUPPORTED"},
+    {-11, "CL_BUILD_PROGRAM_FAILURE"},
+    {-12, "CL_MAP_FAILURE"},
+    {-13, "CL_MISALIGNED_SUB_BUFFER_OFFSET"},
+    {-14, "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST"},
+    {-15, "CL_COMPILE_PROGRAM_FAILURE"},
+    {-16, "CL_LINKER_NOT_AVAILABLE"},
+    {-17, "CL_LINK_PROGRAM_FAILURE"},
+    {-18, "CL_DEVICE_PARTITION_FAILED"},
+    {-19, "CL_KERNEL_ARG_INFO_NOT_AVAILABLE"},
+    {-30, "CL_INVALID_VALUE"},
+    {-31, "CL_INVALID_DEVICE_TYPE"},
+    {-32, "CL_INVALID_PLATFORM"},
+    {-33, "CL_INVALID_DEVICE"},
+    {-34, "CL_INVALID_CONTEXT"},
+    {-35, "CL_INVALID_QUEUE_PROPERTIES"},
+    {-36, "CL_INVALID_COMMAND_QUEUE"},
+    {-37, "CL_INVALID_HOST_PTR"},
+    {-38, "CL_INVALID_MEM_OBJECT"},
+    {-39, "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR"},
+    {-40, "CL_INVALID_IMAGE_SIZE"},
+    {-41, "CL_INVALID_SAMPLER"},
+    {-42, "CL_INVALID_BINARY"},
+    {-43, "CL_INVALID_BUILD_OPTIONS"},
+    {-44, "CL_INVALID_PROGRAM"},
+    {-45, "CL_INVALID_PROGRAM_EXECUTABLE"},
+    {-46, "CL_INVALID_KERNEL_NAME"},
+    {-47, "CL_INVALID_KERNEL_DEFINITION"},
+    {-48, "CL_INVALID_KERNEL"},
+    {-49, "CL_INVALID_ARG_INDEX"},
+    {-50, "CL_INVALID_ARG_VALUE"},
+    {-51, "CL_INVALID_ARG_SIZE"},
+    {-52, "CL_INVALID_KERNEL_ARGS"},
+    {-53, "CL_INVALID_WORK_DIMENSION"},
+    {-54, "CL_INVALID_WORK_GROUP_SIZE"},
+    {-55, "CL_INVALID_WORK_ITEM_SIZE"},
+    {-56, "CL_INVALID_GLOBAL_OFFSET"},
+    {-57, "CL_INVALID_EVENT_WAIT_LIST"},
+    {-58, "CL_INVALID_EVENT"},
+    {-59, "CL_INVALID_OPERATION"},
+    {-60, "CL_INVALID_GL_OBJECT"},
+    {-61, "CL_INVALID_BUFFER_SIZE"},
+    {-62, "CL_INVALID_MIP_LEVEL"},
+    {-63, "CL_INVALID_GLOBAL_WORK_SIZE"},
+    {-64, "CL_INVALID_PROPERTY"},
+    {-65, "CL_INVALID_IMAGE_DESCRIPTOR"},
+    {-66, "CL_INVALID_COMPILER_OPTIONS"},
+    {-67, "CL_INVALID_LINKER_OPTIONS"},
+    {-68, "CL_INVALID_DEVICE_PARTITION_COUNT"},
+    {-69, "CL_INVALID_PIPE_SIZE"},
+    {-70, "CL_INVALID_DEVICE_QUEUE"},
+    {-71, "CL_INVALID_SPEC_ID"},
+    {-72, "CL_MAX_SIZE_RESTRICTION_EXCEEDED"},
+    {-1000, "CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR"},
+    {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
+    {-1057, "CL_DEVICE_PARTITION_FAILED_EXT"},
+    {-1058, "CL_INVALID_PARTITION_COUNT_EXT"},
+    {-1059, "CL_INVALID_PARTITION_NAME_EXT"},
+    {-1121, "CL_CONTEXT_TERMINATED_KHR"},
+};
+
+}  // namespace
+
+std::optional<std::string_view> cl_error_name(std::int32_t code) {
+  for (const auto& e : kErrors) {
+    if (e.code == code) return e.name;
+  }
+  return std::nullopt;
+}
+
+std::string cl_call_failed(std::string_view call, std::int32_t code) {
+  std::string s = std::string(call) + " returned " + std::to_string(code);
+  if (auto name = cl_error_name(code)) s += " (" + std::string(*name) + ")";
+  return s;
+}
+
+std::optional<std::string> cl_device_type_name(std::uint64_t bits) {
+  // CL_DEVICE_TYPE_CPU, _GPU, _ACCELERATOR, _CUSTOM, in the order clinfo lists them.
+  constexpr std::pair<std::uint64_t, std::string_view> kTypes[] = {
+      {1u << 1, "CPU"}, {1u << 2, "GPU"}, {1u << 3, "ACCELERATOR"}, {1u << 4, "CUSTOM"}};
+  std::vector<std::string> names;
+  for (auto [bit, name] : kTypes) {
+    if (bits & bit) names.emplace_back(name);
+  }
+  if (names.empty()) return std::nullopt;
+  return join(names, "|");
+}
+
+std::optional<std::string> pci_bus_id_text(std::uint32_t domain, std::uint32_t bus,
+                                           std::uint32_t device, std::uint32_t function) {
+  if (bus > 0xff || device > 0x1f || function > 0x7) return std::nullopt;
+  return hex(domain, 4) + ":" + hex(bus, 2) + ":" + hex(device, 2) + "." + hex(function, 1);
+}
+
+std::string uuid_hex(const std::uint8_t (&bytes)[16]) {
+  std::string s;
+  for (std::uint8_t b : bytes) s += hex(b, 2);
+  return s;
+}
+
+std::vector<std::string> split_extensions(std::string_view text) {
+  std::vector<std::string> out;
+  for (auto& w : split_words(text, " \t\r\n")) {
+    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(std::move(w));
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

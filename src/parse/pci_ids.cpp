@@ -1,1 +1,0 @@
-#include "parse/pci_ids.hpp"

@@ -1,0 +1,33 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "environment.hpp"
+
+namespace gpudoctor {
+
+/// One place the Vulkan loader reads driver manifests from: a manifest file or a directory of
+/// them (only *.json files in it count).
+struct VulkanSearchPlace {
+  std::string source;  ///< the variable that named it, or the standard directory itself
+  std::string path;
+  bool from_variable = false;  ///< named by an environment variable (a file or a directory)
+};
+
+struct VulkanSearchPlan {
+  /// VK_DRIVER_FILES or VK_ICD_FILENAMES when one is set: it replaces the standard search and
+  /// VK_ADD_DRIVER_FILES. Set but empty still counts, and then no driver is found at all.
+  std::optional<std::string> override_variable;
+  std::vector<VulkanSearchPlace> places;  ///< in the loader's order
+};
+
+/// Where the Vulkan loader on Linux looks for driver manifests, from the environment alone.
+/// Order, as Vulkan-Loader 1.3.239 prints it with VK_LOADER_DEBUG=driver: VK_ADD_DRIVER_FILES,
+/// then $XDG_CONFIG_HOME (or ~/.config), $XDG_CONFIG_DIRS (or /etc/xdg), /etc,
+/// $XDG_DATA_HOME (or ~/.local/share), $XDG_DATA_DIRS (or /usr/local/share:/usr/share), each
+/// with /vulkan/icd.d appended. Files within one directory come in readdir order in the loader,
+/// which is unspecified; callers list them sorted.
+VulkanSearchPlan vulkan_driver_search_plan(const Environment& env);
+
+}  // namespace gpudoctor

@@ -1,0 +1,291 @@
+/* A libnvidia-ml.so.1 at the NVML ABI, for tests: it answers what `nvidia-smi -a` showed for
+ * one real H100 80GB HBM3 (see README.md for the capture), and in its other builds fails or
+ * crashes in nvmlInit_v2. Only the entry points gpudoctor calls exist.
+ *
+ * Build variants (compile definitions):
+ *   FAKE_NVML_INIT_RESULT=N   nvmlInit_v2 returns N (18: driver/library version mismatch)
+ *   FAKE_NVML_INIT_CRASH      nvmlInit_v2 writes through a null pointer (SIGSEGV)
+ */
+#include <stddef.h>
+#include <string.h>
+
+typedef int nvmlReturn_t;
+typedef struct nvmlDevice_st* nvmlDevice_t;
+
+enum {
+  kSuccess = 0,
+  kUninitialized = 1,
+  kInvalidArgument = 2,
+  kNotSupported = 3,
+  kInsufficientSize = 7,
+  kArgumentVersionMismatch = 25,
+};
+
+typedef struct {
+  char busIdLegacy[16];
+  unsigned int domain;
+  unsigned int bus;
+  unsigned int device;
+  unsigned int pciDeviceId;
+  unsigned int pciSubSystemId;
+  char busId[32];
+} nvmlPciInfo_t;
+
+typedef struct {
+  unsigned int version;
+  unsigned long long total;
+  unsigned long long reserved;
+  unsigned long long free;
+  unsigned long long used;
+} nvmlMemory_v2_t;
+
+typedef struct {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+} nvmlProcessInfo_t;
+
+#define MIB 1048576ull
+
+static int g_initialized;
+static int g_device_token;
+#define DEVICE ((nvmlDevice_t)&g_device_token)
+
+nvmlReturn_t nvmlInit_v2(void) {
+#if defined(FAKE_NVML_INIT_CRASH)
+  volatile int* volatile nowhere = NULL;
+  *nowhere = 1;
+#elif defined(FAKE_NVML_INIT_RESULT)
+  return FAKE_NVML_INIT_RESULT;
+#endif
+  g_initialized = 1;
+  return kSuccess;
+}
+
+nvmlReturn_t nvmlShutdown(void) {
+  if (!g_initialized) return kUninitialized;
+  g_initialized = 0;
+  return kSuccess;
+}
+
+/* The texts NVML gives for these codes, as its users quote them. */
+const char* nvmlErrorString(nvmlReturn_t result) {
+  switch (result) {
+    case 0:
+      return "Success";
+    case 1:
+      return "Uninitialized";
+    case 3:
+      return "Not Supported";
+    case 18:
+      return "RM has detected an NVML/RM version mismatch.";
+    default:
+      return "Unknown Error";
+  }
+}
+
+static nvmlReturn_t copy_text(char* out, unsigned int length, const char* text) {
+  if (!g_initialized) return kUninitialized;
+  if (out == NULL) return kInvalidArgument;
+  if (strlen(text) + 1 > length) return kInsufficientSize;
+  memcpy(out, text, strlen(text) + 1);
+  return kSuccess;
+}
+
+#define CHECK_DEVICE(dev)                         \
+  do {                                            \
+    if (!g_initialized) return kUninitialized;    \
+    if ((dev) != DEVICE) return kInvalidArgument; \
+  } while (0)
+
+#define ANSWER(ptr, value)                      \
+  do {                                          \
+    if ((ptr) == NULL) return kInvalidArgument; \
+    *(ptr) = (value);                           \
+    return kSuccess;                            \
+  } while (0)
+
+/* "Driver Version: 545.23.08", "CUDA Version: 12.3". The NVML version is by construction the
+ * CUDA major version followed by the driver version. */
+nvmlReturn_t nvmlSystemGetDriverVersion(char* v, unsigned int n) {
+  return copy_text(v, n, "545.23.08");
+}
+nvmlReturn_t nvmlSystemGetNVMLVersion(char* v, unsigned int n) {
+  return copy_text(v, n, "12.545.23.08");
+}
+nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* v) {
+  if (!g_initialized) return kUninitialized;
+  ANSWER(v, 12030);
+}
+
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int* count) {
+  if (!g_initialized) return kUninitialized;
+  ANSWER(count, 1u);
+}
+
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t* device) {
+  if (!g_initialized) return kUninitialized;
+  if (index != 0) return kInvalidArgument;
+  ANSWER(device, DEVICE);
+}
+
+nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char* v, unsigned int n) {
+  CHECK_DEVICE(d);
+  return copy_text(v, n, "NVIDIA H100 80GB HBM3");
+}
+nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char* v, unsigned int n) {
+  CHECK_DEVICE(d);
+  return copy_text(v, n, "GPU-10f35015-e921-bfab-2eb8-4e9b6664d5f1");
+}
+nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t d, char* v, unsigned int n) {
+  CHECK_DEVICE(d);
+  return copy_text(v, n, "1654123038646");
+}
+nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t d, char* v, unsigned int n) {
+  CHECK_DEVICE(d);
+  return copy_text(v, n, "96.00.74.00.0D");
+}
+
+nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t* pci) {
+  CHECK_DEVICE(d);
+  if (pci == NULL) return kInvalidArgument;
+  memset(pci, 0, sizeof *pci);
+  strcpy(pci->busIdLegacy, "0000:19:00.0");
+  strcpy(pci->busId, "00000000:19:00.0");
+  pci->domain = 0x0000;
+  pci->bus = 0x19;
+  pci->device = 0x00;
+  pci->pciDeviceId = 0x233010DEu;
+  pci->pciSubSystemId = 0x16C110DEu;
+  return kSuccess;
+}
+
+nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t d, unsigned int* arch) {
+  CHECK_DEVICE(d);
+  ANSWER(arch, 9u); /* "Product Architecture: Hopper" = NVML_DEVICE_ARCH_HOPPER */
+}
+
+/* nvidia-smi -a does not show the compute capability, so this capture cannot answer it. */
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int* major, int* minor) {
+  CHECK_DEVICE(d);
+  (void)major;
+  (void)minor;
+  return kNotSupported;
+}
+
+/* "FB Memory Usage: Total 81559 MiB, Reserved 328 MiB, Used 2 MiB, Free 81227 MiB". */
+nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t* m) {
+  CHECK_DEVICE(d);
+  if (m == NULL) return kInvalidArgument;
+  if (m->version != (unsigned int)(sizeof(nvmlMemory_v2_t) | (2u << 24))) {
+    return kArgumentVersionMismatch;
+  }
+  m->total = 81559 * MIB;
+  m->reserved = 328 * MIB;
+  m->used = 2 * MIB;
+  m->free = 81227 * MIB;
+  return kSuccess;
+}
+
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int* t) {
+  CHECK_DEVICE(d);
+  if (sensor != 0) return kInvalidArgument;
+  ANSWER(t, 33u); /* "GPU Current Temp: 33 C" */
+}
+
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int* mw) {
+  CHECK_DEVICE(d);
+  ANSWER(mw, 72020u); /* "Power Draw: 72.02 W" */
+}
+
+nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int* mw) {
+  CHECK_DEVICE(d);
+  ANSWER(mw, 700000u); /* "Current Power Limit: 700.00 W" */
+}
+
+/* "Clocks: Graphics 345, SM 345, Memory 2619 MHz"; "Max Clocks: 1980, 1980, 2619 MHz". */
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int* mhz) {
+  static const unsigned int kCurrent[] = {345, 345, 2619, 765};
+  CHECK_DEVICE(d);
+  if (type < 0 || type > 3) return kInvalidArgument;
+  ANSWER(mhz, kCurrent[type]);
+}
+nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, int type, unsigned int* mhz) {
+  static const unsigned int kMax[] = {1980, 1980, 2619, 1545};
+  CHECK_DEVICE(d);
+  if (type < 0 || type > 3) return kInvalidArgument;
+  ANSWER(mhz, kMax[type]);
+}
+
+/* "PCIe Generation: Max 5, Current 5"; "Link Width: Max 16x, Current 16x". */
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned int* v) {
+  CHECK_DEVICE(d);
+  ANSWER(v, 5u);
+}
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d, unsigned int* v) {
+  CHECK_DEVICE(d);
+  ANSWER(v, 5u);
+}
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned int* v) {
+  CHECK_DEVICE(d);
+  ANSWER(v, 16u);
+}
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d, unsigned int* v) {
+  CHECK_DEVICE(d);
+  ANSWER(v, 16u);
+}
+
+/* "ECC Mode: Current Enabled, Pending Enabled"; every ECC error count 0. */
+nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, int* current, int* pending) {
+  CHECK_DEVICE(d);
+  if (current == NULL || pending == NULL) return kInvalidArgument;
+  *current = 1;
+  *pending = 1;
+  return kSuccess;
+}
+nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int type, int counter,
+                                         unsigned long long* count) {
+  CHECK_DEVICE(d);
+  if (type < 0 || type > 1 || counter < 0 || counter > 1) return kInvalidArgument;
+  ANSWER(count, 0ull);
+}
+
+nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, int* mode) {
+  CHECK_DEVICE(d);
+  ANSWER(mode, 1); /* "Persistence Mode: Enabled" */
+}
+
+nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int* current, unsigned int* pending) {
+  CHECK_DEVICE(d);
+  if (current == NULL || pending == NULL) return kInvalidArgument;
+  *current = 0; /* "MIG Mode: Current Disabled, Pending Disabled" */
+  *pending = 0;
+  return kSuccess;
+}
+
+nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d, int* mode) {
+  CHECK_DEVICE(d);
+  ANSWER(mode, 0); /* "Compute Mode: Default" */
+}
+
+/* "Clocks Event Reasons: Idle Active", every other reason Not Active. */
+nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long* bits) {
+  CHECK_DEVICE(d);
+  ANSWER(bits, 0x1ull);
+}
+
+/* "Processes: None". */
+static nvmlReturn_t no_processes(nvmlDevice_t d, unsigned int* count, nvmlProcessInfo_t* infos) {
+  (void)infos;
+  CHECK_DEVICE(d);
+  ANSWER(count, 0u);
+}
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned int* count,
+                                                     nvmlProcessInfo_t* infos) {
+  return no_processes(d, count, infos);
+}
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned int* count,
+                                                      nvmlProcessInfo_t* infos) {
+  return no_processes(d, count, infos);
+}
