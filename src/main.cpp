@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  const auto findings = run_checks(CheckInput{snap, devices});
+  const auto findings = run_checks(CheckInput{snap, devices, builtin_compat()});
   if (opt.json) {
     std::cout << dump_json(check_json(snap, devices, findings), 2) << "\n";
   } else {

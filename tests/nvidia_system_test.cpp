@@ -368,7 +368,9 @@ TEST(NvidiaLive, ThisMachine) {
     nodes += it->path().filename().string().rfind("nvidia", 0) == 0;
   }
   EXPECT_GE(n["kernel"]["device_nodes"].size(), nodes);  // plus /dev/nvidia-caps/* children
-  if (nodes == 0) EXPECT_TRUE(n["kernel"]["device_nodes"].empty());
+  if (nodes == 0) {
+    EXPECT_TRUE(n["kernel"]["device_nodes"].empty());
+  }
   if (!fs::exists("/proc/driver/nvidia") && !fs::exists("/sys/module/nvidia")) {
     EXPECT_TRUE(n["kernel"]["module_version"].is_null());
     for (const auto& m : n["kernel"]["loaded_modules"]) EXPECT_NE(m, "nvidia");
@@ -555,10 +557,8 @@ TEST(NvidiaKernelProbe, TreeMechanics) {
   ASSERT_FALSE(t.dir().empty());
   t.write("/proc/driver/nvidia/version",
           "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  565.57.01  Release Build  "
-          "(dvs-builder@U16-A24-9-2)  Thu Oct 10 12:15:00 UTC 2024
-");
-  t.write("/proc/modules", "nvidia 3923452 24 - Live 0xf17e2000
-");
+          "(dvs-builder@U16-A24-9-2)  Thu Oct 10 12:15:00 UTC 2024\n");
+  t.write("/proc/modules", "nvidia 3923452 24 - Live 0xf17e2000\n");
   t.write("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c",
           std::string("\x06\x00\x00\x00\x01", 5));
   t.write("/etc/modprobe.d/nvidia-installer-disable-nouveau.conf",

@@ -43,8 +43,8 @@ bool InfoReader::bytes(cl_uint param, const char* name, void* out, std::size_t s
     return false;
   }
   if (got != size) {
-    implausible(name, std::string(call_) + " answered " + std::to_string(got) +
-                          " bytes for a " + std::to_string(size) + "-byte value");
+    implausible(name, std::string(call_) + " answered " + std::to_string(got) + " bytes for a " +
+                          std::to_string(size) + "-byte value");
     return false;
   }
   if (wrote_past(buf, size)) {
@@ -92,7 +92,7 @@ std::optional<std::string> InfoReader::string(cl_uint param, const char* name) {
 }
 
 std::optional<std::vector<std::uint64_t>> InfoReader::sizes(cl_uint param, const char* name,
-                                                             std::size_t max_count) {
+                                                            std::size_t max_count) {
   std::size_t size = 0;
   cl_int rc = query_(param, 0, nullptr, &size);
   if (rc != CL_SUCCESS) {

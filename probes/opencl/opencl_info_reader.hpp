@@ -21,8 +21,8 @@ struct QueryProblems {
 /// a value of the wrong size or a write past the buffer is reported and left unknown.
 class InfoReader {
  public:
-  using Query = std::function<cl_int(cl_uint param, std::size_t size, void* value,
-                                     std::size_t* size_ret)>;
+  using Query =
+      std::function<cl_int(cl_uint param, std::size_t size, void* value, std::size_t* size_ret)>;
 
   /// call: "clGetDeviceInfo"; what: "device 0" (how problems name the object).
   InfoReader(Query query, std::string call, std::string what, QueryProblems& problems);

@@ -69,8 +69,10 @@ class Discovery {
       add_library("OCL_ICD_VENDORS", *value);
       auto& icd = info_.icds.back();
       if (!icd.resolved) {
-        icd.error = "OCL_ICD_VENDORS names neither a directory nor an .icd file, so ocl-icd "
-                    "loads it as the ICD library, and " + *icd.error;
+        icd.error =
+            "OCL_ICD_VENDORS names neither a directory nor an .icd file, so ocl-icd "
+            "loads it as the ICD library, and " +
+            *icd.error;
       }
     }
     return std::move(info_);
@@ -114,8 +116,9 @@ class Discovery {
     icd.resolved = search_.find(is_path ? from_cwd(ctx_, icd.library) : icd.library);
     if (icd.resolved) return;
     icd.error = is_path ? icd.library + " does not exist"
-                        : icd.library + " is in none of the directories the dynamic loader "
-                                        "searches (LD_LIBRARY_PATH, /etc/ld.so.conf, defaults)";
+                        : icd.library +
+                              " is in none of the directories the dynamic loader "
+                              "searches (LD_LIBRARY_PATH, /etc/ld.so.conf, defaults)";
   }
 
   const ProbeContext& ctx_;
@@ -186,8 +189,8 @@ std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const OpenClInfo& found) 
     if (!runs_job(found.icds, i)) continue;
     const OpenClIcd& icd = found.icds[i];
     const std::string library = icd.library;
-    out.push_back({std::string(kBackendOpenCl), base_name(icd.file ? *icd.file : library),
-                   library, [library] { return probe_icd(library); }});
+    out.push_back({std::string(kBackendOpenCl), base_name(icd.file ? *icd.file : library), library,
+                   [library] { return probe_icd(library); }});
   }
   return out;
 }
@@ -200,7 +203,8 @@ ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bo
     return out;
   }
   if (!live) {
-    out.detail = plural(info.icds.size(), "ICD registration") + " read; libraries are not loaded under --sysroot";
+    out.detail = plural(info.icds.size(), "ICD registration") +
+                 " read; libraries are not loaded under --sysroot";
     return out;
   }
   std::size_t next = 0;
@@ -211,6 +215,7 @@ ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bo
   for (std::size_t i = 0; i < info.icds.size(); ++i) {
     OpenClIcd& icd = info.icds[i];
     if (!icd.resolved) {
+      icd.loads = false;
       failures.push_back(icd.error.value_or(icd.library));
       continue;
     }

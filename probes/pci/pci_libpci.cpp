@@ -153,7 +153,6 @@ std::string address_of(const pci_dev* d) {
 PciInfo probe_pci(const ProbeContext& ctx, ProbeOutcome& outcome) {
   const Root& root = ctx.root;
   PciInfo info;
-  outcome.label = "libpci";
   if (!root.is_directory("/sys/bus/pci/devices")) {
     outcome.status = ProbeStatus::missing;
     outcome.detail = "no /sys/bus/pci/devices under " + root.base().string() +

@@ -12,7 +12,6 @@ bool at_least(std::uint32_t api, std::uint32_t major, std::uint32_t minor) {
   return v.variant == 0 && (v.major > major || (v.major == major && v.minor >= minor));
 }
 
-/// Extension names from a two-call enumeration; empty when it fails.
 /// Reads one physical device; every rule the driver breaks is added to *anomalies.
 class DeviceReader {
  public:

@@ -72,6 +72,26 @@ std::vector<CheckSpec> make_check_list() {
        "Building with one toolkit's nvcc and another's headers or libraries gives link errors "
        "and version confusion.",
        kCudaInstallGuide, check_toolkit_symlink_vs_nvcc},
+      {"cuda.driver_too_old", "cuda",
+       "The NVIDIA driver's version (kernel module, else NVML) against each installed toolkit's "
+       "minimum driver, full and under minor version compatibility.",
+       "A CUDA program needs a driver at least as new as its runtime; within a major version "
+       "an older driver runs it with reduced features.",
+       "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
+       check_driver_for_toolkit},
+      {"cuda.arch_unsupported", "cuda",
+       "Each NVIDIA GPU's compute capability (CUDA, NVML, or its PCI id in the matrix) against "
+       "the oldest sm_XX each installed toolkit's nvcc can build for.",
+       "Toolkits drop old architectures (CUDA 13 dropped Maxwell, Pascal and Volta); code built "
+       "for newer ones fails with \"no kernel image is available\".",
+       "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html",
+       check_arch_for_toolkit},
+      {"cudnn.compat", "cuda",
+       "Each toolkit's cuDNN (cudnn_version.h) against the cuDNN support matrix: the CUDA it is "
+       "built for and the driver it needs.",
+       "cuDNN ships one build per CUDA major version and sets its own driver minimum.",
+       "https://docs.nvidia.com/deeplearning/cudnn/backend/v9.5.1/reference/support-matrix.html",
+       check_cudnn_for_toolkit},
       {"opencl.icds", "opencl",
        "The .icd files (OCL_ICD_VENDORS, /etc/OpenCL/vendors, OCL_ICD_FILENAMES), whether each "
        "names a library the loader finds and that loads.",

@@ -20,7 +20,20 @@ void check_opencl_icds(const CheckSpec&, const CheckInput&, std::vector<Finding>
 void check_opencl_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_vulkan_manifests(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_vulkan_software_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_driver_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_arch_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_cudnn_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_smoke_results(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+
+/// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.
+struct GpuCapability {
+  std::string name;
+  std::optional<Version> cc;
+  std::optional<std::string> cc_source;  ///< the matrix's URL when it came from the PCI id
+};
+std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in);
+/// The NVIDIA driver's version: the loaded kernel module, else NVML's answer.
+std::optional<std::string> installed_driver_version(const Snapshot& s);
 
 /// The one list, in the order checks run and findings are shown.
 std::vector<CheckSpec> make_check_list();

@@ -4,15 +4,17 @@
 #include <vector>
 
 #include "checks/finding.hpp"
+#include "compat/compat_data.hpp"
 #include "devices.hpp"
 #include "model/snapshot.hpp"
 
 namespace gpudoctor {
 
-/// What every check reads: the snapshot and the devices merged from it. Nothing else.
+/// What every check reads: the snapshot, the devices merged from it, and the matrices.
 struct CheckInput {
   const Snapshot& snap;
   const std::vector<MergedDevice>& devices;
+  const CompatData& compat;  ///< the vendors' compatibility matrices (data/compat)
 };
 
 struct CheckSpec;

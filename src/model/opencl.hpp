@@ -10,11 +10,14 @@ namespace gpudoctor {
 
 /// One ICD registration: a line in an .icd file, or an entry of OCL_ICD_FILENAMES.
 struct OpenClIcd {
-  std::string source;                   ///< "/etc/OpenCL/vendors", "OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES"
+  /// "/etc/OpenCL/vendors", "OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES"
+  std::string source;
   std::optional<std::string> file;      ///< the .icd file, absent for OCL_ICD_FILENAMES entries
-  std::string library;                  ///< as written: "libpocl.so.2" or a path; empty when an .icd file names none
+  /// As written: "libpocl.so.2" or a path; empty when the .icd file names none.
+  std::string library;
   std::optional<std::string> resolved;  ///< where the dynamic loader would find it, if anywhere
-  std::optional<bool> loads;            ///< dlopen + clIcdGetPlatformIDsKHR succeeded (live only; null if the probe died)
+  /// dlopen + clIcdGetPlatformIDsKHR succeeded (live only; null when its probe crashed or hung)
+  std::optional<bool> loads;
   std::optional<std::string> error;     ///< why the file or library is unusable
 };
 GPUDOCTOR_JSON(OpenClIcd, source, file, library, resolved, loads, error)
@@ -70,12 +73,15 @@ GPUDOCTOR_JSON(OpenClPlatform, name, vendor, version, profile, icd_suffix, exten
 
 struct OpenClInfo {
   std::optional<std::string> loader;            ///< libOpenCL.so.1 as resolved, if found
-  std::optional<std::string> loader_name;       ///< "OpenCL ICD Loader" (ocl-icd), "Khronos OpenCL ICD Loader" (live only)
+  /// From clGetICDLoaderInfoOCLICD (live only): "OpenCL ICD Loader" is ocl-icd, the Khronos
+  /// loader says "Khronos OpenCL ICD Loader".
+  std::optional<std::string> loader_name;
   std::optional<std::string> loader_version;    ///< "2.3.1" (live only)
   /// The directory searched for .icd files; when OCL_ICD_VENDORS names one .icd file or a
   /// library instead (see vendors_env), what it names.
   std::string vendors_dir;
-  std::optional<std::string> vendors_env;       ///< "OCL_ICD_VENDORS" or "OPENCL_VENDOR_PATH" when one chose it
+  /// "OCL_ICD_VENDORS" or "OPENCL_VENDOR_PATH" when one of them chose vendors_dir.
+  std::optional<std::string> vendors_env;
   std::vector<OpenClIcd> icds;
   std::vector<OpenClPlatform> platforms;
 };

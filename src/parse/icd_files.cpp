@@ -4,9 +4,7 @@
 
 namespace gpudoctor {
 
-bool is_icd_file_name(std::string_view name) {
-  return name.size() >= 5 && ends_with(name, ".icd");
-}
+bool is_icd_file_name(std::string_view name) { return name.size() >= 5 && ends_with(name, ".icd"); }
 
 IcdFileEntry parse_icd_file(std::string_view text) {
   IcdFileEntry e;
@@ -29,11 +27,13 @@ IcdFileEntry parse_icd_file(std::string_view text) {
     }
   }
   if (!line.empty() && line.back() == '\r') {
-    e.error = "the library name ends in a carriage return (CRLF line ending): the loader "
-              "passes it to dlopen as written and will not find the library";
+    e.error =
+        "the library name ends in a carriage return (CRLF line ending): the loader "
+        "passes it to dlopen as written and will not find the library";
   } else if (trim(line) != line) {
-    e.error = "the library name has leading or trailing blanks: the loader passes it to "
-              "dlopen as written and will not find the library";
+    e.error =
+        "the library name has leading or trailing blanks: the loader passes it to "
+        "dlopen as written and will not find the library";
   }
   return e;
 }

@@ -50,20 +50,28 @@ FAKE_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_i
   (void)p;
   switch (name) {
     /* The loader itself asks for these two; they stay sane so that it takes the ICD. */
-    case CL_PLATFORM_EXTENSIONS: return answer_string("cl_khr_icd", size, value, size_ret);
-    case CL_PLATFORM_ICD_SUFFIX_KHR: return answer_string("FAKE", size, value, size_ret);
-    case CL_PLATFORM_PROFILE: return answer_string("FULL_PROFILE", size, value, size_ret);
-    case CL_PLATFORM_VERSION: return answer_string("OpenCL 1.2 fake", size, value, size_ret);
+    case CL_PLATFORM_EXTENSIONS:
+      return answer_string("cl_khr_icd", size, value, size_ret);
+    case CL_PLATFORM_ICD_SUFFIX_KHR:
+      return answer_string("FAKE", size, value, size_ret);
+    case CL_PLATFORM_PROFILE:
+      return answer_string("FULL_PROFILE", size, value, size_ret);
+    case CL_PLATFORM_VERSION:
+      return answer_string("OpenCL 1.2 fake", size, value, size_ret);
 #ifdef FAKE_GARBAGE
-    case CL_PLATFORM_NAME: return answer_unterminated(24, size, value, size_ret);
+    case CL_PLATFORM_NAME:
+      return answer_unterminated(24, size, value, size_ret);
     case CL_PLATFORM_VENDOR:
       if (size_ret != NULL) *size_ret = (size_t)1 << 40;
       return CL_SUCCESS;
 #else
-    case CL_PLATFORM_NAME: return answer_string("gpudoctor fake ICD", size, value, size_ret);
-    case CL_PLATFORM_VENDOR: return answer_string("gpudoctor tests", size, value, size_ret);
+    case CL_PLATFORM_NAME:
+      return answer_string("gpudoctor fake ICD", size, value, size_ret);
+    case CL_PLATFORM_VENDOR:
+      return answer_string("gpudoctor tests", size, value, size_ret);
 #endif
-    default: return CL_INVALID_VALUE;
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -95,7 +103,8 @@ FAKE_EXPORT cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info na
                                                void* value, size_t* size_ret) {
   (void)d;
   switch (name) {
-    case CL_DEVICE_NAME: return answer_unterminated(13, size, value, size_ret);
+    case CL_DEVICE_NAME:
+      return answer_unterminated(13, size, value, size_ret);
     case CL_DEVICE_VENDOR:
       if (size_ret != NULL) *size_ret = (size_t)1 << 40;
       return CL_SUCCESS;
@@ -126,8 +135,10 @@ FAKE_EXPORT cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info na
       cl_device_pci_bus_info_khr info = {0, 999, 99, 9};
       return answer(&info, sizeof info, size, value, size_ret);
     }
-    case CL_DRIVER_VERSION: return -9999;
-    default: return CL_INVALID_VALUE;
+    case CL_DRIVER_VERSION:
+      return -9999;
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 

@@ -1,0 +1,159 @@
+// The driver, toolkit, cuDNN and GPU against the vendors' compatibility matrices.
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+#include "compat/compat_query.hpp"
+
+namespace gpudoctor {
+
+std::optional<std::string> installed_driver_version(const Snapshot& s) {
+  if (s.nvidia && s.nvidia->kernel.module_version) return s.nvidia->kernel.module_version;
+  if (s.nvml && s.nvml->driver_version) return s.nvml->driver_version;
+  return std::nullopt;
+}
+
+std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in) {
+  std::vector<GpuCapability> out;
+  for (const auto& m : in.devices) {
+    if (m.vendor_id != std::optional<std::uint32_t>(kPciVendorNvidia) || m.software) continue;
+    GpuCapability g{m.name, std::nullopt};
+    for (auto c : m.cuda) {
+      const auto& d = in.snap.cuda->devices[c];
+      if (d.cc_major && d.cc_minor) {
+        g.cc = parse_version(std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor));
+      }
+    }
+    for (auto n : m.nvml) {
+      const auto& d = in.snap.nvml->devices[n];
+      if (!g.cc && d.cc_major && d.cc_minor) {
+        g.cc = parse_version(std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor));
+      }
+    }
+    if (!g.cc && m.device_id) {
+      if (auto row = compute_capability_for_pci(in.compat, kPciVendorNvidia,
+                                                static_cast<std::uint16_t>(*m.device_id))) {
+        g.cc = row->cc;
+        g.cc_source = row->from.url;
+      }
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+void check_driver_for_toolkit(const CheckSpec& self, const CheckInput& in,
+                              std::vector<Finding>& out) {
+  if (!in.snap.nvidia) return;
+  auto driver_text = installed_driver_version(in.snap);
+  if (!driver_text) return;
+  auto driver = parse_version(*driver_text);
+  if (!driver) return;
+  for (const auto& t : in.snap.nvidia->toolkits) {
+    auto cuda = t.version ? parse_version(*t.version) : std::nullopt;
+    if (!cuda) continue;
+    auto full = min_driver_for_cuda(in.compat, *cuda, CompatOs::kLinux);
+    auto minor = minor_compat_for_cuda(in.compat, *cuda, CompatOs::kLinux);
+    if (!full) continue;
+    if (*driver >= full->driver) continue;
+    const bool runs_minor = minor && minor->supported && minor->min_driver &&
+                            *driver >= *minor->min_driver;
+    Finding f = make_finding(
+        self, runs_minor ? Severity::warn : Severity::fail,
+        "Driver " + *driver_text + " is older than CUDA " + *t.version + " needs (" +
+            numeric_string(full->driver) + ")" +
+            (runs_minor ? ": programs run under minor version compatibility, without the newest "
+                          "features and PTX JIT"
+                        : ": programs built with it fail with \"CUDA driver version is "
+                          "insufficient for CUDA runtime version\""));
+    f.evidence.push_back("driver: " + *driver_text);
+    f.evidence.push_back("toolkit: CUDA " + *t.version + " at " + t.path);
+    f.evidence.push_back(full->label + " needs driver ≥ " + numeric_string(full->driver) +
+                         (full->basis == DriverBasis::kInstaller ? " (the driver its installer ships)" : ""));
+    if (minor && minor->min_driver) {
+      f.evidence.push_back("minor version compatibility needs ≥ " +
+                           numeric_string(*minor->min_driver));
+    }
+    std::string alt;
+    if (auto branch = max_cuda_for_driver(in.compat, *driver)) {
+      alt = ", or use a toolkit up to CUDA " + numeric_string(branch->max_cuda) +
+            " (the newest this driver supports)";
+    }
+    f.fix = "install NVIDIA driver " + numeric_string(full->driver) + " or newer" + alt;
+    f.source = full->from.url;
+    out.push_back(std::move(f));
+  }
+}
+
+void check_arch_for_toolkit(const CheckSpec& self, const CheckInput& in,
+                            std::vector<Finding>& out) {
+  if (!in.snap.nvidia) return;
+  auto gpus = nvidia_capabilities(in);
+  for (const auto& t : in.snap.nvidia->toolkits) {
+    auto cuda = t.version ? parse_version(*t.version) : std::nullopt;
+    if (!cuda) continue;
+    auto range = arch_range_for_cuda(in.compat, *cuda);
+    if (!range) continue;
+    for (const auto& g : gpus) {
+      if (!g.cc) continue;
+      ComputeCapability cc{static_cast<int>(g.cc->parts.at(0)),
+                           g.cc->parts.size() > 1 ? static_cast<int>(g.cc->parts[1]) : 0, ""};
+      if (compare_cc(cc, range->min) >= 0) continue;
+      Finding f = make_finding(
+          self, Severity::fail,
+          g.name + " (compute capability " + to_string(cc) + ") is older than CUDA " +
+              *t.version + " can build for (sm_" + std::to_string(range->min.major) +
+              std::to_string(range->min.minor) + " and up): \"no kernel image is available "
+              "for execution on the device\"");
+      f.evidence.push_back("toolkit: CUDA " + *t.version + " at " + t.path);
+      f.evidence.push_back("GPU: " + g.name + ", compute capability " + to_string(cc));
+      f.fix = "build with an older toolkit that still has sm_" + std::to_string(cc.major) +
+              std::to_string(cc.minor) + " (see `gpudoctor explain " + std::string(self.id) +
+              "`), or use a newer GPU";
+      if (g.cc_source) f.evidence.push_back("compute capability from " + *g.cc_source);
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+void check_cudnn_for_toolkit(const CheckSpec& self, const CheckInput& in,
+                             std::vector<Finding>& out) {
+  if (!in.snap.nvidia) return;
+  auto driver_text = installed_driver_version(in.snap);
+  auto driver = driver_text ? parse_version(*driver_text) : std::nullopt;
+  for (const auto& t : in.snap.nvidia->toolkits) {
+    if (!t.cudnn_version || !t.version) continue;
+    auto cudnn = parse_version(*t.cudnn_version);
+    auto cuda = parse_version(*t.version);
+    if (!cudnn || !cuda) continue;
+    auto any_build = cudnn_support(in.compat, *cudnn, std::nullopt);
+    if (any_build.empty()) continue;  // this cuDNN is not in the matrix: nothing to say
+    auto rows = cudnn_support(in.compat, *cudnn, cuda);
+    if (rows.empty()) {
+      Finding f = make_finding(self, Severity::warn,
+                               "cuDNN " + *t.cudnn_version + " in " + t.path +
+                                   " is not built for CUDA " + *t.version);
+      f.id = "cudnn.cuda_mismatch";
+      std::vector<std::string> builds;
+      for (const auto& r : any_build) builds.push_back(r.build);
+      f.evidence.push_back("cuDNN " + *t.cudnn_version + " builds: " + join(builds, ", "));
+      f.fix = "install the cuDNN build for CUDA " + std::to_string(cuda->parts.at(0)) +
+              " (e.g. nvidia-cudnn-cu" + std::to_string(cuda->parts.at(0)) + " or "
+              "cudnn9-cuda-" + std::to_string(cuda->parts.at(0)) + ")";
+      f.source = any_build.front().from.url;
+      out.push_back(std::move(f));
+      continue;
+    }
+    const auto& row = rows.front();
+    if (driver && row.linux_driver && *driver < *row.linux_driver) {
+      Finding f = make_finding(self, Severity::fail,
+                               "Driver " + *driver_text + " is older than cuDNN " +
+                                   *t.cudnn_version + " for CUDA " + *t.version + " needs (" +
+                                   numeric_string(*row.linux_driver) + ")");
+      f.id = "cudnn.driver_too_old";
+      f.fix = "install NVIDIA driver " + numeric_string(*row.linux_driver) + " or newer";
+      f.source = row.from.url;
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+}  // namespace gpudoctor
