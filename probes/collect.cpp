@@ -11,6 +11,7 @@
 #include "nvml/nvml_probe.hpp"
 #include "opencl/opencl_probe.hpp"
 #include "pci/pci_probe.hpp"
+#include "python/python_probe.hpp"
 #include "vulkan/vulkan_probe.hpp"
 
 namespace gpudoctor {
@@ -110,6 +111,11 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   if (wanted(kBackendNvidia)) {
     snap.nvidia = timed(snap, kBackendNvidia,
                         [&](ProbeOutcome&) { return probe_nvidia_system(ctx); });
+  }
+  if (wanted(kBackendPython)) {
+    snap.python = timed(snap, kBackendPython, [&](ProbeOutcome&) {
+      return probe_python(ctx, request.python_env_dirs);
+    });
   }
 
   // 4. Collect the children and fold their reports into their sections.

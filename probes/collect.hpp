@@ -14,6 +14,7 @@ struct CollectRequest {
   std::filesystem::path root = "/";
   std::chrono::milliseconds timeout{5000};
   std::string tool_version;
+  std::vector<std::string> python_env_dirs;  ///< --python-env DIR, as paths on the target
   bool smoke = false;  ///< run the smoke matmul on every device (ProbeContext::smoke)
 };
 

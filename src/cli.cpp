@@ -15,10 +15,15 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
                 std::string& color) {
   sub.add_flag("--json", o.json, "Print JSON for machines instead of text");
   sub.add_option("--backend", backends,
-                 "Only these backends, comma separated: host,pci,opencl,vulkan,nvidia,cuda,nvml");
+                 "Only these backends, comma separated: host,pci,opencl,vulkan,nvidia,cuda,nvml,python");
   sub.add_option("--sysroot", o.sysroot,
                  "Read every file under DIR (a fixture tree or a mounted image); "
                  "vendor libraries are not loaded");
+  sub.add_option("--python-env", o.python_envs,
+                 "Also read this Python environment: a prefix (venv, conda env) or a "
+                 "site-packages directory; repeatable")
+      ->take_all()
+      ->allow_extra_args(false);
   sub.add_option("--timeout", timeout_s,
                  "Seconds each probe that loads a vendor library may take (default 5)")
       ->check(CLI::Range(0.1, 600.0));
@@ -82,7 +87,7 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   for (auto& b : split_words(backends, ", ")) {
     if (std::find(kAllBackends.begin(), kAllBackends.end(), b) == kAllBackends.end()) {
       result.exit_code = 2;
-      result.err = "gpudoctor: unknown backend '" + b + "' (known: host, pci, opencl, vulkan, nvidia, cuda, nvml)\n";
+      result.err = "gpudoctor: unknown backend '" + b + "' (known: host, pci, opencl, vulkan, nvidia, cuda, nvml, python)\n";
       return result;
     }
     if (std::find(o.backends.begin(), o.backends.end(), b) == o.backends.end()) {

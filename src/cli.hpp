@@ -15,6 +15,7 @@ struct Options {
   std::vector<std::string> backends;  ///< empty: all
   bool json = false;
   std::optional<std::string> sysroot;
+  std::vector<std::string> python_envs;  ///< --python-env DIR, repeatable
   std::chrono::milliseconds timeout{5000};
   ColorMode color = ColorMode::automatic;
   std::optional<std::string> from;     ///< check --from FILE: a recorded snapshot

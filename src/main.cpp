@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
     req.backends = opt.backends;
     req.timeout = opt.timeout;
     req.tool_version = kToolVersion;
+    for (const auto& dir : opt.python_envs) {
+      // Under --sysroot the directory is a path on the target; otherwise make it absolute here.
+      req.python_env_dirs.push_back(opt.sysroot ? dir : std::filesystem::absolute(dir).string());
+    }
     if (opt.sysroot) {
       std::error_code ec;
       if (!std::filesystem::is_directory(*opt.sysroot, ec)) {

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <ostream>
 #include <string>
 
 #include "core/isolate.hpp"
@@ -339,6 +341,8 @@ struct InitCase {
   const char* name;
   const char* status;
 };
+
+void PrintTo(const InitCase& c, std::ostream* os) { *os << c.fake; }
 
 class CudaFakeInitError : public ::testing::TestWithParam<InitCase> {};
 

@@ -24,8 +24,15 @@ CommandResult run_gpudoctor(const std::vector<std::string>& args,
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) return r;
   std::vector<std::string> argv_s{GPUDOCTOR_BIN};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
+  // The extras replace variables of the same name: with duplicates, getenv sees the first.
+  auto name_of = [](const std::string& kv) { return kv.substr(0, kv.find('=')); };
   std::vector<std::string> env_s;
-  for (char** e = environ; *e != nullptr; ++e) env_s.emplace_back(*e);
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string kv(*e);
+    bool replaced = false;
+    for (const auto& x : extra_env) replaced = replaced || name_of(x) == name_of(kv);
+    if (!replaced) env_s.push_back(kv);
+  }
   env_s.insert(env_s.end(), extra_env.begin(), extra_env.end());
   std::vector<char*> argv;
   std::vector<char*> envp;

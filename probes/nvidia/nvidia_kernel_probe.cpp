@@ -150,6 +150,7 @@ NvidiaKernel probe_nvidia_kernel(const ProbeContext& ctx, const RootPaths& paths
   }
   k.loaded_modules = loaded_modules(paths);
   k.device_nodes = device_nodes(ctx, paths);
+  k.dev_listed = ctx.live || !paths.list("/dev").empty();
   if (auto bytes = paths.read(kSecureBootVar, 64)) k.secure_boot = parse_secure_boot_var(*bytes);
   k.dkms = dkms_status(paths);
   k.nouveau_blacklisted_in = nouveau_blacklists(paths);

@@ -1,54 +1,11 @@
 #include "nvidia/root_paths.hpp"
 
-#include <deque>
-
 #include "text.hpp"
 
 namespace gpudoctor {
 
-namespace {
 
-std::deque<std::string> components(std::string_view path) {
-  std::deque<std::string> out;
-  for (auto& c : split_words(path, "/")) out.push_back(std::move(c));
-  return out;
-}
-
-std::string from_stack(const std::vector<std::string>& stack) {
-  if (stack.empty()) return "/";
-  std::string out;
-  for (const auto& c : stack) out += "/" + c;
-  return out;
-}
-
-}  // namespace
-
-std::string RootPaths::resolve(std::string_view path) const {
-  std::vector<std::string> stack;
-  std::deque<std::string> todo = components(path);
-  int links = 0;
-  while (!todo.empty()) {
-    std::string c = std::move(todo.front());
-    todo.pop_front();
-    if (c.empty() || c == ".") continue;
-    if (c == "..") {
-      if (!stack.empty()) stack.pop_back();
-      continue;
-    }
-    stack.push_back(c);
-    auto target = root_.link_target(from_stack(stack));
-    if (!target) continue;
-    stack.pop_back();
-    if (++links > 40) {
-      stack.push_back(c);  // a loop: give up following, keep the name
-      continue;
-    }
-    if (!target->empty() && target->front() == '/') stack.clear();
-    auto more = components(*target);
-    todo.insert(todo.begin(), more.begin(), more.end());
-  }
-  return from_stack(stack);
-}
+std::string RootPaths::resolve(std::string_view path) const { return root_.resolve(path); }
 
 bool RootPaths::exists(std::string_view path) const { return root_.exists(resolve(path)); }
 

@@ -76,10 +76,13 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
   if (!in.snap.opencl) return;
   const OpenClInfo& cl = *in.snap.opencl;
   if (cl.icds.empty()) {
+    // Without the ICD loader nothing uses OpenCL here: that is a fact, not a fault.
     auto gpus = bound_gpus(in.snap);
-    Finding f = make_finding(self, gpus.empty() ? Severity::info : Severity::warn,
-                             "No OpenCL driver is registered: clinfo shows 0 platforms and "
-                             "programs get CL_PLATFORM_NOT_FOUND_KHR (-1001)");
+    const bool loader = cl.loader.has_value();
+    Finding f = make_finding(self, gpus.empty() || !loader ? Severity::info : Severity::warn,
+                             loader ? "No OpenCL driver is registered: clinfo shows 0 platforms "
+                                      "and programs get CL_PLATFORM_NOT_FOUND_KHR (-1001)"
+                                    : "OpenCL is not installed (no ICD loader, no driver)");
     f.id = "opencl.no_icd";
     f.evidence.push_back("no .icd files in " +
                          (cl.vendors_dir.empty() ? std::string("/etc/OpenCL/vendors")
@@ -114,9 +117,11 @@ void check_vulkan_manifests(const CheckSpec& self, const CheckInput& in,
   const VulkanInfo& vk = *in.snap.vulkan;
   if (vk.manifests.empty()) {
     auto gpus = bound_gpus(in.snap);
-    Finding f = make_finding(self, gpus.empty() ? Severity::info : Severity::warn,
-                             "No Vulkan driver manifest is installed: vkCreateInstance fails "
-                             "with VK_ERROR_INCOMPATIBLE_DRIVER");
+    const bool loader = vk.loader.has_value();
+    Finding f = make_finding(self, gpus.empty() || !loader ? Severity::info : Severity::warn,
+                             loader ? "No Vulkan driver manifest is installed: vkCreateInstance "
+                                      "fails with VK_ERROR_INCOMPATIBLE_DRIVER"
+                                    : "Vulkan is not installed (no loader, no driver)");
     f.id = "vulkan.no_driver";
     f.fix = "install " + (gpus.empty() ? std::string("mesa-vulkan-drivers (lavapipe, on the CPU)")
                                        : driver_package(gpus.front()->vendor_id, true));

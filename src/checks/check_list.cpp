@@ -19,7 +19,7 @@ std::vector<CheckSpec> make_check_list() {
        "--timeout, or sent back something malformed.",
        "A driver that crashes or hangs gpudoctor's isolated child will do the same to clinfo, "
        "vulkaninfo, nvidia-smi and every framework that loads it.",
-       "", check_probe_failures},
+       "", check_probe_failures, "probe.crashed, probe.timed_out"},
       {"gpu.no_driver", "gpu",
        "Every display, 3D and accelerator PCI function, and the driver link under "
        "/sys/bus/pci/devices/<address>/driver.",
@@ -40,7 +40,7 @@ std::vector<CheckSpec> make_check_list() {
        "this process; in a container, whether any NVIDIA driver was passed in.",
        "CUDA opens these nodes; a missing nvidia-uvm breaks CUDA while nvidia-smi still works, "
        "and a container started without --gpus has none.",
-       kCudaInstallGuide, check_nvidia_device_nodes},
+       kCudaInstallGuide, check_nvidia_device_nodes, "nvidia.container_without_gpu"},
       {"nvidia.driver_library_mismatch", "nvidia",
        "The loaded kernel module's version (/proc/driver/nvidia/version) against the version in "
        "the userspace libraries' file names (libnvidia-ml.so.<version>, libcuda.so.<version>), "
@@ -59,7 +59,7 @@ std::vector<CheckSpec> make_check_list() {
        "Whether libcuda.so.1 loads and what cuInit returns, by error name.",
        "cuInit is the first thing every CUDA program and framework calls; its error code says "
        "which layer is broken.",
-       kCudaDriverApiTypes, check_cuda_init},
+       kCudaDriverApiTypes, check_cuda_init, "cuda.no_driver"},
       {"cuda.visible_devices", "cuda",
        "CUDA_VISIBLE_DEVICES against the number of NVIDIA GPUs (NVML, or PCI).",
        "An empty value, or a list whose first entry is not a valid index, hides every GPU.",
@@ -91,13 +91,37 @@ std::vector<CheckSpec> make_check_list() {
        "built for and the driver it needs.",
        "cuDNN ships one build per CUDA major version and sets its own driver minimum.",
        "https://docs.nvidia.com/deeplearning/cudnn/backend/v9.5.1/reference/support-matrix.html",
-       check_cudnn_for_toolkit},
+       check_cudnn_for_toolkit, "cudnn.cuda_mismatch, cudnn.driver_too_old"},
+      {"python.torch_cpu_only", "python",
+       "torch/version.py (cuda, hip) of every torch installed in the Python environments found, "
+       "on a machine with a usable NVIDIA GPU.",
+       "pip on Linux aarch64, Windows and many mirrors installs the CPU build; it never uses the "
+       "GPU and says only that torch.cuda.is_available() is False.",
+       "https://pytorch.org/get-started/locally/", check_torch_cpu_only},
+      {"python.torch_cuda_driver", "python",
+       "The CUDA runtime bundled in each torch build (torch.version.cuda) against the installed "
+       "driver and the minor-version-compatibility minimums.",
+       "A framework's bundled CUDA needs a driver of that CUDA major family; the toolkit on PATH "
+       "does not matter for this.",
+       "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
+       check_torch_cuda_vs_driver},
+      {"python.torch_arch", "python",
+       "The sm_XX kernels inside each torch CUDA wheel (PyTorch's support matrix) against every "
+       "NVIDIA GPU's compute capability.",
+       "A GPU whose architecture is not in the wheel (and not reachable by PTX JIT) fails at the "
+       "first kernel.",
+       "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", check_torch_arch},
+      {"python.framework_python", "python",
+       "Each environment's Python version against the range the installed torch release "
+       "supports.",
+       "Outside the released range pip picks an old or source build, or nothing.",
+       "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", check_framework_python},
       {"opencl.icds", "opencl",
        "The .icd files (OCL_ICD_VENDORS, /etc/OpenCL/vendors, OCL_ICD_FILENAMES), whether each "
        "names a library the loader finds and that loads.",
        "The ICD loader skips ICDs it cannot load, silently; with none left clinfo shows 0 "
        "platforms and programs get -1001.",
-       kOpenClIcdLoader, check_opencl_icds},
+       kOpenClIcdLoader, check_opencl_icds, "opencl.no_icd, opencl.icd_broken"},
       {"opencl.cpu_only", "opencl",
        "OpenCL devices against the GPUs on PCI that have a driver bound.",
        "When only a CPU device answers, OpenCL programs run on the CPU without saying so.",
@@ -106,7 +130,7 @@ std::vector<CheckSpec> make_check_list() {
        "The Vulkan driver manifests (VK_DRIVER_FILES, VK_ADD_DRIVER_FILES, icd.d directories) "
        "and whether each names a library that exists.",
        "The loader skips manifests it cannot use; with none, vkCreateInstance fails.",
-       kVulkanLoaderDrivers, check_vulkan_manifests},
+       kVulkanLoaderDrivers, check_vulkan_manifests, "vulkan.no_driver, vulkan.manifest_broken"},
       {"vulkan.software_only", "vulkan",
        "Vulkan physical devices against the GPUs on PCI that have a driver bound.",
        "When only llvmpipe/lavapipe answers, Vulkan compute runs on the CPU, many times slower.",

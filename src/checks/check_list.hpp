@@ -23,6 +23,10 @@ void check_vulkan_software_only(const CheckSpec&, const CheckInput&, std::vector
 void check_driver_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_arch_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_cudnn_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_torch_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_torch_cuda_vs_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_torch_arch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_framework_python(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_smoke_results(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.

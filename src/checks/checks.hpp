@@ -29,6 +29,7 @@ struct CheckSpec {
   std::string_view why;
   std::string_view source;       ///< URL
   CheckFn run;
+  std::string_view also_emits = "";  ///< other finding ids it reports, comma separated
 };
 
 /// The one list of checks, in the order they run and are shown.
@@ -37,7 +38,7 @@ const std::vector<CheckSpec>& all_checks();
 /// Runs every check; findings come back in check order.
 std::vector<Finding> run_checks(const CheckInput& in);
 
-/// The check with this id, or nullptr.
+/// The check with this id, or that reports findings with this id; nullptr if none.
 const CheckSpec* find_check(std::string_view id);
 
 }  // namespace gpudoctor

@@ -52,33 +52,53 @@ void check_driver_for_toolkit(const CheckSpec& self, const CheckInput& in,
     if (!cuda) continue;
     auto full = min_driver_for_cuda(in.compat, *cuda, CompatOs::kLinux);
     auto minor = minor_compat_for_cuda(in.compat, *cuda, CompatOs::kLinux);
-    if (!full) continue;
-    if (*driver >= full->driver) continue;
-    const bool runs_minor = minor && minor->supported && minor->min_driver &&
-                            *driver >= *minor->min_driver;
+    const bool minor_ok = minor && minor->supported && minor->min_driver &&
+                          *driver >= *minor->min_driver;
+    // An installer's bundled driver is not a stated minimum: only the release notes' table is,
+    // so only it makes a warning for a driver that still runs the toolkit under minor version
+    // compatibility.
+    const bool below_full = full && *driver < full->driver;
+    if (minor_ok && !(below_full && full->basis == DriverBasis::kReleaseNotes)) continue;
+    if (!minor_ok && !below_full && !(minor && minor->min_driver)) continue;
+    if (!minor_ok && !below_full && minor && minor->supported) continue;
+    const std::optional<Version> need =
+        minor_ok ? std::optional<Version>(full->driver)
+                 : (minor && minor->supported && minor->min_driver ? minor->min_driver
+                                                                   : std::optional<Version>(
+                                                                         full->driver));
     Finding f = make_finding(
-        self, runs_minor ? Severity::warn : Severity::fail,
+        self, minor_ok ? Severity::warn : Severity::fail,
         "Driver " + *driver_text + " is older than CUDA " + *t.version + " needs (" +
-            numeric_string(full->driver) + ")" +
-            (runs_minor ? ": programs run under minor version compatibility, without the newest "
-                          "features and PTX JIT"
-                        : ": programs built with it fail with \"CUDA driver version is "
-                          "insufficient for CUDA runtime version\""));
+            need->text + ")" +
+            (minor_ok ? ": programs run under minor version compatibility, without the newest "
+                        "features and PTX JIT"
+                      : ": programs built with it fail with \"CUDA driver version is "
+                        "insufficient for CUDA runtime version\""));
     f.evidence.push_back("driver: " + *driver_text);
     f.evidence.push_back("toolkit: CUDA " + *t.version + " at " + t.path);
-    f.evidence.push_back(full->label + " needs driver ≥ " + numeric_string(full->driver) +
-                         (full->basis == DriverBasis::kInstaller ? " (the driver its installer ships)" : ""));
+    if (full) {
+      f.evidence.push_back(full->label +
+                           (full->basis == DriverBasis::kInstaller
+                                ? " ships driver " + full->driver.text +
+                                      " in its installer"
+                                : " needs driver ≥ " + full->driver.text +
+                                      " for all its features"));
+    }
     if (minor && minor->min_driver) {
       f.evidence.push_back("minor version compatibility needs ≥ " +
-                           numeric_string(*minor->min_driver));
+                           minor->min_driver->text);
     }
     std::string alt;
     if (auto branch = max_cuda_for_driver(in.compat, *driver)) {
-      alt = ", or use a toolkit up to CUDA " + numeric_string(branch->max_cuda) +
+      alt = ", or use a toolkit up to CUDA " + branch->max_cuda.text +
             " (the newest this driver supports)";
     }
-    f.fix = "install NVIDIA driver " + numeric_string(full->driver) + " or newer" + alt;
-    f.source = full->from.url;
+    f.fix = "install NVIDIA driver " + need->text + " or newer" +
+            (full && *need != full->driver ? " (" + full->driver.text +
+                                                 " for every feature of CUDA " + *t.version + ")"
+                                           : "") +
+            alt;
+    f.source = minor_ok || !minor ? full->from.url : minor->from.url;
     out.push_back(std::move(f));
   }
 }
@@ -147,9 +167,9 @@ void check_cudnn_for_toolkit(const CheckSpec& self, const CheckInput& in,
       Finding f = make_finding(self, Severity::fail,
                                "Driver " + *driver_text + " is older than cuDNN " +
                                    *t.cudnn_version + " for CUDA " + *t.version + " needs (" +
-                                   numeric_string(*row.linux_driver) + ")");
+                                   row.linux_driver->text + ")");
       f.id = "cudnn.driver_too_old";
-      f.fix = "install NVIDIA driver " + numeric_string(*row.linux_driver) + " or newer";
+      f.fix = "install NVIDIA driver " + row.linux_driver->text + " or newer";
       f.source = row.from.url;
       out.push_back(std::move(f));
     }

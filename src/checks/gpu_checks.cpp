@@ -69,6 +69,25 @@ void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
 }
 
 void check_nouveau_bound(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (pci_gpus(in.snap, kPciVendorNvidia).empty() && in.snap.nvidia &&
+      module_loaded(*in.snap.nvidia, "nouveau") &&
+      !nvidia_kernel_up(in.snap)) {
+    // No PCI view (a partial capture): the modules alone say nouveau holds the NVIDIA GPU.
+    Finding f = make_finding(self, Severity::fail,
+                             "nouveau is loaded and the nvidia module is not: CUDA and NVML "
+                             "cannot reach the GPU");
+    f.evidence.push_back("loaded: " + join(in.snap.nvidia->kernel.loaded_modules, ", "));
+    if (!in.snap.nvidia->kernel.nouveau_cmdline.empty()) {
+      f.evidence.push_back("kernel command line: " +
+                           join(in.snap.nvidia->kernel.nouveau_cmdline, " "));
+    }
+    f.fix = "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee "
+            "/etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u (dracut --force "
+            "on Fedora), or add modprobe.blacklist=nouveau to the kernel command line; install "
+            "the NVIDIA driver (" + nvidia_driver_install(in.snap) + "); reboot";
+    out.push_back(std::move(f));
+    return;
+  }
   for (const PciDevice* p : pci_gpus(in.snap, kPciVendorNvidia)) {
     if (p->driver != std::optional<std::string>("nouveau")) continue;
     Finding f = make_finding(self, Severity::fail,
@@ -94,10 +113,9 @@ void check_nvidia_module_not_loaded(const CheckSpec& self, const CheckInput& in,
                                     std::vector<Finding>& out) {
   auto gpus = pci_gpus(in.snap, kPciVendorNvidia);
   if (gpus.empty() || !in.snap.nvidia || nvidia_kernel_up(in.snap)) return;
-  // nouveau and vfio have findings of their own; here the GPU has nvidia or nothing.
-  bool any = std::any_of(gpus.begin(), gpus.end(), [](const PciDevice* p) {
-    return !p->driver || *p->driver == "nvidia";
-  });
+  // A GPU bound to nvidia proves the module is loaded; nouveau and vfio have findings of
+  // their own. What is left is a GPU no driver claimed.
+  bool any = std::any_of(gpus.begin(), gpus.end(), [](const PciDevice* p) { return !p->driver; });
   if (!any) return;
   const NvidiaKernel& k = in.snap.nvidia->kernel;
   Finding f = make_finding(self, Severity::fail,
@@ -129,7 +147,7 @@ void check_nvidia_device_nodes(const CheckSpec& self, const CheckInput& in,
   auto has = [&](std::string_view path) {
     return std::any_of(nodes.begin(), nodes.end(), [&](const DeviceNode& d) { return d.path == path; });
   };
-  bool in_container = in.snap.host && in.snap.host->container;
+  bool in_container = in.snap.host && in.snap.host->container && n.kernel.dev_listed;
   if (in_container && !nvidia_kernel_up(in.snap) && !has("/dev/nvidiactl")) {
     // No driver inside. A container still sees the host's PCI devices in sysfs, so an NVIDIA
     // GPU there means the host has one that was not passed in; an image that sets
@@ -154,7 +172,7 @@ void check_nvidia_device_nodes(const CheckSpec& self, const CheckInput& in,
     out.push_back(std::move(f));
     return;
   }
-  if (!nvidia_kernel_up(in.snap)) return;
+  if (!nvidia_kernel_up(in.snap) || !n.kernel.dev_listed) return;
   if (!has("/dev/nvidiactl")) {
     Finding f = make_finding(self, Severity::fail,
                              "The nvidia module is loaded but /dev/nvidiactl and /dev/nvidia0… "

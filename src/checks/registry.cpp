@@ -21,6 +21,9 @@ const std::vector<CheckSpec>& all_checks() {
 const CheckSpec* find_check(std::string_view id) {
   for (const auto& c : all_checks()) {
     if (c.id == id) return &c;
+    for (const auto& other : split_words(c.also_emits, ", ")) {
+      if (other == id) return &c;
+    }
   }
   return nullptr;
 }

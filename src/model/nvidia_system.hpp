@@ -42,6 +42,7 @@ struct NvidiaKernel {
   std::optional<std::string> sys_module_version;  ///< /sys/module/nvidia/version
   std::vector<std::string> loaded_modules;        ///< of nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
   std::vector<DeviceNode> device_nodes;           ///< /dev/nvidia*
+  bool dev_listed = false;  ///< /dev could be looked at (always live; a fixture may not hold it)
   std::optional<bool> secure_boot;
   std::vector<std::string> dkms;                  ///< as `dkms status` words it:
                                                   ///< "nvidia/580.65.06, 6.1.0-18-amd64, x86_64: installed"
@@ -49,7 +50,7 @@ struct NvidiaKernel {
   std::vector<std::string> nouveau_cmdline;       ///< /proc/cmdline parameters naming nouveau
 };
 GPUDOCTOR_JSON(NvidiaKernel, proc_version, module_version, module_flavor, sys_module_version,
-               loaded_modules, device_nodes, secure_boot, dkms, nouveau_blacklisted_in,
+               loaded_modules, device_nodes, dev_listed, secure_boot, dkms, nouveau_blacklisted_in,
                nouveau_cmdline)
 
 struct CudaToolkit {

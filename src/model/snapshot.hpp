@@ -11,6 +11,7 @@
 #include "model/opencl.hpp"
 #include "model/pci.hpp"
 #include "model/probe_outcome.hpp"
+#include "model/python.hpp"
 #include "model/vulkan.hpp"
 
 namespace gpudoctor {
@@ -32,8 +33,9 @@ struct Snapshot {
   std::optional<NvidiaSystem> nvidia;
   std::optional<CudaInfo> cuda;
   std::optional<NvmlInfo> nvml;
+  std::optional<PythonInfo> python;
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, root, live, probes, host, pci, opencl,
-               vulkan, nvidia, cuda, nvml)
+               vulkan, nvidia, cuda, nvml, python)
 
 }  // namespace gpudoctor

@@ -1,0 +1,192 @@
+// The ML frameworks installed in each Python environment, against the GPU, the driver and the
+// frameworks' own release matrices.
+#include <algorithm>
+
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+#include "compat/compat_query.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+struct TorchInEnv {
+  const PythonEnv* env;
+  const PythonPackage* pkg;
+  const TorchBuildInfo* build;
+};
+
+std::vector<TorchInEnv> torches(const Snapshot& s) {
+  std::vector<TorchInEnv> out;
+  if (!s.python) return out;
+  for (const auto& env : s.python->envs) {
+    for (const auto& p : env.packages) {
+      if (p.name == "torch" && p.torch) out.push_back({&env, &p, &*p.torch});
+    }
+  }
+  return out;
+}
+
+std::string where(const PythonEnv& env) {
+  return env.prefix + (env.python_version ? " (Python " + *env.python_version + ")" : "");
+}
+
+/// A usable NVIDIA GPU: on PCI with the nvidia driver bound, or seen by CUDA/NVML.
+bool usable_nvidia_gpu(const Snapshot& s) {
+  for (const PciDevice* p : pci_gpus(s, kPciVendorNvidia)) {
+    if (p->driver == std::optional<std::string>("nvidia")) return true;
+  }
+  return (s.cuda && !s.cuda->devices.empty()) || (s.nvml && !s.nvml->devices.empty());
+}
+
+/// The newest CUDA build of this torch release whose major the driver runs (by the
+/// minor-version-compatibility minimums), as a pip index tag: "cu124".
+std::optional<std::string> best_torch_build(const CheckInput& in, const Version& torch,
+                                            const std::optional<Version>& driver) {
+  auto release = torch_release(in.compat, torch);
+  if (!release) return std::nullopt;
+  std::optional<Version> best;
+  for (const auto& b : release->cuda) {
+    if (!b.stable) continue;
+    if (driver) {
+      auto need = minor_compat_for_cuda(in.compat, b.cuda, CompatOs::kLinux);
+      if (!need || !need->min_driver || *driver < *need->min_driver) continue;
+    }
+    if (!best || b.cuda > *best) best = b.cuda;
+  }
+  if (!best) return std::nullopt;
+  return "cu" + std::to_string(best->parts.at(0)) +
+         std::to_string(best->parts.size() > 1 ? best->parts[1] : 0);
+}
+
+std::string pip_command(const std::string& torch_version, const std::string& tag) {
+  return "pip install --force-reinstall torch==" + torch_version +
+         " --index-url https://download.pytorch.org/whl/" + tag;
+}
+
+}  // namespace
+
+void check_torch_cpu_only(const CheckSpec& self, const CheckInput& in,
+                          std::vector<Finding>& out) {
+  if (!usable_nvidia_gpu(in.snap)) return;
+  auto driver_text = installed_driver_version(in.snap);
+  auto driver = driver_text ? parse_version(*driver_text) : std::nullopt;
+  for (const auto& t : torches(in.snap)) {
+    if (t.build->cuda || t.build->hip) continue;
+    Finding f = make_finding(self, Severity::fail,
+                             "torch " + t.build->version.value_or(t.pkg->version.value_or("?")) +
+                                 " in " + where(*t.env) +
+                                 " is a CPU-only build: torch.cuda.is_available() is False on "
+                                 "this GPU machine");
+    f.evidence.push_back("torch/version.py: cuda = None" +
+                         std::string(t.build->local_version ? ", +" + *t.build->local_version : ""));
+    auto v = parse_version(t.pkg->version.value_or(""));
+    auto tag = v ? best_torch_build(in, *v, driver) : std::nullopt;
+    std::string plain = v ? numeric_string(*v) : "<version>";
+    f.fix = tag ? pip_command(plain, *tag) + " (the newest CUDA build your driver runs)"
+                : "reinstall torch from a CUDA index: https://pytorch.org/get-started/locally/";
+    out.push_back(std::move(f));
+  }
+}
+
+void check_torch_cuda_vs_driver(const CheckSpec& self, const CheckInput& in,
+                                std::vector<Finding>& out) {
+  auto driver_text = installed_driver_version(in.snap);
+  auto driver = driver_text ? parse_version(*driver_text) : std::nullopt;
+  if (!driver) return;
+  for (const auto& t : torches(in.snap)) {
+    if (!t.build->cuda) continue;
+    auto cuda = parse_version(*t.build->cuda);
+    if (!cuda) continue;
+    auto need = minor_compat_for_cuda(in.compat, *cuda, CompatOs::kLinux);
+    std::optional<Version> min;
+    std::string url;
+    if (need && need->supported && need->min_driver) {
+      min = need->min_driver;
+      url = need->from.url;
+    } else if (auto full = min_driver_for_cuda(in.compat, *cuda, CompatOs::kLinux)) {
+      min = full->driver;
+      url = full->from.url;
+    }
+    if (!min || *driver >= *min) continue;
+    std::string label = t.build->version.value_or("torch");
+    Finding f = make_finding(self, Severity::fail,
+                             "torch " + label + " in " + where(*t.env) + " bundles CUDA " +
+                                 *t.build->cuda + ", which needs driver ≥ " + min->text +
+                                 "; this driver is " + *driver_text +
+                                 ": torch.cuda.is_available() is False");
+    f.evidence.push_back("torch.version.cuda = " + *t.build->cuda);
+    f.evidence.push_back("NVIDIA driver " + *driver_text);
+    if (auto branch = max_cuda_for_driver(in.compat, *driver)) {
+      f.evidence.push_back("driver " + *driver_text + " supports CUDA up to " +
+                           branch->max_cuda.text);
+    }
+    auto v = parse_version(t.pkg->version.value_or(""));
+    auto tag = v ? best_torch_build(in, *v, driver) : std::nullopt;
+    f.fix = "install NVIDIA driver " + min->text + " or newer" +
+            (tag ? ", or keep the driver and install the build it runs: " +
+                       pip_command(numeric_string(*v), *tag)
+                 : "");
+    f.source = url;
+    out.push_back(std::move(f));
+  }
+}
+
+void check_torch_arch(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  auto gpus = nvidia_capabilities(in);
+  if (gpus.empty()) return;
+  for (const auto& t : torches(in.snap)) {
+    if (!t.build->cuda) continue;
+    auto v = parse_version(t.pkg->version.value_or(""));
+    auto cuda = parse_version(*t.build->cuda);
+    if (!v || !cuda) continue;
+    auto archs = torch_archs(in.compat, *v, *cuda, "linux-x86_64");
+    if (!archs || archs->archs.empty()) continue;
+    for (const auto& g : gpus) {
+      if (!g.cc) continue;
+      // A cubin runs on its own major at an equal or higher minor; PTX JITs upwards.
+      bool ok = std::any_of(archs->archs.begin(), archs->archs.end(), [&](const Version& a) {
+        return a.parts.at(0) == g.cc->parts.at(0) && a <= *g.cc;
+      });
+      ok = ok || std::any_of(archs->ptx.begin(), archs->ptx.end(),
+                             [&](const Version& p) { return p <= *g.cc; });
+      if (ok) continue;
+      std::vector<std::string> list;
+      for (const auto& a : archs->archs) list.push_back("sm_" + numeric_string(a));
+      Finding f = make_finding(self, Severity::fail,
+                               g.name + " (compute capability " + g.cc->text +
+                                   ") is not in torch " + t.build->version.value_or("") +
+                                   "'s CUDA kernels: \"no kernel image is available for "
+                                   "execution on the device\"");
+      f.evidence.push_back("wheel archs: " + join(list, ", "));
+      f.fix = "install a torch build that still includes sm_" + numeric_string(*g.cc) +
+              " (an older CUDA build, e.g. +cu118 or +cu126 for Maxwell/Pascal)";
+      f.source = archs->from.url;
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+void check_framework_python(const CheckSpec& self, const CheckInput& in,
+                            std::vector<Finding>& out) {
+  for (const auto& t : torches(in.snap)) {
+    if (!t.env->python_version) continue;
+    auto py = parse_version(*t.env->python_version);
+    auto v = parse_version(t.pkg->version.value_or(""));
+    if (!py || !v) continue;
+    auto release = torch_release(in.compat, *v);
+    if (!release || in_range(*py, release->python)) continue;
+    Finding f = make_finding(self, Severity::warn,
+                             "torch " + t.pkg->version.value_or("") + " is not released for Python " +
+                                 *t.env->python_version + " (" + where(*t.env) + ")");
+    f.evidence.push_back("torch " + release->torch.text + " supports Python " +
+                         (release->python.min ? release->python.min->text : "?") + " to " +
+                         (release->python.max ? release->python.max->text : "?"));
+    f.fix = "use a Python in that range for this environment, or a torch release that supports "
+            "Python " + *t.env->python_version;
+    f.source = release->from.url;
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace gpudoctor
