@@ -56,6 +56,8 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   check->add_option("--from", o.from,
                     "Re-run every check on a recorded report (gpudoctor query/check --json) "
                     "instead of this machine");
+  check->add_flag("--no-smoke", o.no_smoke,
+                  "Skip the smoke matmul that check runs on every CUDA device");
   CLI::App* explain = app.add_subcommand("explain", "What a check looks at, why, and its source");
   explain->add_option("id", o.explain_id, "Check id, e.g. nvidia.nouveau_bound")->required();
 

@@ -19,6 +19,7 @@ struct Options {
   std::chrono::milliseconds timeout{5000};
   ColorMode color = ColorMode::automatic;
   std::optional<std::string> from;     ///< check --from FILE: a recorded snapshot
+  bool no_smoke = false;               ///< check --no-smoke: skip the smoke matmuls
   std::string explain_id;              ///< explain ID
 };
 

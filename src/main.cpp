@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
     req.backends = opt.backends;
     req.timeout = opt.timeout;
     req.tool_version = kToolVersion;
+    req.smoke = opt.command == Command::check && !opt.no_smoke;
     for (const auto& dir : opt.python_envs) {
       // Under --sysroot the directory is a path on the target; otherwise make it absolute here.
       req.python_env_dirs.push_back(opt.sysroot ? dir : std::filesystem::absolute(dir).string());

@@ -217,6 +217,56 @@ TEST(Checks, CrashedProbeIsAFailureNamingTheLibrary) {
   EXPECT_NE(f->title.find("/opt/bad/libbadcl.so"), std::string::npos);
 }
 
+PythonEnv venv_with_torch(std::string version, std::string local, std::optional<std::string> cuda) {
+  // As tests/fixtures/python-venv-torch-cu124 and python-wsl-windows-venv-cpu-torch record them.
+  PythonEnv env;
+  env.kind = "venv";
+  env.prefix = "/home/dev/venvs/llm";
+  env.python_version = "3.11.2";
+  PythonPackage torch;
+  torch.name = "torch";
+  torch.version = version;
+  torch.torch = TorchBuildInfo{};
+  torch.torch->version = version + "+" + local;
+  torch.torch->local_version = local;
+  torch.torch->cuda = std::move(cuda);
+  env.packages.push_back(torch);
+  return env;
+}
+
+TEST(Checks, TorchCu124OnA470DriverSaysWhichBuildFits) {
+  // The case: a CUDA 12 torch on a driver whose newest CUDA is 11.4.
+  Snapshot s = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"),
+                            "470.256.02");
+  s.python = PythonInfo{};
+  s.python->envs.push_back(venv_with_torch("2.5.1", "cu124", "12.4"));
+  auto fs = run(s);
+  const Finding* f = find(fs, "python.torch_cuda_driver");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->title.find("525.60.13"), std::string::npos) << f->title;
+  EXPECT_NE(f->fix->find("torch==2.5.1 --index-url https://download.pytorch.org/whl/cu118"),
+            std::string::npos)
+      << *f->fix;
+}
+
+TEST(Checks, CpuTorchOnAGpuMachine) {
+  Snapshot s = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"),
+                            "550.90.07");
+  s.python = PythonInfo{};
+  s.python->envs.push_back(venv_with_torch("2.6.0", "cpu", std::nullopt));
+  auto fs = run(s);
+  const Finding* f = find(fs, "python.torch_cpu_only");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->fix->find("--index-url https://download.pytorch.org/whl/cu"), std::string::npos)
+      << *f->fix;
+  // The same torch on a machine without an NVIDIA GPU is simply right.
+  Snapshot cpu_box;
+  cpu_box.python = s.python;
+  EXPECT_EQ(find(run(cpu_box), "python.torch_cpu_only"), nullptr);
+}
+
 TEST(Checks, HealthyH100HasNothingToSay) {
   Snapshot s = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"),
                             "580.65.06");

@@ -1,6 +1,8 @@
 #include "render/check_text.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <sstream>
 
 #include "render/nvidia_text.hpp"
@@ -23,6 +25,11 @@ std::string mark(Severity s, const Style& st) {
     case Severity::fail: return st.red("✗");
   }
   return "?";
+}
+
+std::string to_upper_ascii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
 }
 
 std::string opt_text(const std::optional<std::string>& v, const std::string& prefix) {
@@ -93,6 +100,18 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     if (s.cuda && !s.cuda->devices.empty()) {
       parts.push_back(plural(s.cuda->devices.size(), "device"));
     }
+    if (s.cuda) {
+      for (const auto& r : s.cuda->smoke) {
+        std::string perf;
+        if (r.gflops) {
+          char buf[48];
+          std::snprintf(buf, sizeof buf, ", %.1f GFLOPS", *r.gflops);
+          perf = buf;
+        }
+        parts.push_back("smoke matmul " + to_upper_ascii(r.status) + " on " + r.device +
+                        (r.n ? " (n=" + std::to_string(*r.n) + perf + ")" : ""));
+      }
+    }
     if (s.nvidia) {
       for (const auto& t : s.nvidia->toolkits) {
         parts.push_back("toolkit " + t.version.value_or("?") + " at " + t.path +
@@ -110,6 +129,21 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     std::string n = api_device_names(s, devices, true);
     if (!s.live) return plural(s.vulkan->manifests.size(), "driver manifest") + " (not loaded under --sysroot)";
     return n.empty() ? "no device" : n;
+  }
+  if (area == "python" && s.python) {
+    std::vector<std::string> frameworks;
+    for (const auto& env : s.python->envs) {
+      for (const auto& p : env.packages) {
+        if (p.name == "torch" || p.name == "tensorflow" || p.name == "tensorflow-macos" ||
+            p.name == "jax") {
+          std::string v = p.torch && p.torch->version ? *p.torch->version : p.version.value_or("?");
+          frameworks.push_back(p.name + " " + v + " in " + env.prefix);
+        }
+      }
+    }
+    std::string envs = plural(s.python->envs.size(), "environment");
+    return frameworks.empty() ? envs + ", no GPU framework installed"
+                              : envs + "; " + join(frameworks, ", ");
   }
   return "";
 }

@@ -185,6 +185,34 @@ void render_registrations(std::ostringstream& os, const Snapshot& snap, const St
   if (snap.opencl || snap.vulkan) os << "\n";
 }
 
+std::string package_text(const PythonPackage& p) {
+  std::string s = p.name + " " + p.version.value_or("?");
+  if (p.torch && p.torch->local_version) s += "+" + *p.torch->local_version;
+  if (p.torch && p.torch->cuda) s += " (CUDA " + *p.torch->cuda + ")";
+  if (p.torch && p.torch->hip) s += " (HIP " + *p.torch->hip + ")";
+  if (p.tensorflow && p.tensorflow->cuda_version) {
+    s += " (CUDA " + *p.tensorflow->cuda_version +
+         (p.tensorflow->cudnn_version ? ", cuDNN " + *p.tensorflow->cudnn_version : "") + ")";
+  }
+  if (p.keras) s += " (backend " + p.keras->backend + ")";
+  return s;
+}
+
+void render_python(std::ostringstream& os, const PythonInfo& py, const Style& st) {
+  os << st.bold("Python environments") << "\n";
+  if (py.envs.empty()) os << "  none found\n";
+  for (const auto& env : py.envs) {
+    os << "  " << env.prefix << "  "
+       << st.dim(dots({env.kind, opt(env.python_version, "Python "), join(env.found_by, ", ")}))
+       << "\n";
+    std::vector<std::string> pkgs;
+    for (const auto& p : env.packages) pkgs.push_back(package_text(p));
+    if (!pkgs.empty()) os << "    " << join(pkgs, ", ") << "\n";
+  }
+  for (const auto& e : py.errors) os << "  " << st.yellow("! " + e) << "\n";
+  os << "\n";
+}
+
 }  // namespace
 
 void render_probe_lines(std::ostringstream& os, const Snapshot& snap, const Style& st) {
@@ -214,6 +242,7 @@ std::string render_query_text(const Snapshot& snap, const std::vector<MergedDevi
   for (std::size_t i = 0; i < devices.size(); ++i) render_device(os, i, snap, devices[i], style);
   render_registrations(os, snap, style);
   render_nvidia_sections(os, snap, style);
+  if (snap.python) render_python(os, *snap.python, style);
   render_probe_lines(os, snap, style);
   return os.str();
 }
