@@ -1,5 +1,7 @@
 #include "cuda/cuda_probe.hpp"
 
+#include "core/single_job.hpp"
+
 #include <exception>
 
 #include "backends.hpp"
@@ -258,32 +260,7 @@ std::vector<IsolatedJob> jobs(const ProbeContext& ctx) {
 }
 
 ProbeOutcome assemble(CudaInfo& info, const std::vector<IsolatedResult>& results, bool live) {
-  ProbeOutcome out{std::string(kBackendCuda), std::string(kBackendCuda), std::nullopt,
-                   ProbeStatus::skipped};
-  if (!live) {
-    out.detail = "libcuda is not loaded under --sysroot";
-    return out;
-  }
-  if (results.empty()) {
-    out.detail = "the CUDA probe did not run";
-    return out;
-  }
-  const IsolatedResult& r = results.front();
-  out.library = r.outcome.library;
-  out.status = r.outcome.status;
-  out.detail = r.outcome.detail;
-  out.seconds = r.outcome.seconds;
-  if (r.data) {
-    try {
-      info = r.data->get<CudaInfo>();
-    } catch (const std::exception& e) {
-      out.status = ProbeStatus::failed;
-      out.detail =
-          "the CUDA probe sent back facts that do not fit the model: " + std::string(e.what());
-    }
-  }
-  if (info.library) out.library = info.library;
-  return out;
+  return assemble_single_job(kBackendCuda, "CUDA", "libcuda", info, results, live);
 }
 
 }  // namespace gpudoctor::cuda

@@ -1,5 +1,7 @@
 #include "nvml/nvml_probe.hpp"
 
+#include "core/single_job.hpp"
+
 #include <exception>
 
 #include "backends.hpp"
@@ -277,32 +279,7 @@ std::vector<IsolatedJob> jobs(const ProbeContext& ctx) {
 }
 
 ProbeOutcome assemble(NvmlInfo& info, const std::vector<IsolatedResult>& results, bool live) {
-  ProbeOutcome out{std::string(kBackendNvml), std::string(kBackendNvml), std::nullopt,
-                   ProbeStatus::skipped};
-  if (!live) {
-    out.detail = "libnvidia-ml is not loaded under --sysroot";
-    return out;
-  }
-  if (results.empty()) {
-    out.detail = "the NVML probe did not run";
-    return out;
-  }
-  const IsolatedResult& r = results.front();
-  out.library = r.outcome.library;
-  out.status = r.outcome.status;
-  out.detail = r.outcome.detail;
-  out.seconds = r.outcome.seconds;
-  if (r.data) {
-    try {
-      info = r.data->get<NvmlInfo>();
-    } catch (const std::exception& e) {
-      out.status = ProbeStatus::failed;
-      out.detail =
-          "the NVML probe sent back facts that do not fit the model: " + std::string(e.what());
-    }
-  }
-  if (info.library) out.library = info.library;
-  return out;
+  return assemble_single_job(kBackendNvml, "NVML", "libnvidia-ml", info, results, live);
 }
 
 }  // namespace gpudoctor::nvml
