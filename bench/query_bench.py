@@ -39,7 +39,10 @@ def main():
     tools = [("clinfo", ["clinfo"]), ("vulkaninfo --summary", ["vulkaninfo", "--summary"]),
              ("lspci -vvv", ["lspci", "-vvv"])]
     ours = [("gpudoctor query", [args.gpudoctor, "query"]),
-            ("gpudoctor query --json", [args.gpudoctor, "query", "--json"])]
+            ("gpudoctor query --json", [args.gpudoctor, "query", "--json"]),
+            # the backends issue 2 covers: the same ground as the three tools together
+            ("gpudoctor query (pci,opencl,vulkan,host)",
+             [args.gpudoctor, "query", "--backend", "host,pci,opencl,vulkan"])]
     rows = []
     for name, argv in tools + ours:
         if shutil.which(argv[0]) is None and not os.path.exists(argv[0]):
@@ -48,9 +51,9 @@ def main():
         med, best = time_command(argv, args.runs, env)
         rows.append((name, med, best))
 
-    print(f"{'command':28} {'median ms':>10} {'best ms':>10}")
+    print(f"{'command':42} {'median ms':>10} {'best ms':>10}")
     for name, med, best in rows:
-        print(f"{name:28} {med * 1000:10.1f} {best * 1000:10.1f}")
+        print(f"{name:42} {med * 1000:10.1f} {best * 1000:10.1f}")
     theirs = [r for r in rows if not r[0].startswith("gpudoctor")]
     mine = {r[0]: r[1] for r in rows if r[0].startswith("gpudoctor")}
     if not theirs or "gpudoctor query" not in mine:
@@ -59,9 +62,14 @@ def main():
     for name, med, _ in theirs:
         print(f"gpudoctor query / {name:22} {mine['gpudoctor query'] / med:6.2f}x")
     slowest = max(theirs, key=lambda r: r[1])
-    ok = mine["gpudoctor query"] <= slowest[1]
-    print(f"target: gpudoctor query <= slowest tool ({slowest[0]}, {slowest[1] * 1000:.1f} ms): "
-          f"{'met' if ok else 'NOT met'}")
+    ok = True
+    for name in ("gpudoctor query", "gpudoctor query (pci,opencl,vulkan,host)"):
+        if name not in mine:
+            continue
+        met = mine[name] <= slowest[1]
+        ok = ok and met
+        print(f"target: {name} <= slowest tool ({slowest[0]}, {slowest[1] * 1000:.1f} ms): "
+              f"{mine[name] * 1000:.1f} ms, {'met' if met else 'NOT met'}")
     return 0 if ok else 1
 
 
