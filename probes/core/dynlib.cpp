@@ -32,4 +32,25 @@ std::optional<std::string> DynamicLibrary::path() const {
   return std::string(map->l_name);
 }
 
+std::optional<DynamicLibrary> open_first(const std::vector<std::string>& names, std::string* loaded,
+                                         std::vector<std::string>* errors) {
+  for (const auto& name : names) {
+    std::string error;
+    if (auto lib = DynamicLibrary::open(name, &error)) {
+      *loaded = name;
+      return lib;
+    }
+    errors->push_back(error);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> refusal(const std::vector<std::string>& names,
+                                   const std::vector<std::string>& errors) {
+  for (std::size_t i = 0; i < errors.size() && i < names.size(); ++i) {
+    if (errors[i].rfind(names[i] + ": cannot open shared object file", 0) != 0) return errors[i];
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpudoctor

@@ -1,6 +1,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpudoctor {
 
@@ -30,5 +31,15 @@ class DynamicLibrary {
   void* raw_symbol(const char* name) const;
   void* handle_;
 };
+
+/// The first of `names` the dynamic loader opens (its name in *loaded); the dlerror() text of
+/// each name tried before it in *errors.
+std::optional<DynamicLibrary> open_first(const std::vector<std::string>& names, std::string* loaded,
+                                         std::vector<std::string>* errors);
+
+/// The first dlopen failure that is not "no such file" for the name itself (a file the loader
+/// refused: wrong ELF class, a missing dependency, …); nullopt when nothing was found at all.
+std::optional<std::string> refusal(const std::vector<std::string>& names,
+                                   const std::vector<std::string>& errors);
 
 }  // namespace gpudoctor

@@ -133,30 +133,6 @@ CudaDevice read_device(const CudaApi& api, int ordinal) {
   return d;
 }
 
-/// The first of `names` the dynamic loader opens; the others' dlerror() text in *errors.
-std::optional<DynamicLibrary> open_first(const std::vector<std::string>& names, std::string* loaded,
-                                         std::vector<std::string>* errors) {
-  for (const auto& name : names) {
-    std::string error;
-    if (auto lib = DynamicLibrary::open(name, &error)) {
-      *loaded = name;
-      return lib;
-    }
-    errors->push_back(error);
-  }
-  return std::nullopt;
-}
-
-/// The first dlopen failure that is not "no such file" for the name itself (a file the loader
-/// refused: wrong ELF class, a missing dependency, …); nullopt when nothing was found at all.
-std::optional<std::string> refusal(const std::vector<std::string>& names,
-                                   const std::vector<std::string>& errors) {
-  for (std::size_t i = 0; i < errors.size() && i < names.size(); ++i) {
-    if (errors[i].rfind(names[i] + ": cannot open shared object file", 0) != 0) return errors[i];
-  }
-  return std::nullopt;
-}
-
 /// "; smoke matmul passed on 2 devices", or what failed or was skipped, where.
 std::string smoke_summary(const std::vector<SmokeResult>& results) {
   std::string out;
