@@ -166,6 +166,10 @@ void render_nvidia_sections(std::ostringstream& os, const Snapshot& snap, const 
                 opt(snap.nvml->init_error)})
        << "\n";
   }
+  const bool api_lines =
+      (snap.cuda && (snap.cuda->library || snap.cuda->init_error || snap.cuda->driver_version)) ||
+      (snap.nvml && (snap.nvml->library || snap.nvml->init_error));
+  if (api_lines) os << "\n";
 }
 
 }  // namespace gpudoctor
