@@ -1,5 +1,7 @@
 #include "gpu_ids.hpp"
 
+#include "text.hpp"
+
 #include <cstdio>
 
 namespace gpudoctor {
@@ -13,11 +15,10 @@ std::string nvidia_gpu_uuid(const std::uint8_t (&b)[16]) {
   return buf;
 }
 
-std::string pci_address(std::uint32_t domain, std::uint32_t bus, std::uint32_t device,
-                        std::uint32_t function) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%x", domain, bus, device, function);
-  return buf;
+std::optional<std::string> pci_address(std::uint32_t domain, std::uint32_t bus,
+                                       std::uint32_t device, std::uint32_t function) {
+  if (bus > 0xff || device > 0x1f || function > 0x7) return std::nullopt;
+  return hex(domain, 4) + ":" + hex(bus, 2) + ":" + hex(device, 2) + "." + hex(function, 1);
 }
 
 }  // namespace gpudoctor

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gpudoctor {
@@ -8,8 +9,9 @@ namespace gpudoctor {
 /// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lower-case hex.
 std::string nvidia_gpu_uuid(const std::uint8_t (&bytes)[16]);
 
-/// "0000:01:00.0": the domain with at least four hex digits, lower case, as sysfs names it.
-std::string pci_address(std::uint32_t domain, std::uint32_t bus, std::uint32_t device,
-                        std::uint32_t function = 0);
+/// "0000:01:00.0": the domain with at least four hex digits, lower case, as sysfs names it;
+/// nullopt when bus, device or function is out of range.
+std::optional<std::string> pci_address(std::uint32_t domain, std::uint32_t bus,
+                                       std::uint32_t device, std::uint32_t function = 0);
 
 }  // namespace gpudoctor

@@ -113,12 +113,6 @@ std::optional<std::string> cl_device_type_name(std::uint64_t bits) {
   return join(names, "|");
 }
 
-std::optional<std::string> pci_bus_id_text(std::uint32_t domain, std::uint32_t bus,
-                                           std::uint32_t device, std::uint32_t function) {
-  if (bus > 0xff || device > 0x1f || function > 0x7) return std::nullopt;
-  return hex(domain, 4) + ":" + hex(bus, 2) + ":" + hex(device, 2) + "." + hex(function, 1);
-}
-
 std::string uuid_hex(const std::uint8_t (&bytes)[16]) {
   std::string s;
   for (std::uint8_t b : bytes) s += hex(b, 2);

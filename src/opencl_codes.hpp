@@ -17,11 +17,6 @@ std::string cl_call_failed(std::string_view call, std::int32_t code);
 /// nullopt when no type bit is set (CL_DEVICE_TYPE_DEFAULT alone is not a type).
 std::optional<std::string> cl_device_type_name(std::uint64_t bits);
 
-/// "0000:01:00.0" (a domain above 0xffff, as Intel VMD uses, gets more digits); nullopt when
-/// bus, device or function is out of the range PCI allows.
-std::optional<std::string> pci_bus_id_text(std::uint32_t domain, std::uint32_t bus,
-                                           std::uint32_t device, std::uint32_t function);
-
 /// The 16 bytes of a UUID as 32 lower-case hex digits.
 std::string uuid_hex(const std::uint8_t (&bytes)[16]);
 

@@ -8,6 +8,7 @@
 #include "json.hpp"
 #include "opencl/opencl_enumerate.hpp"
 #include "opencl/opencl_probe.hpp"
+#include "gpu_ids.hpp"
 #include "opencl_codes.hpp"
 #include "parse/icd_files.hpp"
 #include "temp_tree.hpp"
@@ -79,9 +80,9 @@ TEST(OpenClCodes, DeviceTypes) {
 }
 
 TEST(OpenClCodes, PciAddressesAndUuids) {
-  EXPECT_EQ(pci_bus_id_text(0, 1, 0, 0), "0000:01:00.0");
-  EXPECT_EQ(pci_bus_id_text(0x10000, 0xe1, 0x1f, 7), "10000:e1:1f.7");
-  EXPECT_FALSE(pci_bus_id_text(0, 999, 99, 9));
+  EXPECT_EQ(pci_address(0, 1, 0, 0), "0000:01:00.0");
+  EXPECT_EQ(pci_address(0x10000, 0xe1, 0x1f, 7), "10000:e1:1f.7");
+  EXPECT_FALSE(pci_address(0, 999, 99, 9));
   const std::uint8_t u[16] = {0x5a, 0x1b, 0, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
   EXPECT_EQ(uuid_hex(u), "5a1b00ff0102030405060708090a0b0c");
   EXPECT_EQ(split_extensions(" cl_khr_icd  cl_khr_fp64 cl_khr_icd\n"),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpu_ids.hpp"
 #include "opencl_codes.hpp"
 #include "text.hpp"
 
@@ -19,7 +20,7 @@ std::optional<std::string> pci_bus_id(InfoReader& r, const std::vector<std::stri
   if (has(ext, "cl_khr_pci_bus_info")) {
     cl_device_pci_bus_info_khr info{};
     if (r.bytes(CL_DEVICE_PCI_BUS_INFO_KHR, "CL_DEVICE_PCI_BUS_INFO_KHR", &info, sizeof info)) {
-      auto id = pci_bus_id_text(info.pci_domain, info.pci_bus, info.pci_device, info.pci_function);
+      auto id = pci_address(info.pci_domain, info.pci_bus, info.pci_device, info.pci_function);
       if (!id) r.implausible("CL_DEVICE_PCI_BUS_INFO_KHR", "not a PCI address");
       return id;
     }
@@ -33,7 +34,7 @@ std::optional<std::string> pci_bus_id(InfoReader& r, const std::vector<std::stri
       if (auto d = r.value<cl_uint>(kDevicePciDomainIdNv, "CL_DEVICE_PCI_DOMAIN_ID_NV"))
         domain = *d;
       // The slot packs device and function as in a devfn byte.
-      return pci_bus_id_text(domain, *bus & 0xff, (*slot >> 3) & 0x1f, *slot & 0x7);
+      return pci_address(domain, *bus & 0xff, (*slot >> 3) & 0x1f, *slot & 0x7);
     }
   }
   if (has(ext, "cl_amd_device_attribute_query")) {
@@ -41,7 +42,7 @@ std::optional<std::string> pci_bus_id(InfoReader& r, const std::vector<std::stri
     if (r.bytes(CL_DEVICE_TOPOLOGY_AMD, "CL_DEVICE_TOPOLOGY_AMD", &topo, sizeof topo) &&
         topo.raw.type == CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD) {
       // The AMD topology has no domain field.
-      return pci_bus_id_text(0, static_cast<std::uint8_t>(topo.pcie.bus),
+      return pci_address(0, static_cast<std::uint8_t>(topo.pcie.bus),
                              static_cast<std::uint8_t>(topo.pcie.device),
                              static_cast<std::uint8_t>(topo.pcie.function));
     }
