@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/paths.hpp"
 #include "core/root.hpp"
 
 namespace gpudoctor {
@@ -33,11 +34,5 @@ class RootPaths {
   const Root& root_;
 };
 
-/// "/a/b/c" → "/a/b"; "/a" → "/".
-std::string parent_path(std::string_view path);
-/// "/a/b/c" → "c".
-std::string file_name(std::string_view path);
-/// Joins with exactly one slash.
-std::string join_path(std::string_view dir, std::string_view name);
 
 }  // namespace gpudoctor

@@ -4,7 +4,7 @@
 
 #include "parse/python_env_files.hpp"
 #include "python/python_packages.hpp"
-#include "python/python_paths.hpp"
+#include "core/paths.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::python {
@@ -75,7 +75,7 @@ EnvCollector::Versions EnvCollector::find_versions(const std::string& prefix,
     for (const std::string& name : root.list(conda_meta))
       take(python_version_from_conda_meta(name), "conda-meta");
   }
-  if (exe_real) take(python_version_from_name(base_name(*exe_real)), "executable name");
+  if (exe_real) take(python_version_from_name(file_name(*exe_real)), "executable name");
   take(libpython, "libpython");
   if (!v.lib_versions.empty()) take(v.lib_versions.back(), "lib directory");
   return v;
@@ -94,7 +94,7 @@ void EnvCollector::add_prefix(const std::string& prefix, const std::string& foun
                               std::optional<std::string> executable,
                               std::optional<std::string> kind, bool explicit_source) {
   const Root& root = ctx_.root;
-  const std::string real = resolve_path(root, prefix);
+  const std::string real = root.resolve(prefix);
   if (PythonEnv* known = env_at(real)) {
     add_unique(known->found_by, found_by);
     if (!known->python_executable) known->python_executable = executable;
@@ -122,7 +122,7 @@ void EnvCollector::add_prefix(const std::string& prefix, const std::string& foun
   if (!executable) {
     for (const char* rel : {"bin/python3", "bin/python", "python.exe", "Scripts/python.exe"}) {
       const std::string candidate = join_path(real, rel);
-      if (root.exists(resolve_path(root, candidate))) {
+      if (root.exists(root.resolve(candidate))) {
         executable = candidate;
         break;
       }
@@ -131,7 +131,7 @@ void EnvCollector::add_prefix(const std::string& prefix, const std::string& foun
   std::optional<std::string> exe_real;
   if (executable) {
     env.python_executable = executable;
-    exe_real = resolve_path(root, *executable);
+    exe_real = root.resolve(*executable);
     if (auto head = root.read(*exe_real, 64)) env.executable_archs = binary_archs(*head);
   }
   Versions v = find_versions(real, exe_real, env);
@@ -141,7 +141,7 @@ void EnvCollector::add_prefix(const std::string& prefix, const std::string& foun
   auto site_dirs = [&](const std::vector<std::string>& rels) {
     std::vector<std::string> out;
     for (const std::string& rel : rels) {
-      const std::string dir = resolve_path(root, rel.front() == '/' ? rel : join_path(real, rel));
+      const std::string dir = root.resolve(rel.front() == '/' ? rel : join_path(real, rel));
       if (root.is_directory(dir) && claim(dir)) out.push_back(dir);
     }
     return out;
@@ -181,7 +181,7 @@ void EnvCollector::add_site_dir(const std::string& dir, const std::string& prefi
                                 const std::string& kind, const std::string& found_by,
                                 std::optional<std::string> version) {
   const Root& root = ctx_.root;
-  const std::string real = resolve_path(root, dir);
+  const std::string real = root.resolve(dir);
   if (!root.is_directory(real)) {
     if (found_by == "--python-env")
       info_.errors.push_back(found_by + " " + dir + ": not a directory");
@@ -198,7 +198,7 @@ void EnvCollector::add_site_dir(const std::string& dir, const std::string& prefi
   }
   PythonEnv env;
   env.kind = kind;
-  env.prefix = resolve_path(root, prefix);
+  env.prefix = root.resolve(prefix);
   env.found_by = {found_by};
   env.python_version = version;
   if (version) env.python_version_from = "directory name";

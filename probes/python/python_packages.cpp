@@ -5,7 +5,7 @@
 #include "json.hpp"
 #include "parse/python_frameworks.hpp"
 #include "parse/python_metadata.hpp"
-#include "python/python_paths.hpp"
+#include "core/paths.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::python {

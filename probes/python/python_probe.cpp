@@ -2,23 +2,19 @@
 
 #include "parse/python_env_files.hpp"
 #include "python/python_envs.hpp"
-#include "python/python_paths.hpp"
+#include "core/paths.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
 
 namespace {
 
-using python::base_name;
 using python::EnvCollector;
-using python::join_path;
-using python::parent_dir;
-using python::resolve_path;
 
 /// The interpreter a pyenv shim runs: PYENV_VERSION, else $PYENV_ROOT/version; nullopt for
 /// "system" (pyenv then runs the next python3 on PATH) or a version that is not installed.
 std::optional<std::string> pyenv_python(const ProbeContext& ctx, const std::string& shims) {
-  const std::string pyenv_root = ctx.env.get_nonempty("PYENV_ROOT").value_or(parent_dir(shims));
+  const std::string pyenv_root = ctx.env.get_nonempty("PYENV_ROOT").value_or(parent_path(shims));
   std::optional<std::string> version;
   if (auto v = ctx.env.get_nonempty("PYENV_VERSION")) {
     auto list = split_path_list(*v);
@@ -29,7 +25,7 @@ std::optional<std::string> pyenv_python(const ProbeContext& ctx, const std::stri
   }
   if (!version || *version == "system") return std::nullopt;
   const std::string exe = join_path(pyenv_root, "versions/" + *version + "/bin/python3");
-  if (!ctx.root.exists(resolve_path(ctx.root, exe))) return std::nullopt;
+  if (!ctx.root.exists(ctx.root.resolve(exe))) return std::nullopt;
   return exe;
 }
 
@@ -40,10 +36,10 @@ std::optional<std::string> python3_on_path(const ProbeContext& ctx) {
   for (const std::string& dir : split_path_list(*path)) {
     if (dir.front() != '/') continue;  // relative entries depend on the working directory
     const std::string candidate = join_path(dir, "python3");
-    const std::string real = resolve_path(ctx.root, candidate);
+    const std::string real = ctx.root.resolve(candidate);
     if (!ctx.root.exists(real) || ctx.root.is_directory(real)) continue;
-    if (base_name(dir) == "shims" &&
-        ctx.root.is_directory(join_path(parent_dir(dir), "versions"))) {
+    if (file_name(dir) == "shims" &&
+        ctx.root.is_directory(join_path(parent_path(dir), "versions"))) {
       if (auto chosen = pyenv_python(ctx, dir)) return chosen;
       continue;
     }
@@ -55,11 +51,11 @@ std::optional<std::string> python3_on_path(const ProbeContext& ctx) {
 /// An interpreter's prefix: the venv whose pyvenv.cfg sits beside its directory or one level
 /// up (Python looks there before following the link), else the real file's prefix.
 std::string interpreter_prefix(const Root& root, const std::string& exe) {
-  const std::string bin = resolve_path(root, parent_dir(exe));
+  const std::string bin = root.resolve(parent_path(exe));
   if (root.exists(join_path(bin, "pyvenv.cfg"))) return bin;
-  if (root.exists(join_path(parent_dir(bin), "pyvenv.cfg"))) return parent_dir(bin);
-  const std::string real_dir = parent_dir(resolve_path(root, exe));
-  return base_name(real_dir) == "bin" ? parent_dir(real_dir) : real_dir;
+  if (root.exists(join_path(parent_path(bin), "pyvenv.cfg"))) return parent_path(bin);
+  const std::string real_dir = parent_path(root.resolve(exe));
+  return file_name(real_dir) == "bin" ? parent_path(real_dir) : real_dir;
 }
 
 bool holds_distributions(const Root& root, const std::string& dir) {
@@ -73,14 +69,14 @@ bool holds_distributions(const Root& root, const std::string& dir) {
 /// that holds distributions (pip install --target).
 void add_python_env_dir(const ProbeContext& ctx, EnvCollector& envs, const std::string& dir) {
   const Root& root = ctx.root;
-  const std::string real = resolve_path(root, dir);
-  const std::string name = base_name(real);
+  const std::string real = root.resolve(dir);
+  const std::string name = file_name(real);
   if (name == "site-packages" || name == "dist-packages") {
-    const std::string pydir = parent_dir(real);
-    auto version = python_version_from_name(base_name(pydir));
-    const std::string lib = base_name(parent_dir(pydir));
+    const std::string pydir = parent_path(real);
+    auto version = python_version_from_name(file_name(pydir));
+    const std::string lib = file_name(parent_path(pydir));
     if (version && (lib == "lib" || lib == "lib64")) {
-      const std::string prefix = parent_dir(parent_dir(pydir));
+      const std::string prefix = parent_path(parent_path(pydir));
       envs.add_prefix(prefix, "--python-env", std::nullopt, std::nullopt, true);
       envs.add_site_dir(real, prefix, "path", "--python-env", version);
     } else {
