@@ -14,7 +14,8 @@
 #include "environment.hpp"
 #include "json.hpp"
 #include "nvidia/nvidia_parts.hpp"
-#include "nvidia/root_paths.hpp"
+#include "core/paths.hpp"
+#include "core/root.hpp"
 #include "test_support.hpp"
 
 namespace gpudoctor {
@@ -350,7 +351,7 @@ TEST(NvidiaKernelProbe, TreeMechanics) {
   const Root root(t.dir());
   const Environment env;
   const ProbeContext ctx{root, env, false};
-  const RootPaths paths(root);
+  const Root& paths = root;
   NvidiaKernel k = probe_nvidia_kernel(ctx, paths);
   EXPECT_EQ(k.module_version, "565.57.01");
   EXPECT_EQ(k.module_flavor, "open");
@@ -378,16 +379,15 @@ TEST(NvidiaLive, LoaderSearchAndElfHeader) {
   const Root root("/");
   const Environment env;
   const ProbeContext ctx{root, env, true};
-  EXPECT_EQ(elf_bits(RootPaths(root), "/proc/self/exe"), sizeof(void*) * 8);
-  auto libs = find_loader_libraries(ctx, RootPaths(root), "libc.so");
+  EXPECT_EQ(elf_bits(root, "/proc/self/exe"), sizeof(void*) * 8);
+  auto libs = find_loader_libraries(ctx, root, "libc.so");
   ASSERT_FALSE(libs.empty());  // the C library itself, through the same search
   EXPECT_FALSE(libs.front().shadowed);
   EXPECT_TRUE(libs.front().real_path);
 }
 
-TEST(NvidiaRootPaths, AbsoluteLinksStayUnderTheRoot) {
-  const Root root(test::fixture_path("nvidia-several-toolkits"));
-  const RootPaths paths(root);
+TEST(RootResolve, AbsoluteLinksStayUnderTheRoot) {
+  const Root paths(test::fixture_path("nvidia-several-toolkits"));
   EXPECT_EQ(paths.resolve("/usr/local/cuda"), "/usr/local/cuda-11.8");
   EXPECT_EQ(paths.resolve("/usr/local/cuda/bin/nvcc"), "/usr/local/cuda-11.8/bin/nvcc");
   EXPECT_EQ(paths.resolve("/usr/local/cuda-12.6/lib64/libcudart.so.12"),

@@ -22,7 +22,7 @@ constexpr std::array<const char*, 5> kModprobeDirs = {"/etc/modprobe.d", "/run/m
                                                       "/usr/local/lib/modprobe.d",
                                                       "/lib/modprobe.d", "/usr/lib/modprobe.d"};
 
-std::vector<std::string> loaded_modules(const RootPaths& paths) {
+std::vector<std::string> loaded_modules(const Root& paths) {
   std::set<std::string> listed;
   if (auto text = paths.read("/proc/modules")) {
     for (auto& name : parse_proc_modules(*text)) listed.insert(std::move(name));
@@ -37,7 +37,7 @@ std::vector<std::string> loaded_modules(const RootPaths& paths) {
   return out;
 }
 
-DeviceNode device_node(const ProbeContext& ctx, const RootPaths& paths,
+DeviceNode device_node(const ProbeContext& ctx, const Root& paths,
                        const std::map<std::uint32_t, std::string>& groups,
                        const std::string& path) {
   DeviceNode node;
@@ -60,7 +60,7 @@ DeviceNode device_node(const ProbeContext& ctx, const RootPaths& paths,
   return node;
 }
 
-std::vector<DeviceNode> device_nodes(const ProbeContext& ctx, const RootPaths& paths) {
+std::vector<DeviceNode> device_nodes(const ProbeContext& ctx, const Root& paths) {
   std::map<std::uint32_t, std::string> groups;
   if (auto text = paths.read("/etc/group")) groups = parse_group_file(*text);
   std::vector<DeviceNode> nodes;
@@ -79,7 +79,7 @@ std::vector<DeviceNode> device_nodes(const ProbeContext& ctx, const RootPaths& p
 
 /// /var/lib/dkms/<module>/<version>/<kernel>/<arch>/ means built; a link
 /// /var/lib/dkms/<module>/kernel-<kernel>-<arch> to it means installed (dkms's own test).
-std::vector<std::string> dkms_status(const RootPaths& paths) {
+std::vector<std::string> dkms_status(const Root& paths) {
   static const std::set<std::string> kNotKernels = {"source", "build", "tarball", "driver_disk",
                                                     "rpm", "deb", "log"};
   std::vector<std::string> out;
@@ -98,7 +98,7 @@ std::vector<std::string> dkms_status(const RootPaths& paths) {
           const std::string built = vdir + "/" + kernel + "/" + arch;
           if (!paths.is_directory(built)) continue;
           const std::string link = mdir + "/kernel-" + kernel + "-" + arch;
-          bool installed = paths.root().link_target(paths.resolve(mdir) + "/kernel-" + kernel +
+          bool installed = paths.link_target(paths.resolve(mdir) + "/kernel-" + kernel +
                                                     "-" + arch) &&
                            paths.resolve(link) == paths.resolve(built);
           out.push_back(module + "/" + version + ", " + kernel + ", " + arch + ": " +
@@ -112,7 +112,7 @@ std::vector<std::string> dkms_status(const RootPaths& paths) {
   return out;
 }
 
-std::vector<std::string> nouveau_blacklists(const RootPaths& paths) {
+std::vector<std::string> nouveau_blacklists(const Root& paths) {
   std::vector<std::string> out;
   std::set<std::string> seen_dirs;
   for (const char* dir : kModprobeDirs) {
@@ -132,7 +132,7 @@ std::vector<std::string> nouveau_blacklists(const RootPaths& paths) {
 
 }  // namespace
 
-NvidiaKernel probe_nvidia_kernel(const ProbeContext& ctx, const RootPaths& paths) {
+NvidiaKernel probe_nvidia_kernel(const ProbeContext& ctx, const Root& paths) {
   NvidiaKernel k;
   if (auto text = paths.read("/proc/driver/nvidia/version", 64 * 1024)) {
     auto lines = split_lines(*text);

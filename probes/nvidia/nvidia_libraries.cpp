@@ -19,7 +19,7 @@ constexpr const char* kWslLibDir = "/usr/lib/wsl/lib";
 
 }  // namespace
 
-std::optional<int> elf_bits(const RootPaths& paths, const std::string& path) {
+std::optional<int> elf_bits(const Root& paths, const std::string& path) {
   auto head = paths.read(path, 5);
   if (!head || head->size() < 5 || head->compare(0, 4, "\x7f" "ELF") != 0) return std::nullopt;
   if ((*head)[4] == 1) return 32;
@@ -27,7 +27,7 @@ std::optional<int> elf_bits(const RootPaths& paths, const std::string& path) {
   return std::nullopt;
 }
 
-std::vector<LibraryFile> find_loader_libraries(const ProbeContext& ctx, const RootPaths& paths,
+std::vector<LibraryFile> find_loader_libraries(const ProbeContext& ctx, const Root& paths,
                                                const std::string& stem) {
   const LibrarySearch search(ctx.root, ctx.env);
   std::vector<std::pair<std::string, bool>> dirs;  // directory, on the loader's search path
@@ -48,7 +48,7 @@ std::vector<LibraryFile> find_loader_libraries(const ProbeContext& ctx, const Ro
       f.path = join_path(dir, name);
       const std::string real = paths.resolve(f.path);
       // A dangling link keeps real_path unknown; the name it points at still tells the version.
-      if (paths.root().exists(real)) f.real_path = real;
+      if (paths.exists(real)) f.real_path = real;
       f.version = library_name_version(file_name(real), stem);
       f.stub = is_stub_path(f.path) || is_stub_path(real);
       f.shadowed = !seen_names.insert(name).second;
@@ -60,7 +60,7 @@ std::vector<LibraryFile> find_loader_libraries(const ProbeContext& ctx, const Ro
   return out;
 }
 
-std::optional<std::string> find_on_path(const ProbeContext& ctx, const RootPaths& paths,
+std::optional<std::string> find_on_path(const ProbeContext& ctx, const Root& paths,
                                         const std::string& name) {
   auto path = ctx.env.get_nonempty("PATH");
   if (!path) return std::nullopt;

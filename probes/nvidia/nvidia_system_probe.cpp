@@ -5,13 +5,13 @@
 namespace gpudoctor {
 
 NvidiaSystem probe_nvidia_system(const ProbeContext& ctx) {
-  const RootPaths paths(ctx.root);
+  const Root& paths = ctx.root;
   NvidiaSystem s;
   s.kernel = probe_nvidia_kernel(ctx, paths);
   s.libcuda = find_loader_libraries(ctx, paths, "libcuda.so");
   s.libnvidia_ml = find_loader_libraries(ctx, paths, "libnvidia-ml.so");
   s.toolkits = find_cuda_toolkits(ctx, paths);
-  if (paths.root().link_target("/usr/local/cuda") || paths.is_directory("/usr/local/cuda")) {
+  if (paths.link_target("/usr/local/cuda") || paths.is_directory("/usr/local/cuda")) {
     s.usr_local_cuda = paths.resolve("/usr/local/cuda");
   }
   s.nvcc_on_path = find_on_path(ctx, paths, "nvcc");

@@ -22,7 +22,7 @@ struct Layout {
 };
 
 /// Wheels recorded in a directory of *.dist-info folders; only NVIDIA's.
-void read_wheels(const RootPaths& paths, const std::string& dir,
+void read_wheels(const Root& paths, const std::string& dir,
                  std::map<std::string, std::string>& out) {
   for (const auto& entry : paths.list(dir)) {
     if (!starts_with(to_lower(entry), "nvidia")) continue;
@@ -36,7 +36,7 @@ void read_wheels(const RootPaths& paths, const std::string& dir,
   }
 }
 
-Layout toolkit_layout(const RootPaths& paths, const std::string& dir) {
+Layout toolkit_layout(const Root& paths, const std::string& dir) {
   Layout l;
   for (const char* sub : {"lib64", "lib"}) l.lib_dirs.push_back(join_path(dir, sub));
   for (const char* t : kTriplets) l.lib_dirs.push_back(join_path(dir, std::string("lib/") + t));
@@ -53,7 +53,7 @@ Layout toolkit_layout(const RootPaths& paths, const std::string& dir) {
 }
 
 /// site-packages/nvidia: one folder per wheel (cuda_runtime, cublas, cudnn, nccl, cu13, …).
-Layout wheel_layout(const RootPaths& paths, const std::string& nvidia_dir) {
+Layout wheel_layout(const Root& paths, const std::string& nvidia_dir) {
   Layout l;
   for (const auto& sub : paths.list(nvidia_dir)) {
     l.lib_dirs.push_back(join_path(nvidia_dir, sub + "/lib"));
@@ -63,7 +63,7 @@ Layout wheel_layout(const RootPaths& paths, const std::string& nvidia_dir) {
   return l;
 }
 
-std::vector<std::string> lib_names(const RootPaths& paths, const Layout& l) {
+std::vector<std::string> lib_names(const Root& paths, const Layout& l) {
   std::vector<std::string> names;
   for (const auto& d : l.lib_dirs) {
     for (auto& n : paths.list(d)) names.push_back(std::move(n));
@@ -71,7 +71,7 @@ std::vector<std::string> lib_names(const RootPaths& paths, const Layout& l) {
   return names;
 }
 
-std::optional<std::string> from_headers(const RootPaths& paths, const Layout& l,
+std::optional<std::string> from_headers(const Root& paths, const Layout& l,
                                         std::initializer_list<const char*> files,
                                         const std::function<std::optional<std::string>(
                                             std::string_view)>& parse) {
@@ -103,7 +103,7 @@ std::optional<std::string> first_of(
   return std::nullopt;
 }
 
-void fill_versions(const ProbeContext& ctx, const RootPaths& paths, const Layout& l,
+void fill_versions(const ProbeContext& ctx, const Root& paths, const Layout& l,
                    const std::string& dir, CudaToolkit& t) {
   std::map<std::string, std::string> vj;
   if (auto text = paths.read(join_path(dir, "version.json"))) vj = parse_cuda_version_json(*text);
@@ -174,7 +174,7 @@ void fill_versions(const ProbeContext& ctx, const RootPaths& paths, const Layout
   });
 }
 
-bool has_library(const RootPaths& paths, const Layout& l, const char* stem) {
+bool has_library(const Root& paths, const Layout& l, const char* stem) {
   for (const auto& d : l.lib_dirs) {
     for (const auto& n : paths.list(d)) {
       if (n == stem || starts_with(n, std::string(stem) + ".")) return true;
@@ -186,8 +186,8 @@ bool has_library(const RootPaths& paths, const Layout& l, const char* stem) {
 /// The installs found so far, keyed by real path so that every route to one folder merges.
 class Toolkits {
  public:
-  Toolkits(const ProbeContext& ctx, const RootPaths& paths) : ctx_(ctx), paths_(paths) {
-    if (paths.root().link_target("/usr/local/cuda") || paths.is_directory("/usr/local/cuda")) {
+  Toolkits(const ProbeContext& ctx, const Root& paths) : ctx_(ctx), paths_(paths) {
+    if (paths.link_target("/usr/local/cuda") || paths.is_directory("/usr/local/cuda")) {
       default_ = paths.resolve("/usr/local/cuda");
     }
   }
@@ -255,13 +255,13 @@ class Toolkits {
   }
 
   const ProbeContext& ctx_;
-  const RootPaths& paths_;
+  const Root& paths_;
   std::optional<std::string> default_;
   std::vector<CudaToolkit> list_;
 };
 
 /// site-packages folders of a Python prefix (venv, conda env, or the interpreter on PATH).
-std::vector<std::string> site_packages(const RootPaths& paths, const std::string& prefix) {
+std::vector<std::string> site_packages(const Root& paths, const std::string& prefix) {
   std::vector<std::string> out;
   for (const char* lib : {"lib", "lib64", "local/lib"}) {
     const std::string base = join_path(prefix, lib);
@@ -278,7 +278,7 @@ std::vector<std::string> site_packages(const RootPaths& paths, const std::string
 
 }  // namespace
 
-std::vector<CudaToolkit> find_cuda_toolkits(const ProbeContext& ctx, const RootPaths& paths) {
+std::vector<CudaToolkit> find_cuda_toolkits(const ProbeContext& ctx, const Root& paths) {
   Toolkits found(ctx, paths);
   std::vector<std::string> versioned;
   for (const auto& name : paths.list("/usr/local")) {
