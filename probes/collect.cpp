@@ -7,11 +7,14 @@
 #include "core/root.hpp"
 #include "cuda/cuda_probe.hpp"
 #include "host/host_probe.hpp"
+#include "macos/macos_probe.hpp"
 #include "nvidia/nvidia_system_probe.hpp"
 #include "nvml/nvml_probe.hpp"
 #include "opencl/opencl_probe.hpp"
 #include "pci/pci_probe.hpp"
 #include "python/python_probe.hpp"
+#include "rocm/hip_probe.hpp"
+#include "rocm/rocm_system_probe.hpp"
 #include "vulkan/vulkan_probe.hpp"
 
 namespace gpudoctor {
@@ -99,6 +102,8 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
                                                : std::vector<IsolatedJob>{});
   std::size_t g_cuda = batch.add(snap.cuda ? cuda::jobs(ctx) : std::vector<IsolatedJob>{});
   std::size_t g_nvml = batch.add(snap.nvml ? nvml::jobs(ctx) : std::vector<IsolatedJob>{});
+  std::size_t g_rocm =
+      batch.add(wanted(kBackendRocm) ? hip::jobs(ctx) : std::vector<IsolatedJob>{});
   batch.start();
 
   // 3. In-process probes (files only) run while the children work.
@@ -117,6 +122,14 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
       return probe_python(ctx, request.python_env_dirs);
     });
   }
+  if (wanted(kBackendMacos)) {
+    snap.macos = timed(snap, kBackendMacos, [&](ProbeOutcome& out) {
+      return probe_macos(ctx, macos_command_runner(), request.timeout, out);
+    });
+  }
+  if (wanted(kBackendRocm)) {
+    snap.rocm = timed(snap, kBackendRocm, [&](ProbeOutcome&) { return probe_rocm_system(ctx); });
+  }
 
   // 4. Collect the children and fold their reports into their sections.
   batch.wait(request.timeout);
@@ -124,6 +137,7 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   fold(snap, snap.vulkan, batch.take(g_vulkan), ctx.live, vulkan::assemble);
   fold(snap, snap.cuda, batch.take(g_cuda), ctx.live, cuda::assemble);
   fold(snap, snap.nvml, batch.take(g_nvml), ctx.live, nvml::assemble);
+  fold(snap, snap.rocm, batch.take(g_rocm), ctx.live, hip::assemble);
   return snap;
 }
 

@@ -6,7 +6,7 @@
 
 namespace gpudoctor {
 
-enum class Command { query, check, explain };
+enum class Command { query, check, explain, report, diff, bench };
 enum class ColorMode { automatic, always, never };
 
 /// The command line as a plain value.
@@ -21,6 +21,13 @@ struct Options {
   std::optional<std::string> from;     ///< check --from FILE: a recorded snapshot
   bool no_smoke = false;               ///< check --no-smoke: skip the smoke matmuls
   std::string explain_id;              ///< explain ID
+  std::optional<std::string> output;   ///< report -o FILE (written atomically)
+  std::optional<std::string> html;     ///< report --html FILE
+  bool no_redact = false;              ///< report --no-redact
+  std::optional<std::string> bench_file;  ///< report --bench FILE: a saved `bench --json`
+  std::vector<std::string> diff_files; ///< diff A B
+  std::vector<int> sizes;              ///< bench --sizes: matrix sizes (empty: the defaults)
+  std::optional<std::string> plot;     ///< bench --plot FILE.svg (written atomically)
 };
 
 /// Either options to run with, or text to print and an exit code (help, version, errors).

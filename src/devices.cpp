@@ -10,6 +10,7 @@ namespace {
 
 constexpr std::uint32_t kVkDriverIdMesaLlvmpipe = 13;
 constexpr std::uint32_t kVendorNvidia = 0x10de;
+constexpr std::uint32_t kVendorAmd = 0x1002;
 
 DeviceKind kind_from_pci_class(std::uint32_t class_code) {
   switch (class_code >> 16) {
@@ -33,12 +34,16 @@ class Merger {
     if (snap_.pci) {
       for (std::size_t i = 0; i < snap_.pci->devices.size(); ++i) add_pci(i);
     }
+    if (snap_.macos) {
+      for (std::size_t i = 0; i < snap_.macos->gpus.size(); ++i) add_macos(i);
+    }
     if (snap_.nvml) {
       for (std::size_t i = 0; i < snap_.nvml->devices.size(); ++i) add_nvidia(i, false);
     }
     if (snap_.cuda) {
       for (std::size_t i = 0; i < snap_.cuda->devices.size(); ++i) add_nvidia(i, true);
     }
+    if (snap_.rocm) add_rocm(*snap_.rocm);
     if (snap_.vulkan) {
       for (std::size_t i = 0; i < snap_.vulkan->devices.size(); ++i) add_vulkan(i);
     }
@@ -66,6 +71,23 @@ class Merger {
     out_.push_back(std::move(m));
   }
 
+  /// A GPU from system_profiler: on a Mac the only list of the hardware, so an entry of its
+  /// own, joined to a PCI entry (vendor and device id) only where a snapshot has both.
+  void add_macos(std::size_t i) {
+    const MacGpu& g = snap_.macos->gpus[i];
+    MergedDevice* m = g.vendor_id ? find(std::nullopt, std::nullopt, g.vendor_id, g.device_id)
+                                  : nullptr;
+    if (m == nullptr || m->macos) {
+      out_.push_back(MergedDevice{});
+      m = &out_.back();
+      m->name = g.name.value_or("GPU");
+      m->kind = DeviceKind::gpu;
+      m->vendor_id = g.vendor_id;
+      m->device_id = g.device_id;
+    }
+    m->macos = i;
+  }
+
   /// A CUDA or NVML device: always a GPU, always NVIDIA, usually with a PCI address.
   void add_nvidia(std::size_t i, bool is_cuda) {
     const std::optional<std::string>& name =
@@ -86,6 +108,39 @@ class Merger {
     if (!m->uuid) m->uuid = uuid;
     if (name && (m->pci || !m->vulkan.empty())) m->name = *name;
     (is_cuda ? m->cuda : m->nvml).push_back(i);
+  }
+
+  /// KFD nodes and HIP devices: AMD GPUs, joined on their PCI address.
+  void add_rocm(const RocmInfo& r) {
+    for (std::size_t i = 0; i < r.nodes.size(); ++i) {
+      const KfdNode& n = r.nodes[i];
+      MergedDevice* m = find(n.pci_address, std::nullopt, kVendorAmd, n.device_id);
+      if (m != nullptr && !n.pci_address && !m->kfd.empty()) m = nullptr;  // another node's GPU
+      const std::string name = "AMD GPU" + (n.gfx_target ? " (" + *n.gfx_target + ")" : "");
+      amd_entry(m, n.pci_address, n.device_id, name).kfd.push_back(i);
+    }
+    if (!r.hip) return;
+    for (std::size_t i = 0; i < r.hip->devices.size(); ++i) {
+      const HipDevice& d = r.hip->devices[i];
+      MergedDevice& m = amd_entry(find(d.pci_bus_id, std::nullopt, kVendorAmd, std::nullopt),
+                                  d.pci_bus_id, std::nullopt, d.name.value_or("AMD GPU"));
+      if (d.name && (m.pci || !m.kfd.empty())) m.name = *d.name;  // beats pci.ids and KFD
+      m.hip.push_back(i);
+    }
+  }
+
+  /// `found`, or a new AMD GPU entry.
+  MergedDevice& amd_entry(MergedDevice* found, const std::optional<std::string>& bus,
+                          const std::optional<std::uint32_t>& device_id, const std::string& name) {
+    if (found != nullptr) return *found;
+    MergedDevice m;
+    m.name = name;
+    m.kind = DeviceKind::gpu;
+    m.vendor_id = kVendorAmd;
+    m.device_id = device_id;
+    if (bus) m.pci_address = lower_hex_address(*bus);
+    out_.push_back(std::move(m));
+    return out_.back();
   }
 
   void add_vulkan(std::size_t i) {
@@ -244,6 +299,11 @@ Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices
     for (auto c : m.cuda) j["cuda"].push_back(snap.cuda->devices[c]);
     j["nvml"] = Json::array();
     for (auto n : m.nvml) j["nvml"].push_back(snap.nvml->devices[n]);
+    j["macos"] = m.macos ? Json(snap.macos->gpus[*m.macos]) : Json(nullptr);
+    j["kfd"] = Json::array();
+    for (auto k : m.kfd) j["kfd"].push_back(snap.rocm->nodes[k]);
+    j["hip"] = Json::array();
+    for (auto h : m.hip) j["hip"].push_back(snap.rocm->hip->devices[h]);
     arr.push_back(std::move(j));
   }
   return arr;

@@ -26,6 +26,9 @@ struct MergedDevice {
   std::vector<std::size_t> vulkan;                          ///< snapshot.vulkan->devices[i]
   std::vector<std::size_t> cuda;                            ///< snapshot.cuda->devices[i]
   std::vector<std::size_t> nvml;                            ///< snapshot.nvml->devices[i]
+  std::optional<std::size_t> macos;                         ///< snapshot.macos->gpus[i]
+  std::vector<std::size_t> kfd;                             ///< snapshot.rocm->nodes[i]
+  std::vector<std::size_t> hip;                             ///< snapshot.rocm->hip->devices[i]
 };
 
 /// Joins the backends' device lists: on PCI address, then UUID, then vendor+device id (only

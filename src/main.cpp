@@ -1,11 +1,14 @@
 // gpudoctor: parse the command line, collect (or load) a snapshot, check it, render it.
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "bench/bench_command.hpp"
 #include "checks/checks.hpp"
 #include "cli.hpp"
 #include "collect.hpp"
@@ -14,6 +17,7 @@
 #include "render/check_text.hpp"
 #include "render/query_text.hpp"
 #include "render/style.hpp"
+#include "report/report_command.hpp"
 #include "snapshot_io.hpp"
 #include "version.hpp"
 
@@ -48,12 +52,20 @@ int main(int argc, char** argv) {
   if (!cli.options) return cli.exit_code;
   const Options& opt = *cli.options;
   if (opt.command == Command::explain) return explain(opt.explain_id);
+  if (opt.command == Command::diff) return run_diff(opt);
   const Environment env = Environment::from_process();
+  if (opt.command == Command::bench) return run_bench_command(opt, env);
 
   Snapshot snap;
   if (opt.from) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(*opt.from, ec)) {
+      return usage_error("--from " + *opt.from + ": cannot be read (a directory, not a report)");
+    }
     std::ifstream in(*opt.from, std::ios::binary);
-    if (!in) return usage_error("--from " + *opt.from + ": cannot be read");
+    if (!in) {
+      return usage_error("--from " + *opt.from + ": cannot be read (" + std::strerror(errno) + ")");
+    }
     std::stringstream text;
     text << in.rdbuf();
     auto loaded = snapshot_from_json_text(text.str());
@@ -66,7 +78,8 @@ int main(int argc, char** argv) {
     req.backends = opt.backends;
     req.timeout = opt.timeout;
     req.tool_version = kToolVersion;
-    req.smoke = opt.command == Command::check && !opt.no_smoke;
+    req.smoke =
+        (opt.command == Command::check || opt.command == Command::report) && !opt.no_smoke;
     for (const auto& dir : opt.python_envs) {
       // Under --sysroot the directory is a path on the target; otherwise make it absolute here.
       req.python_env_dirs.push_back(opt.sysroot ? dir : std::filesystem::absolute(dir).string());
@@ -92,6 +105,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const auto findings = run_checks(CheckInput{snap, devices, builtin_compat()});
+  if (opt.command == Command::report) return run_report(opt, snap, devices, findings, env);
   if (opt.json) {
     std::cout << dump_json(check_json(snap, devices, findings), 2) << "\n";
   } else {

@@ -53,4 +53,54 @@ VulkanSearchPlan vulkan_driver_search_plan(const Environment& env) {
   return plan;
 }
 
+namespace {
+
+/// Mesa's DRM-only Vulkan drivers: each refuses (VK_ERROR_INCOMPATIBLE_DRIVER) every drmDevice
+/// without a render node or whose PCI vendor is not its own, in create_drm_physical_device /
+/// anv_physical_device_try_create / nvk_create_drm_physical_device (NVK also takes Tegra
+/// platform devices, whose vendor sysfs does not give: such a node keeps it probed).
+/// https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/amd/vulkan/radv_physical_device.c
+/// https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/intel/vulkan/anv_physical_device.c
+/// https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/intel/vulkan_hasvk/anv_device.c
+/// https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/nouveau/vulkan/nvk_physical_device.c
+struct DrmOnlyDriver {
+  std::string_view library;
+  std::string_view driver;
+  std::string_view vendor_name;
+  std::uint32_t vendor;
+};
+constexpr DrmOnlyDriver kDrmOnlyDrivers[] = {
+    {"libvulkan_radeon.so", "radv", "AMD", 0x1002},
+    {"libvulkan_intel.so", "anv", "Intel", 0x8086},
+    {"libvulkan_intel_hasvk.so", "hasvk", "Intel", 0x8086},
+    {"libvulkan_nouveau.so", "NVK", "NVIDIA", 0x10de},
+};
+
+std::string hex4(std::uint32_t v) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(4, '0');
+  for (int i = 3; i >= 0; --i, v >>= 4) out[static_cast<std::size_t>(i)] = kDigits[v & 0xf];
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> vulkan_driver_without_device(std::string_view library,
+                                                        const std::vector<DrmRenderNode>& nodes) {
+  const std::string_view file = library.substr(library.rfind('/') + 1);
+  for (const auto& d : kDrmOnlyDrivers) {
+    if (file != d.library) continue;
+    const std::string what = std::string(d.driver) + " drives only " + std::string(d.vendor_name) +
+                             " GPUs, through a DRM render node";
+    if (nodes.empty()) return what + "; this machine has no /dev/dri/renderD* node";
+    std::string seen;
+    for (const auto& n : nodes) {
+      if (!n.vendor || *n.vendor == d.vendor) return std::nullopt;
+      seen += (seen.empty() ? "" : ", ") + n.name + " is " + hex4(*n.vendor);
+    }
+    return what + " (" + hex4(d.vendor) + "); " + seen;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpudoctor

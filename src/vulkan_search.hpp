@@ -1,6 +1,8 @@
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "environment.hpp"
@@ -29,5 +31,24 @@ struct VulkanSearchPlan {
 /// with /vulkan/icd.d appended. Files within one directory come in readdir order in the loader,
 /// which is unspecified; callers list them sorted.
 VulkanSearchPlan vulkan_driver_search_plan(const Environment& env);
+
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+
+/// A DRM render node (/dev/dri/renderD*) and the PCI vendor of the device behind it, when sysfs
+/// says (a platform device, or an unreadable sysfs, leaves it unknown).
+struct DrmRenderNode {
+  std::string name;                    ///< "renderD128"
+  std::optional<std::uint32_t> vendor;  ///< PCI vendor id from /sys/class/drm/<name>/device/vendor
+};
+
+/// Why the Vulkan driver in `library` (a path or file name) cannot find any device among
+/// `nodes`, for the Mesa drivers that only enumerate DRM render nodes of one PCI vendor (radv,
+/// anv, hasvk, NVK); nullopt when it might find one or is not such a driver. Loading such a
+/// driver on a machine without its GPU costs a child process and tens of milliseconds for a
+/// certain empty answer.
+std::optional<std::string> vulkan_driver_without_device(std::string_view library,
+                                                        const std::vector<DrmRenderNode>& nodes);
 
 }  // namespace gpudoctor

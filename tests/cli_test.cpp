@@ -25,6 +25,16 @@ TEST(Cli, QueryWithBackendsJsonSysrootTimeout) {
   EXPECT_EQ(r.options->timeout.count(), 2500);
 }
 
+TEST(Cli, DefaultDeadlineLeavesRoomForAColdKernelCompile) {
+  // A cold PoCL compile of the smoke kernel took 11 s on a loaded 2-core machine: check and
+  // report wait longer by default when they run smoke tests; query and --no-smoke do not.
+  EXPECT_EQ(parse_cli({"query"}, "1").options->timeout.count(), 5000);
+  EXPECT_EQ(parse_cli({"check"}, "1").options->timeout.count(), 20000);
+  EXPECT_EQ(parse_cli({}, "1").options->timeout.count(), 20000);
+  EXPECT_EQ(parse_cli({"check", "--no-smoke"}, "1").options->timeout.count(), 5000);
+  EXPECT_EQ(parse_cli({"check", "--timeout", "3"}, "1").options->timeout.count(), 3000);
+}
+
 TEST(Cli, UnknownBackendIsAUsageError) {
   auto r = parse_cli({"query", "--backend", "pci,cuda-typo"}, "1");
   EXPECT_FALSE(r.options);

@@ -152,6 +152,7 @@ TEST(CompatData, EveryRowCitesAnHttpsDocument) {
   for (const auto& r : d.torch_mps) check(r.from, r.macos_min.text);
   for (const auto& r : d.jax) check(r.from, r.plugin);
   for (const auto& r : d.tensorflow_metal) check(r.from, r.base_package);
+  for (const auto& r : d.tensorflow_metal_releases) check(r.from, r.plugin.text);
   for (const auto& r : d.rocm_releases) check(r.from, r.rocm.text);
   for (const auto& r : d.rocm_kernels) check(r.from, r.distro);
   for (const auto& r : d.rocm_gpus) check(r.from, r.gpu);

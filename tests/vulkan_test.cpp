@@ -246,6 +246,30 @@ TEST(VulkanSearch, DriverFilesReplaceEverythingElse) {
   EXPECT_TRUE(empty.places.empty());
 }
 
+TEST(VulkanSearch, MesaDrmDriversWithoutTheirGpuAreNotWorthLoading) {
+  const std::string radv = "/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so";
+  // No render node at all (this VM): radv, anv, hasvk and NVK can find nothing.
+  auto none = vulkan_driver_without_device(radv, {});
+  ASSERT_TRUE(none);
+  EXPECT_EQ(*none, "radv drives only AMD GPUs, through a DRM render node; this machine has no "
+                   "/dev/dri/renderD* node");
+  EXPECT_TRUE(vulkan_driver_without_device("libvulkan_intel_hasvk.so", {}));
+  EXPECT_TRUE(vulkan_driver_without_device("libvulkan_nouveau.so", {}));
+  // An NVIDIA render node: radv and anv have nothing to drive, NVK might.
+  const std::vector<DrmRenderNode> nvidia{{"renderD128", 0x10de}};
+  auto amd = vulkan_driver_without_device(radv, nvidia);
+  ASSERT_TRUE(amd);
+  EXPECT_NE(amd->find("(1002); renderD128 is 10de"), std::string::npos) << *amd;
+  EXPECT_TRUE(vulkan_driver_without_device("/usr/lib/libvulkan_intel.so", nvidia));
+  EXPECT_FALSE(vulkan_driver_without_device("/usr/lib/libvulkan_nouveau.so", nvidia));
+  // Its vendor among several nodes, or a node whose vendor sysfs does not give: keep it.
+  EXPECT_FALSE(vulkan_driver_without_device(radv, {{"renderD128", 0x8086}, {"renderD129", 0x1002}}));
+  EXPECT_FALSE(vulkan_driver_without_device(radv, {{"renderD128", std::nullopt}}));
+  // Drivers that are not DRM-only are always loaded: lavapipe, NVIDIA's own, anything unknown.
+  EXPECT_FALSE(vulkan_driver_without_device("/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so", {}));
+  EXPECT_FALSE(vulkan_driver_without_device("libGLX_nvidia.so.0", {}));
+}
+
 // ---- discovery under a root ------------------------------------------------------------------
 
 class VulkanDiscover : public ::testing::Test {
@@ -334,6 +358,45 @@ TEST_F(VulkanDiscover, ResolvesLibrariesTheWayTheLoaderDoes) {
   ProbeOutcome own = vulkan::assemble(info, none, false);
   EXPECT_EQ(own.status, ProbeStatus::skipped);
   EXPECT_NE(own.detail.find("7 driver manifests"), std::string::npos) << own.detail;
+}
+
+TEST_F(VulkanDiscover, MesaDriversForAbsentGpusAreListedButNotLoaded) {
+  const std::string icd = "/usr/share/vulkan/icd.d";
+  const std::string lib = "/usr/lib/x86_64-linux-gnu/";
+  write(icd + "/radeon_icd.x86_64.json", manifest(lib + "libvulkan_radeon.so"));
+  write(icd + "/intel_icd.x86_64.json", manifest(lib + "libvulkan_intel.so"));
+  write(icd + "/lvp_icd.x86_64.json", manifest(lib + "libvulkan_lvp.so"));
+  for (const char* f : {"libvulkan_radeon.so", "libvulkan_intel.so", "libvulkan_lvp.so"}) {
+    write(lib + f, "");
+  }
+  // One render node, an Intel iGPU (the laptop-optimus-lenovo fixture's 8086:0416).
+  write("/dev/dri/renderD128", "");
+  write("/sys/class/drm/renderD128/device/vendor", "0x8086\n");
+
+  const Root root(root_);
+  const Environment env = env_of({{"HOME", "/root"}});
+  // Discovered as under --sysroot (the placeholder libraries are not ELF files), then asked
+  // for the jobs a live run would start.
+  VulkanInfo info = vulkan::discover(ProbeContext{root, env, false});
+  auto* radeon = find(info, icd + "/radeon_icd.x86_64.json");
+  ASSERT_TRUE(radeon);
+  ASSERT_TRUE(radeon->not_loaded);
+  EXPECT_NE(radeon->not_loaded->find("renderD128 is 8086"), std::string::npos);
+  EXPECT_FALSE(radeon->error);
+  EXPECT_FALSE(find(info, icd + "/intel_icd.x86_64.json")->not_loaded);
+  EXPECT_FALSE(find(info, icd + "/lvp_icd.x86_64.json")->not_loaded);
+
+  // Live, the jobs are anv and lavapipe only.
+  std::vector<std::string> labels;
+  for (const auto& j : vulkan::jobs(ProbeContext{root, env, true}, info)) labels.push_back(j.label);
+  EXPECT_EQ(labels, (std::vector<std::string>{"intel_icd.x86_64.json", "lvp_icd.x86_64.json"}));
+  // With radv the only driver installed, nothing is loaded and the outcome says why.
+  info.manifests = {*radeon};
+  info.loader = lib + "libvulkan.so.1";
+  std::vector<IsolatedResult> none;
+  ProbeOutcome own = vulkan::assemble(info, none, true);
+  EXPECT_EQ(own.status, ProbeStatus::missing);
+  EXPECT_EQ(own.detail, "no device: 1 driver installed, none for a device on this machine");
 }
 
 TEST_F(VulkanDiscover, DriverFilesNamingAMissingFileIsReported) {

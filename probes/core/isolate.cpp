@@ -29,12 +29,39 @@ void write_all(int fd, const std::string& s) {
   }
 }
 
+/// The report pipe, in a child; -1 in the parent. The stream is one JSON object per line:
+/// {"progress": data} for each report_progress(), then the final envelope.
+int g_report_fd = -1;
+
+/// The last line of the report stream that is a progress object, and the final envelope.
+struct ReportStream {
+  std::optional<Json> progress;
+  std::string final_text;
+};
+
+ReportStream split_report(const std::string& report) {
+  ReportStream out;
+  std::size_t start = 0;
+  while (start < report.size()) {
+    std::size_t end = report.find('\n', start);
+    if (end == std::string::npos) {
+      out.final_text = report.substr(start);
+      break;
+    }
+    Json line = Json::parse(report.substr(start, end - start), nullptr, false);
+    if (line.is_object() && line.contains("progress")) out.progress = std::move(line["progress"]);
+    start = end + 1;
+  }
+  return out;
+}
+
 [[noreturn]] void child_main(const IsolatedJob& job, int report_fd, int log_fd) {
   // A driver that prints must not reach our stdout; what it says is kept for the report.
   ::dup2(log_fd, STDOUT_FILENO);
   ::dup2(log_fd, STDERR_FILENO);
   ::close(log_fd);
   ::setpgid(0, 0);
+  g_report_fd = report_fd;
   Json envelope;
   try {
     JobReport r = job.body();
@@ -57,6 +84,11 @@ std::string signal_text(int sig) {
 }
 
 }  // namespace
+
+void report_progress(const Json& data) {
+  if (g_report_fd < 0) return;
+  write_all(g_report_fd, dump_json(Json{{"progress", data}}) + "\n");
+}
 
 struct IsolatedRun::Child {
   pid_t pid = -1;
@@ -218,10 +250,13 @@ std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline
       c.seconds = std::chrono::duration<double>(deadline).count();
     }
     r.outcome.seconds = c.seconds;
+    ReportStream stream = split_report(c.report);
     if (!c.log.empty()) {
       r.outcome.stderr_tail =
           c.log.size() > kStderrTail ? c.log.substr(c.log.size() - kStderrTail) : c.log;
     }
+    const bool died = timed_out || !WIFEXITED(c.wait_status) || WEXITSTATUS(c.wait_status) != 0;
+    if (died) r.data = std::move(stream.progress);
     if (timed_out) {
       r.outcome.status = ProbeStatus::timed_out;
       r.outcome.detail = what + " did not finish within " +
@@ -234,11 +269,11 @@ std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline
       r.outcome.detail =
           what + " made the probe exit with status " + std::to_string(WEXITSTATUS(c.wait_status));
     } else {
-      Json env = Json::parse(c.report, nullptr, /*allow_exceptions=*/false);
+      Json env = Json::parse(stream.final_text, nullptr, /*allow_exceptions=*/false);
       if (env.is_discarded() || !env.is_object() || !env.contains("status")) {
         r.outcome.status = ProbeStatus::failed;
         r.outcome.detail = what + " made the probe send back malformed output (" +
-                           std::to_string(c.report.size()) + " bytes)";
+                           std::to_string(stream.final_text.size()) + " bytes)";
       } else {
         try {
           r.outcome.status = env.at("status").get<ProbeStatus>();
@@ -263,3 +298,12 @@ std::vector<IsolatedResult> run_isolated(std::vector<IsolatedJob> jobs,
 }
 
 }  // namespace gpudoctor
+
+#ifdef GPUDOCTOR_ASAN
+// In a GPUDOCTOR_SANITIZE build the forked children share the parent's AddressSanitizer, which
+// would catch a driver's SIGSEGV, SIGBUS or SIGFPE and exit with status 1: the crash must stay
+// a signal for wait() to name it. ASAN_OPTIONS, read after these defaults, still overrides them.
+extern "C" const char* __asan_default_options() {
+  return "handle_segv=0:handle_sigbus=0:handle_sigfpe=0";
+}
+#endif

@@ -17,6 +17,12 @@ struct JobReport {
   Json data;  ///< the facts, as the backend's model serialises them
 };
 
+/// From inside a job's body: sends `data` to the parent now, so that a driver that then
+/// crashes or hangs still leaves these facts behind (IsolatedResult::data, next to the crash or
+/// timeout as the outcome). A later call, or the body's own report, replaces it. Does nothing
+/// outside an isolated child.
+void report_progress(const Json& data);
+
 /// Work that loads a vendor library: it runs in a forked child, never in the parent.
 struct IsolatedJob {
   std::string backend;
@@ -27,7 +33,9 @@ struct IsolatedJob {
 
 struct IsolatedResult {
   ProbeOutcome outcome;
-  std::optional<Json> data;  ///< present when the child reported back in time, well formed
+  /// Present when the child reported back in time, well formed; when it crashed or hung, the
+  /// last report_progress() it made, if any.
+  std::optional<Json> data;
 };
 
 /// Runs jobs in parallel children with one shared deadline. start() forks, so it must be

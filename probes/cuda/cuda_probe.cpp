@@ -11,6 +11,7 @@
 #include "cuda_codes.hpp"
 #include "cuda_cores.hpp"
 #include "gpu_ids.hpp"
+#include "smoke/smoke_verdict.hpp"
 
 namespace gpudoctor::cuda {
 
@@ -133,25 +134,6 @@ CudaDevice read_device(const CudaApi& api, int ordinal) {
   return d;
 }
 
-/// "; smoke matmul passed on 2 devices", or what failed or was skipped, where.
-std::string smoke_summary(const std::vector<SmokeResult>& results) {
-  std::string out;
-  std::size_t passed = 0;
-  for (const auto& r : results) {
-    if (r.status == "pass") {
-      ++passed;
-    } else {
-      out += "; smoke matmul " + std::string(r.status == "fail" ? "failed" : "skipped") + " on " +
-             r.device + ": " + r.reason.value_or("no reason given");
-    }
-  }
-  if (passed > 0) {
-    out = "; smoke matmul passed on " + std::to_string(passed) +
-          (passed == 1 ? " device" : " devices") + out;
-  }
-  return out;
-}
-
 JobReport report(ProbeStatus status, std::string detail, const CudaInfo& info) {
   return JobReport{status, std::move(detail), Json(info)};
 }
@@ -213,7 +195,7 @@ JobReport probe_in_child(const JobOptions& opt) {
   std::string detail = info.driver_version ? "driver CUDA " + version_text(*info.driver_version)
                                            : std::string("driver version unknown");
   detail += ", " + std::to_string(count) + (count == 1 ? " device" : " devices");
-  detail += smoke_summary(info.smoke);
+  detail += smoke::smoke_summary(info.smoke);
   return report(count == 0 ? ProbeStatus::missing : ProbeStatus::ok, detail, info);
 }
 

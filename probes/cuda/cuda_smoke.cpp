@@ -1,11 +1,11 @@
 #include "cuda/cuda_smoke.hpp"
 
-#include <cstdio>
 #include <vector>
 
 #include "cuda/matmul_ptx.hpp"
 #include "cuda_codes.hpp"
 #include "smoke/matmul_reference.hpp"
+#include "smoke/smoke_verdict.hpp"
 
 namespace gpudoctor::cuda {
 
@@ -33,13 +33,6 @@ struct Resources {
     api.ctx_destroy(ctx);
   }
 };
-
-std::string error_text(double abs_error, double tolerance, std::size_t wrong, std::size_t total) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%zu of %zu entries wrong: max abs error %.3g > tolerance %.3g",
-                wrong, total, abs_error, tolerance);
-  return buf;
-}
 
 }  // namespace
 
@@ -119,23 +112,15 @@ SmokeResult run_matmul_smoke(const CudaApi& api, CUdevice device, const std::str
     return failed("cuEventSynchronize", rc);
   }
   float ms = 0;
-  if (api.event_elapsed_time(&ms, res.events[0], res.events[1]) == kSuccess && ms > 0) {
-    r.kernel_ms = static_cast<double>(ms) / kTimedLaunches;
-    r.gflops = smoke::matmul_gflops(n, *r.kernel_ms);
+  if (api.event_elapsed_time(&ms, res.events[0], res.events[1]) == kSuccess) {
+    smoke::record_timing(r, static_cast<double>(ms) / kTimedLaunches);
   }
 
   std::vector<float> c(in.a.size(), 0.0f);
   if (CUresult rc = api.memcpy_dtoh(c.data(), res.buffers[2], bytes); rc != kSuccess) {
     return failed("cuMemcpyDtoH", rc);
   }
-  const smoke::MatmulCheck check = smoke::check_matmul(smoke::matmul_reference(in), c);
-  r.max_abs_error = check.max_abs_error;
-  r.max_rel_error = check.max_rel_error;
-  r.tolerance = check.tolerance;
-  r.status = check.pass ? "pass" : "fail";
-  if (!check.pass) {
-    r.reason = error_text(check.max_abs_error, check.tolerance, check.wrong, c.size());
-  }
+  smoke::record_verdict(r, in, c);
   return r;
 }
 

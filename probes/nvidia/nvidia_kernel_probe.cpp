@@ -1,11 +1,8 @@
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <set>
 
+#include "core/device_nodes.hpp"
 #include "nvidia/nvidia_parts.hpp"
 #include "parse/nvidia_kernel.hpp"
 #include "text.hpp"
@@ -37,40 +34,16 @@ std::vector<std::string> loaded_modules(const Root& paths) {
   return out;
 }
 
-DeviceNode device_node(const ProbeContext& ctx, const Root& paths,
-                       const std::map<std::uint32_t, std::string>& groups,
-                       const std::string& path) {
-  DeviceNode node;
-  node.path = path;
-  struct stat st {};
-  const std::string host = paths.host_path(path);
-  // A fixture tree holds plain files where the machine had device nodes; their owner and mode
-  // say nothing about that machine, so only real nodes (or anything on this machine) count.
-  if (::stat(host.c_str(), &st) == 0 && (ctx.root.is_host() || S_ISCHR(st.st_mode))) {
-    node.mode = mode_string(static_cast<std::uint32_t>(st.st_mode));
-    node.uid = static_cast<std::uint32_t>(st.st_uid);
-    node.gid = static_cast<std::uint32_t>(st.st_gid);
-    auto g = groups.find(static_cast<std::uint32_t>(st.st_gid));
-    if (g != groups.end()) node.group = g->second;
-  }
-  if (ctx.root.is_host()) {
-    node.readable = ::faccessat(AT_FDCWD, host.c_str(), R_OK, AT_EACCESS) == 0;
-    node.writable = ::faccessat(AT_FDCWD, host.c_str(), W_OK, AT_EACCESS) == 0;
-  }
-  return node;
-}
-
 std::vector<DeviceNode> device_nodes(const ProbeContext& ctx, const Root& paths) {
-  std::map<std::uint32_t, std::string> groups;
-  if (auto text = paths.read("/etc/group")) groups = parse_group_file(*text);
+  const auto groups = group_names(paths);
   std::vector<DeviceNode> nodes;
   for (const auto& name : paths.list("/dev")) {
     if (!starts_with(name, "nvidia")) continue;
     const std::string path = "/dev/" + name;
-    nodes.push_back(device_node(ctx, paths, groups, path));
+    nodes.push_back(read_device_node(ctx, groups, path));
     if (paths.is_directory(path)) {  // /dev/nvidia-caps/nvidia-cap1, …
       for (const auto& child : paths.list(path)) {
-        nodes.push_back(device_node(ctx, paths, groups, path + "/" + child));
+        nodes.push_back(read_device_node(ctx, groups, path + "/" + child));
       }
     }
   }

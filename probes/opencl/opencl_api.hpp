@@ -32,6 +32,33 @@ struct OpenClApi {
   // Spelled out: the header marks it deprecated since OpenCL 1.1, yet every loader has it.
   void*(CL_API_CALL* get_extension_function_address)(const char* name) = nullptr;
 
+  // What the matmul (opencl_matmul.hpp) needs; loaded when present, checked by compute_missing().
+  decltype(&::clCreateContext) create_context = nullptr;
+  decltype(&::clReleaseContext) release_context = nullptr;
+  // The OpenCL 1.x call, deprecated in 2.0 yet in every loader, unlike its 2.0 replacement.
+  cl_command_queue(CL_API_CALL* create_command_queue)(cl_context, cl_device_id,
+                                                      cl_command_queue_properties,
+                                                      cl_int*) = nullptr;
+  decltype(&::clReleaseCommandQueue) release_command_queue = nullptr;
+  decltype(&::clCreateProgramWithSource) create_program_with_source = nullptr;
+  decltype(&::clBuildProgram) build_program = nullptr;
+  decltype(&::clGetProgramBuildInfo) get_program_build_info = nullptr;
+  decltype(&::clReleaseProgram) release_program = nullptr;
+  decltype(&::clCreateKernel) create_kernel = nullptr;
+  decltype(&::clReleaseKernel) release_kernel = nullptr;
+  decltype(&::clSetKernelArg) set_kernel_arg = nullptr;
+  decltype(&::clCreateBuffer) create_buffer = nullptr;
+  decltype(&::clReleaseMemObject) release_mem_object = nullptr;
+  decltype(&::clEnqueueWriteBuffer) enqueue_write_buffer = nullptr;
+  decltype(&::clEnqueueReadBuffer) enqueue_read_buffer = nullptr;
+  decltype(&::clEnqueueNDRangeKernel) enqueue_nd_range_kernel = nullptr;
+  decltype(&::clFinish) finish = nullptr;
+  decltype(&::clWaitForEvents) wait_for_events = nullptr;
+  decltype(&::clGetEventProfilingInfo) get_event_profiling_info = nullptr;
+  decltype(&::clReleaseEvent) release_event = nullptr;
+  /// The first compute entry point this loader lacks, or nullopt when it has them all.
+  std::optional<std::string> compute_missing() const { return compute_missing_; }
+
   /// Every entry point, or nullopt naming the first one missing in *missing.
   static std::optional<OpenClApi> load(const DynamicLibrary& lib, std::string* missing) {
     OpenClApi api;
@@ -46,8 +73,39 @@ struct OpenClApi {
     need(api.get_device_info, "clGetDeviceInfo");
     need(api.get_extension_function_address, "clGetExtensionFunctionAddress");
     if (!missing->empty()) return std::nullopt;
+    api.load_compute(lib);
     return api;
   }
+
+ private:
+  void load_compute(const DynamicLibrary& lib) {
+    auto want = [&](auto& fn, const char* name) {
+      fn = lib.symbol<std::remove_pointer_t<std::remove_reference_t<decltype(fn)>>>(name);
+      if (fn == nullptr && !compute_missing_) compute_missing_ = name;
+    };
+    want(create_context, "clCreateContext");
+    want(release_context, "clReleaseContext");
+    want(create_command_queue, "clCreateCommandQueue");
+    want(release_command_queue, "clReleaseCommandQueue");
+    want(create_program_with_source, "clCreateProgramWithSource");
+    want(build_program, "clBuildProgram");
+    want(get_program_build_info, "clGetProgramBuildInfo");
+    want(release_program, "clReleaseProgram");
+    want(create_kernel, "clCreateKernel");
+    want(release_kernel, "clReleaseKernel");
+    want(set_kernel_arg, "clSetKernelArg");
+    want(create_buffer, "clCreateBuffer");
+    want(release_mem_object, "clReleaseMemObject");
+    want(enqueue_write_buffer, "clEnqueueWriteBuffer");
+    want(enqueue_read_buffer, "clEnqueueReadBuffer");
+    want(enqueue_nd_range_kernel, "clEnqueueNDRangeKernel");
+    want(finish, "clFinish");
+    want(wait_for_events, "clWaitForEvents");
+    want(get_event_profiling_info, "clGetEventProfilingInfo");
+    want(release_event, "clReleaseEvent");
+  }
+
+  std::optional<std::string> compute_missing_;
 };
 
 }  // namespace gpudoctor::opencl

@@ -7,7 +7,9 @@
 #include "opencl/opencl_api.hpp"
 #include "opencl/opencl_device.hpp"
 #include "opencl/opencl_info_reader.hpp"
+#include "opencl/opencl_matmul.hpp"
 #include "opencl_codes.hpp"
+#include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::opencl {
@@ -15,19 +17,6 @@ namespace gpudoctor::opencl {
 namespace {
 
 constexpr std::size_t kProblemsShown = 3;
-
-/// Makes the loader in this child see one ICD and nothing else.
-/// ocl-icd (Debian, Ubuntu, Fedora): OCL_ICD_VENDORS that is neither a directory nor an .icd
-/// file is dlopen'ed as the only ICD; it ignores OCL_ICD_FILENAMES before late 2025.
-/// Khronos loader: OCL_ICD_VENDORS is only ever a directory, so a file there hides
-/// /etc/OpenCL/vendors, and OCL_ICD_FILENAMES adds the one library. Layers are left out: this
-/// probes drivers.
-void restrict_loader_to(const std::string& library) {
-  ::setenv("OCL_ICD_VENDORS", library.c_str(), 1);
-  ::setenv("OCL_ICD_FILENAMES", library.c_str(), 1);
-  ::setenv("OPENCL_LAYER_PATH", library.c_str(), 1);
-  ::unsetenv("OPENCL_LAYERS");
-}
 
 /// Handles as the driver gave them, without nulls and repeats (a lying count leaves gaps).
 template <typename Handle>
@@ -109,9 +98,55 @@ std::string plural(std::size_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+/// The smoke matmul on every device of every platform, in the order enumerated. Before each one
+/// the facts so far go to the parent, naming the device, so that a driver that crashes or hangs
+/// in the kernel is known to have done it there.
+void run_smoke(const OpenClApi& api, const std::vector<cl_platform_id>& ids, IcdReport& rep,
+               const std::string& library) {
+  for (std::size_t p = 0; p < ids.size() && p < rep.platforms.size(); ++p) {
+    cl_uint count = 0;
+    if (api.get_device_ids(ids[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS) continue;
+    std::vector<cl_device_id> devices(std::min<cl_uint>(count, kMaxDevices), nullptr);
+    if (devices.empty() ||
+        api.get_device_ids(ids[p], CL_DEVICE_TYPE_ALL, static_cast<cl_uint>(devices.size()),
+                           devices.data(), nullptr) != CL_SUCCESS) {
+      continue;
+    }
+    const OpenClPlatform& platform = rep.platforms[p];
+    for (std::size_t d = 0; d < devices.size() && d < platform.devices.size(); ++d) {
+      if (devices[d] == nullptr) continue;
+      const std::string label = smoke_device_label(platform, d);
+      rep.smoke_running = label;
+      report_progress(rep);
+      OpenClMatmul runner(api, ids[p], devices[d], label);
+      SmokeResult result = runner.run({smoke::kCheckMatmulN});
+      result.library = library;
+      rep.smoke.push_back(std::move(result));
+    }
+  }
+  rep.smoke_running.reset();
+}
+
 }  // namespace
 
-JobReport probe_icd(const std::string& library) {
+std::string smoke_device_label(const OpenClPlatform& platform, std::size_t device) {
+  return platform.devices[device].name.value_or("device " + std::to_string(device)) +
+         (platform.name ? " on " + *platform.name : "");
+}
+
+/// ocl-icd (Debian, Ubuntu, Fedora): OCL_ICD_VENDORS that is neither a directory nor an .icd
+/// file is dlopen'ed as the only ICD; it ignores OCL_ICD_FILENAMES before late 2025.
+/// Khronos loader: OCL_ICD_VENDORS is only ever a directory, so a file there hides
+/// /etc/OpenCL/vendors, and OCL_ICD_FILENAMES adds the one library. Layers are left out: this
+/// probes drivers.
+void restrict_loader_to(const std::string& library) {
+  ::setenv("OCL_ICD_VENDORS", library.c_str(), 1);
+  ::setenv("OCL_ICD_FILENAMES", library.c_str(), 1);
+  ::setenv("OPENCL_LAYER_PATH", library.c_str(), 1);
+  ::unsetenv("OPENCL_LAYERS");
+}
+
+JobReport probe_icd(const std::string& library, bool smoke) {
   IcdReport rep;
   auto report = [&](ProbeStatus status, const std::string& detail) {
     if (status != ProbeStatus::ok && !rep.error) rep.error = detail;
@@ -194,6 +229,7 @@ JobReport probe_icd(const std::string& library) {
   }
   rep.loader_name = loader_string(*api, kIcdLoaderName, "CL_ICDL_NAME");
   rep.loader_version = loader_string(*api, kIcdLoaderVersion, "CL_ICDL_VERSION");
+  if (smoke && problems.implausible.empty()) run_smoke(*api, ids, rep, library);
 
   if (!problems.implausible.empty()) {
     return report(ProbeStatus::failed, "answered implausibly: " + summary(problems.implausible));
@@ -203,6 +239,7 @@ JobReport probe_icd(const std::string& library) {
     detail += "; " + std::to_string(problems.failed_calls.size()) +
               " of its answers unknown: " + summary(problems.failed_calls);
   }
+  detail += smoke::smoke_summary(rep.smoke);
   return report(ProbeStatus::ok, detail);
 }
 

@@ -8,6 +8,7 @@
 #include "core/library_search.hpp"
 #include "opencl/opencl_enumerate.hpp"
 #include "parse/icd_files.hpp"
+#include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::opencl {
@@ -155,6 +156,21 @@ bool is_failure(ProbeStatus s) {
   return s == ProbeStatus::failed || s == ProbeStatus::crashed || s == ProbeStatus::timed_out;
 }
 
+/// A child that died during the smoke test: its last progress report names the device.
+void add_lost_smoke(IcdReport& rep, const std::string& library, const ProbeOutcome& outcome) {
+  if (!rep.smoke_running) return;
+  std::vector<std::string> devices;
+  for (const auto& platform : rep.platforms) {
+    for (std::size_t d = 0; d < platform.devices.size(); ++d) {
+      devices.push_back(smoke_device_label(platform, d));
+    }
+  }
+  for (auto& r :
+       smoke::smoke_lost("opencl", library, *rep.smoke_running, devices, outcome.detail)) {
+    rep.smoke.push_back(std::move(r));
+  }
+}
+
 /// Folds one child's report into its ICD and the platform list. A report that does not parse
 /// turns the job into a failure that names the library.
 void fold(OpenClInfo& info, OpenClIcd& icd, IsolatedResult& result) {
@@ -165,6 +181,8 @@ void fold(OpenClInfo& info, OpenClIcd& icd, IsolatedResult& result) {
       icd.error = rep.error;
       if (!info.loader_name) info.loader_name = rep.loader_name;
       if (!info.loader_version) info.loader_version = rep.loader_version;
+      if (is_failure(result.outcome.status)) add_lost_smoke(rep, icd.library, result.outcome);
+      for (auto& s : rep.smoke) info.smoke.push_back(std::move(s));
       for (auto& p : rep.platforms) {
         p.library = icd.library;
         info.platforms.push_back(std::move(p));
@@ -190,7 +208,7 @@ std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const OpenClInfo& found) 
     const OpenClIcd& icd = found.icds[i];
     const std::string library = icd.library;
     out.push_back({std::string(kBackendOpenCl), base_name(icd.file ? *icd.file : library), library,
-                   [library] { return probe_icd(library); }});
+                   [library, smoke = ctx.smoke] { return probe_icd(library, smoke); }});
   }
   return out;
 }

@@ -26,7 +26,9 @@ namespace {
 thread_local std::jmp_buf* t_jump = nullptr;
 thread_local char t_error[512];
 
-[[noreturn]] void on_error(char* msg, ...) {
+// GNU spelling: libpci's error hook is a PCI_NONRET pointer, and clang counts that attribute as
+// part of the function type ([[noreturn]] is not), so only this one may be assigned to it.
+__attribute__((noreturn)) void on_error(char* msg, ...) {
   va_list ap;
   va_start(ap, msg);
   std::vsnprintf(t_error, sizeof t_error, msg, ap);

@@ -132,7 +132,11 @@ void EnvCollector::add_prefix(const std::string& prefix, const std::string& foun
   if (executable) {
     env.python_executable = executable;
     exe_real = root.resolve(*executable);
-    if (auto head = root.read(*exe_real, 64)) env.executable_archs = binary_archs(*head);
+    // 32 KiB reach the load commands of each slice of a universal interpreter.
+    if (auto head = root.read(*exe_real, 32 * 1024)) {
+      env.executable_archs = binary_archs(*head);
+      env.executable_macos_sdk = macho_macos_sdk(*head);
+    }
   }
   Versions v = find_versions(real, exe_real, env);
   env.python_version = v.full;
@@ -170,6 +174,7 @@ void EnvCollector::add_prefix(const std::string& prefix, const std::string& foun
     PythonEnv other = env;
     other.python_executable.reset();
     other.executable_archs.reset();
+    other.executable_macos_sdk.reset();
     other.python_version = ver;
     other.python_version_from = "lib directory";
     other.site_packages = std::move(dirs);

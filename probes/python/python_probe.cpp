@@ -101,11 +101,28 @@ void add_user_sites(const ProbeContext& ctx, EnvCollector& envs, const std::stri
   }
 }
 
+/// Without environments.txt: the installers' default places (Miniforge, Miniconda, Anaconda;
+/// ~/opt/anaconda3 is the macOS graphical installer's) and the environments under each.
+void add_conda_installs(const ProbeContext& ctx, EnvCollector& envs, const std::string& home) {
+  for (const char* rel : {"miniforge3", "mambaforge", "miniconda3", "anaconda3", "opt/anaconda3",
+                          "opt/miniconda3"}) {
+    const std::string base = join_path(home, rel);
+    if (!ctx.root.is_directory(base)) continue;
+    envs.add_prefix(base, "conda install");
+    for (const std::string& name : ctx.root.list(join_path(base, "envs"))) {
+      envs.add_prefix(join_path(base, "envs/" + name), "conda install");
+    }
+  }
+}
+
 void add_conda_envs(const ProbeContext& ctx, EnvCollector& envs, PythonInfo& info,
                     const std::string& home) {
   const std::string file = join_path(home, ".conda/environments.txt");
   auto text = ctx.root.read(file);
-  if (!text) return;
+  if (!text) {
+    add_conda_installs(ctx, envs, home);
+    return;
+  }
   info.conda_envs_file = file;
   for (const std::string& prefix : parse_conda_environments(*text)) {
     envs.add_prefix(prefix, "environments.txt");

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
 #include "vulkan/vulkan_api.hpp"
 #include "vulkan/vulkan_device.hpp"
+#include "vulkan/vulkan_matmul.hpp"
 #include "vulkan_names.hpp"
 #include "vulkan_version.hpp"
 
@@ -14,20 +16,6 @@ namespace gpudoctor::vulkan {
 namespace {
 
 constexpr std::size_t kMaxAnomaliesShown = 6;
-
-/// Only this one driver, exactly as its manifest says, without layers in between.
-void restrict_loader_to(const std::string& manifest) {
-  ::setenv("VK_DRIVER_FILES", manifest.c_str(), 1);
-  ::setenv("VK_ICD_FILENAMES", manifest.c_str(), 1);  // loaders before 1.3.207
-  ::unsetenv("VK_ADD_DRIVER_FILES");
-  ::unsetenv("VK_LOADER_DRIVERS_SELECT");
-  ::unsetenv("VK_LOADER_DRIVERS_DISABLE");
-  // Driver facts, not what implicit layers make of them (loaders from 1.3.234 honour this).
-  ::setenv("VK_LOADER_LAYERS_DISABLE", "~implicit~", 1);
-  ::unsetenv("VK_INSTANCE_LAYERS");
-  // The loader's own errors (a driver library that fails to load, …) reach stderr_tail.
-  ::setenv("VK_LOADER_DEBUG", "error", 0);
-}
 
 std::string device_summary(const std::vector<VulkanDevice>& devices) {
   std::vector<std::string> names;
@@ -46,9 +34,45 @@ std::string anomaly_summary(const std::string& library, const std::vector<std::s
   return s;
 }
 
+/// The smoke matmul on every device, in order. Before each one the facts so far go to the
+/// parent, naming the device, so that a driver that crashes or hangs in the shader is known to
+/// have done it there.
+void run_smoke(const VulkanApi& api, VkInstance instance,
+               const std::vector<VkPhysicalDevice>& handles, const std::string& library,
+               VulkanDriverReport& report) {
+  for (std::size_t i = 0; i < handles.size() && i < report.devices.size(); ++i) {
+    const std::string label = smoke_device_label(report.devices[i], i);
+    report.smoke_running = label;
+    report_progress(report);
+    VulkanMatmul runner(api, instance, handles[i], label);
+    SmokeResult result = runner.run({smoke::kCheckMatmulN});
+    result.library = library;
+    report.smoke.push_back(std::move(result));
+  }
+  report.smoke_running.reset();
+}
+
 }  // namespace
 
-JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string& library) {
+void restrict_loader_to(const std::string& manifest) {
+  ::setenv("VK_DRIVER_FILES", manifest.c_str(), 1);
+  ::setenv("VK_ICD_FILENAMES", manifest.c_str(), 1);  // loaders before 1.3.207
+  ::unsetenv("VK_ADD_DRIVER_FILES");
+  ::unsetenv("VK_LOADER_DRIVERS_SELECT");
+  ::unsetenv("VK_LOADER_DRIVERS_DISABLE");
+  // Driver facts, not what implicit layers make of them (loaders from 1.3.234 honour this).
+  ::setenv("VK_LOADER_LAYERS_DISABLE", "~implicit~", 1);
+  ::unsetenv("VK_INSTANCE_LAYERS");
+  // The loader's own errors (a driver library that fails to load, …) reach stderr_tail.
+  ::setenv("VK_LOADER_DEBUG", "error", 0);
+}
+
+std::string smoke_device_label(const VulkanDevice& device, std::size_t index) {
+  return device.name.value_or("device " + std::to_string(index));
+}
+
+JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string& library,
+                                  bool smoke) {
   restrict_loader_to(manifest);
   VulkanDriverReport report;
   report.manifest = manifest;
@@ -153,7 +177,9 @@ JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string
         read_vulkan_device(api, handles[i], app_api, props2_ext, manifest, i, &anomalies));
   }
   if (!anomalies.empty()) return {ProbeStatus::failed, anomaly_summary(library, anomalies), data()};
-  return {ProbeStatus::ok, device_summary(report.devices), data()};
+  if (smoke) run_smoke(api, instance, handles, library, report);
+  return {ProbeStatus::ok, device_summary(report.devices) + smoke::smoke_summary(report.smoke),
+          data()};
 }
 
 }  // namespace gpudoctor::vulkan

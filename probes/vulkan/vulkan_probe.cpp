@@ -5,7 +5,9 @@
 #include <set>
 
 #include "core/library_search.hpp"
+#include "parse/pci_sysfs.hpp"
 #include "parse/vulkan_manifest.hpp"
+#include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
 #include "vulkan/vulkan_enumerate.hpp"
 #include "vulkan_search.hpp"
@@ -39,6 +41,7 @@ class Discovery {
     info_.loader = libs_.find(kLoaderName);
     const VulkanSearchPlan plan = vulkan_driver_search_plan(ctx_.env);
     info_.driver_override = plan.override_variable;
+    render_nodes_ = read_render_nodes();
     for (const auto& place : plan.places) add_place(place);
     return std::move(info_);
   }
@@ -89,6 +92,7 @@ class Discovery {
                 (k64Bit ? "64" : "32") + "-bit loader skips it";
     }
     if (m.library_path && !m.library_path->empty()) resolve_library(m);
+    if (m.resolved && !m.error) m.not_loaded = vulkan_driver_without_device(*m.resolved, render_nodes_);
     info_.manifests.push_back(std::move(m));
   }
 
@@ -129,11 +133,40 @@ class Discovery {
            (k64Bit ? "64" : "32") + "-bit loader skips it";
   }
 
+  /// The render nodes in /dev/dri and, from sysfs, the PCI vendor behind each.
+  std::vector<DrmRenderNode> read_render_nodes() const {
+    std::vector<DrmRenderNode> nodes;
+    for (const auto& name : ctx_.root.list("/dev/dri")) {
+      if (!starts_with(name, "renderD")) continue;
+      DrmRenderNode node{name, std::nullopt};
+      if (auto text = ctx_.root.read("/sys/class/drm/" + name + "/device/vendor")) {
+        node.vendor = parse_hex_attribute(*text);
+      }
+      nodes.push_back(std::move(node));
+    }
+    return nodes;
+  }
+
   const ProbeContext& ctx_;
   LibrarySearch libs_;
+  std::vector<DrmRenderNode> render_nodes_;
   VulkanInfo info_;
   std::set<std::string> seen_;
 };
+
+/// A child that died during the smoke test: its last progress report names the device.
+void add_lost_smoke(VulkanDriverReport& report, const std::string& library,
+                    const ProbeOutcome& outcome) {
+  if (!report.smoke_running) return;
+  std::vector<std::string> devices;
+  for (std::size_t i = 0; i < report.devices.size(); ++i) {
+    devices.push_back(smoke_device_label(report.devices[i], i));
+  }
+  for (auto& r : smoke::smoke_lost("vulkan", library, *report.smoke_running, devices,
+                                   outcome.detail)) {
+    report.smoke.push_back(std::move(r));
+  }
+}
 
 std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
@@ -147,9 +180,10 @@ std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const VulkanInfo& found) 
   std::vector<IsolatedJob> out;
   if (!ctx.live) return out;
   for (const auto& m : found.manifests) {
-    if (!m.resolved || m.error) continue;
-    out.push_back({kBackend, base_name(m.file), m.resolved, [file = m.file, lib = *m.resolved] {
-                     return enumerate_vulkan_driver(file, lib);
+    if (!m.resolved || m.error || m.not_loaded) continue;
+    out.push_back({kBackend, base_name(m.file), m.resolved,
+                   [file = m.file, lib = *m.resolved, smoke = ctx.smoke] {
+                     return enumerate_vulkan_driver(file, lib, smoke);
                    }});
   }
   return out;
@@ -178,6 +212,8 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
         if (!info.instance_version) info.instance_version = report.instance_version;
         if (!info.loader) info.loader = report.loader;
         if (!report.devices.empty()) ++reporting;
+        if (is_failure(r.outcome.status)) add_lost_smoke(report, what, r.outcome);
+        for (auto& smoke : report.smoke) info.smoke.push_back(std::move(smoke));
         for (auto& d : report.devices) {
           if (d.manifest.empty()) d.manifest = report.manifest;
           info.devices.push_back(std::move(d));
@@ -191,10 +227,17 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
   }
   own.library = info.loader;
   own.seconds = longest;
+  const auto not_loaded = static_cast<std::size_t>(
+      std::count_if(info.manifests.begin(), info.manifests.end(),
+                    [](const VulkanManifest& m) { return m.not_loaded.has_value(); }));
+  const std::string skipped =
+      not_loaded == 0 ? ""
+                      : "; " + plural(not_loaded, "driver") + " not loaded: no device here for them";
 
   if (!info.devices.empty()) {
     own.detail = plural(info.devices.size(), "device") + " from " + plural(reporting, "driver");
     if (failures > 0) own.detail += "; " + plural(failures, "driver") + " failed";
+    own.detail += skipped;
   } else if (failures > 0) {
     own.status = ProbeStatus::failed;
     own.detail = "no device; " + std::to_string(failures) + " of " +
@@ -210,11 +253,15 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
     own.detail = std::string(kLoaderName) + ", the Vulkan loader, is not installed";
   } else if (results.empty()) {
     own.status = ProbeStatus::missing;
-    own.detail = "no usable driver manifest (" + plural(info.manifests.size(), "manifest") +
-                 ", none with a library that can be loaded)";
+    own.detail = not_loaded > 0 ? "no device: " + plural(not_loaded, "driver") +
+                                      " installed, none for a device on this machine"
+                                : "no usable driver manifest (" +
+                                      plural(info.manifests.size(), "manifest") +
+                                      ", none with a library that can be loaded)";
   } else {
     own.status = ProbeStatus::missing;
-    own.detail = "no driver reported a device (" + plural(results.size(), "driver") + " tried)";
+    own.detail = "no driver reported a device (" + plural(results.size(), "driver") + " tried" +
+                 skipped + ")";
   }
   return own;
 }

@@ -146,18 +146,4 @@ void check_vulkan_software_only(const CheckSpec& self, const CheckInput& in,
   software_only(self, in, true, out);
 }
 
-void check_smoke_results(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
-  if (!in.snap.cuda) return;
-  for (const auto& s : in.snap.cuda->smoke) {
-    if (s.status != "fail") continue;
-    Finding f = make_finding(self, Severity::fail,
-                             "The " + s.api + " smoke matmul on " + s.device +
-                                 " gave wrong results or did not run");
-    f.evidence.push_back(s.reason.value_or(""));
-    if (s.max_abs_error) f.evidence.push_back("max abs error " + std::to_string(*s.max_abs_error));
-    f.fix = "update the driver; if it persists, test the GPU's memory (e.g. DCGM diagnostics)";
-    out.push_back(std::move(f));
-  }
-}
-
 }  // namespace gpudoctor

@@ -1,4 +1,6 @@
 #include "checks/check_list.hpp"
+#include "checks/macos_checks.hpp"
+#include "checks/rocm_checks.hpp"
 
 namespace gpudoctor {
 
@@ -113,9 +115,37 @@ std::vector<CheckSpec> make_check_list() {
        "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", check_torch_arch},
       {"python.framework_python", "python",
        "Each environment's Python version against the range the installed torch release "
-       "supports.",
+       "supports and the Python versions TensorFlow's tested build configuration lists.",
        "Outside the released range pip picks an old or source build, or nothing.",
        "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", check_framework_python},
+      {"python.tensorflow_cuda_driver", "python",
+       "The CUDA version each TensorFlow GPU build was built with (build_info.py) against the "
+       "installed driver and the minor-version-compatibility minimums.",
+       "TensorFlow's CUDA libraries need a driver of their CUDA major family; with an older one "
+       "tf.config.list_physical_devices('GPU') is empty.",
+       "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
+       check_tensorflow_cuda_driver},
+      {"python.tensorflow_cudnn", "python",
+       "The nvidia-cudnn wheel each TensorFlow release pins for its and-cuda extra (its "
+       "METADATA) against the one installed beside it, and any cuDNN in a CUDA toolkit.",
+       "Since the and-cuda extra a plain `pip install tensorflow` brings no CUDA libraries: "
+       "TensorFlow says \"Cannot dlopen some GPU libraries\" and uses the CPU.",
+       "https://www.tensorflow.org/install/pip", check_tensorflow_cudnn},
+      {"python.tensorflow_cpu_only", "python",
+       "build_info.py is_cuda_build of every TensorFlow, on a machine with a usable NVIDIA GPU.",
+       "tensorflow-cpu and CPU-only builds never use the GPU.",
+       "https://www.tensorflow.org/install/pip", check_tensorflow_cpu_only},
+      {"python.jax_cuda", "python",
+       "Each jax-cuda*-plugin against jaxlib's version, the driver minimum, the compute "
+       "capability minimum and the cuDNN wheel range of the JAX installation page.",
+       "jaxlib silently drops a plugin of another version; an old driver or GPU makes JAX fall "
+       "back to the CPU.",
+       "https://docs.jax.dev/en/latest/installation.html", check_jax_cuda},
+      {"python.jax_cpu_only", "python",
+       "Environments with jaxlib but no CUDA or ROCm plugin, on a machine with a usable NVIDIA "
+       "GPU.",
+       "`pip install jax` is CPU-only; the GPU needs the jax[cuda12] / jax[cuda13] extra.",
+       "https://docs.jax.dev/en/latest/installation.html", check_jax_cpu_only},
       {"opencl.icds", "opencl",
        "The .icd files (OCL_ICD_VENDORS, /etc/OpenCL/vendors, OCL_ICD_FILENAMES), whether each "
        "names a library the loader finds and that loads.",
@@ -136,9 +166,87 @@ std::vector<CheckSpec> make_check_list() {
        "When only llvmpipe/lavapipe answers, Vulkan compute runs on the CPU, many times slower.",
        kVulkanLoaderDrivers, check_vulkan_software_only},
       {"smoke.failed", "cuda",
-       "The smoke matmul's result on each device against the CPU reference.",
+       "The smoke matmul's result on each device of every API (CUDA, OpenCL, Vulkan) against "
+       "the CPU reference, and whether its driver survived running it; a test that could not "
+       "run is a note saying why.",
        "A device that enumerates but computes wrong numbers is worse than one that is missing.",
        "", check_smoke_results},
+      {"macos.rosetta_python", "macos",
+       "On Apple silicon (hw.optional.arm64): each Python's Mach-O architectures, and whether "
+       "this shell runs translated (sysctl.proc_translated).",
+       "An x86_64 Python runs under Rosetta: pip gives it x86_64 wheels, and MPS and "
+       "tensorflow-metal are arm64 only.",
+       "https://developer.apple.com/documentation/apple-silicon/"
+       "about-the-rosetta-translation-environment",
+       check_macos_rosetta_python, "macos.rosetta_shell"},
+      {"macos.version_compat", "macos",
+       "macOS 11 or later, SYSTEM_VERSION_COMPAT, and the macOS SDK each Python was built with "
+       "(its Mach-O load commands).",
+       "A program built with an SDK older than 11 (or any, with SYSTEM_VERSION_COMPAT=1) is told "
+       "macOS 10.16; pip then rejects macosx_11_0+ wheels such as tensorflow-macos.",
+       "https://github.com/actions/setup-python/issues/469", check_macos_version_compat},
+      {"macos.dyld_library_path", "macos",
+       "DYLD_LIBRARY_PATH as this process sees it, and Pythons under SIP-protected paths.",
+       "System Integrity Protection purges DYLD_* variables when it launches a protected "
+       "program, so /usr/bin/python3, /bin/sh and what they start never see them.",
+       "https://developer.apple.com/library/archive/documentation/Security/Conceptual/"
+       "System_Integrity_Protection_Guide/RuntimeProtections/RuntimeProtections.html",
+       check_macos_dyld_library_path},
+      {"macos.cuda", "macos",
+       "NVIDIA GPUs in system_profiler and CUDA toolkits on a Mac.",
+       "CUDA 10.2 was the last toolkit and driver release for macOS.",
+       "https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/index.html",
+       check_macos_cuda},
+      {"macos.mps", "macos",
+       "Each torch's version against the macOS floor of its MPS backend (PyTorch's matrix), on a "
+       "Mac with an arm64 Python.",
+       "torch.backends.mps.is_available() is False below the floor or before torch 1.12, and "
+       "torch then silently runs on the CPU.",
+       "https://pytorch.org/docs/2.1/_sources/notes/mps.rst.txt", check_macos_mps},
+      {"macos.tensorflow_metal", "macos",
+       "Each tensorflow-metal against the TensorFlow it is built for and its macOS minimum "
+       "(the table on its PyPI page), and the tensorflow-macos / tensorflow installed beside it.",
+       "The plugin's ABI is tied to one TensorFlow minor: a mismatch fails to load or crashes "
+       "the kernel (NSInvalidArgumentException).",
+       "https://pypi.org/project/tensorflow-metal/", check_macos_tensorflow_metal,
+       "macos.tensorflow_metal_macos"},
+      {"macos.plaidml", "macos",
+       "plaidml-keras installs, the Keras backend (KERAS_BACKEND, keras.json) and ~/.plaidml.",
+       "PlaidML only runs Keras when Keras is switched to its backend and plaidml-setup chose "
+       "a device; the project is no longer developed.",
+       "https://github.com/plaidml/plaidml", check_macos_plaidml,
+       "macos.plaidml_backend, macos.plaidml_setup, macos.plaidml_unmaintained"},
+      {"rocm.gfx_unsupported", "rocm",
+       "Each AMD GPU's gfx target (KFD gfx_target_version) against the targets the installed "
+       "ROCm release and each torch +rocmX.Y build support (ROCm's compatibility matrix), and "
+       "HSA_OVERRIDE_GFX_VERSION.",
+       "ROCm's libraries ship code only for the targets they support; on any other GPU rocBLAS "
+       "aborts (\"Cannot read TensileLibrary.dat\") unless the runtime is told to treat it as "
+       "a supported sibling.",
+       "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html",
+       check_rocm_gfx_support, "rocm.torch_gfx_unsupported, rocm.gfx_override"},
+      {"rocm.device_access", "rocm",
+       "/dev/kfd and /dev/dri/renderD*: their group and mode, whether this process can open "
+       "them, its groups (/proc/self/status) against /etc/group.",
+       "ROCm opens /dev/kfd and a render node; without the render (or video) group it fails "
+       "with \"Unable to open /dev/kfd read-write: Permission denied\", and a group added "
+       "after login counts only in a new session.",
+       "https://github.com/ROCm/ROCT-Thunk-Interface", check_rocm_device_access,
+       "rocm.not_in_group, rocm.group_not_active"},
+      {"rocm.kernel_driver", "rocm",
+       "A ROCm installation against the amdgpu module (/proc/modules, /sys/module/amdgpu), "
+       "/dev/kfd and the KFD topology.",
+       "ROCm's userland needs the amdgpu kernel driver with KFD (the compute interface); "
+       "without it rocminfo says \"ROCk module is NOT loaded\".",
+       "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/"
+       "user-kernel-space-compat-matrix.html",
+       check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd"},
+      {"rocm.hip_init", "rocm",
+       "What hipGetDeviceCount returns through libamdhip64, by error name.",
+       "hipGetDeviceCount is the first HIP call every program makes; its error says which layer "
+       "is broken.",
+       "https://github.com/ROCm/HIP/blob/develop/include/hip/hip_runtime_api.h",
+       check_hip_init},
   };
 }
 

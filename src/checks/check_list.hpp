@@ -27,6 +27,12 @@ void check_torch_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Findi
 void check_torch_cuda_vs_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_arch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_framework_python(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_tensorflow_python(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_tensorflow_cuda_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_tensorflow_cudnn(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_tensorflow_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_jax_cuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_jax_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_smoke_results(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.

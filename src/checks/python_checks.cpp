@@ -4,9 +4,37 @@
 
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
+#include "checks/python_facts.hpp"
 #include "compat/compat_query.hpp"
 
 namespace gpudoctor {
+
+std::string env_label(const PythonEnv& env) {
+  return env.prefix + (env.python_version ? " (Python " + *env.python_version + ")" : "");
+}
+
+const PythonPackage* find_package(const PythonEnv& env, std::string_view name) {
+  for (const auto& p : env.packages) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+bool usable_nvidia_gpu(const Snapshot& s) {
+  for (const PciDevice* p : pci_gpus(s, kPciVendorNvidia)) {
+    if (p->driver == std::optional<std::string>("nvidia")) return true;
+  }
+  return (s.cuda && !s.cuda->devices.empty()) || (s.nvml && !s.nvml->devices.empty());
+}
+
+std::optional<DriverNeed> driver_for_bundled_cuda(const CompatData& data, const Version& cuda) {
+  auto need = minor_compat_for_cuda(data, cuda, CompatOs::kLinux);
+  if (need && need->supported && need->min_driver) return DriverNeed{*need->min_driver, need->from.url};
+  if (auto full = min_driver_for_cuda(data, cuda, CompatOs::kLinux)) {
+    return DriverNeed{full->driver, full->from.url};
+  }
+  return std::nullopt;
+}
 
 namespace {
 
@@ -27,17 +55,7 @@ std::vector<TorchInEnv> torches(const Snapshot& s) {
   return out;
 }
 
-std::string where(const PythonEnv& env) {
-  return env.prefix + (env.python_version ? " (Python " + *env.python_version + ")" : "");
-}
-
-/// A usable NVIDIA GPU: on PCI with the nvidia driver bound, or seen by CUDA/NVML.
-bool usable_nvidia_gpu(const Snapshot& s) {
-  for (const PciDevice* p : pci_gpus(s, kPciVendorNvidia)) {
-    if (p->driver == std::optional<std::string>("nvidia")) return true;
-  }
-  return (s.cuda && !s.cuda->devices.empty()) || (s.nvml && !s.nvml->devices.empty());
-}
+std::string where(const PythonEnv& env) { return env_label(env); }
 
 /// The newest CUDA build of this torch release whose major the driver runs (by the
 /// minor-version-compatibility minimums), as a pip index tag: "cu124".
@@ -98,17 +116,10 @@ void check_torch_cuda_vs_driver(const CheckSpec& self, const CheckInput& in,
     if (!t.build->cuda) continue;
     auto cuda = parse_version(*t.build->cuda);
     if (!cuda) continue;
-    auto need = minor_compat_for_cuda(in.compat, *cuda, CompatOs::kLinux);
-    std::optional<Version> min;
-    std::string url;
-    if (need && need->supported && need->min_driver) {
-      min = need->min_driver;
-      url = need->from.url;
-    } else if (auto full = min_driver_for_cuda(in.compat, *cuda, CompatOs::kLinux)) {
-      min = full->driver;
-      url = full->from.url;
-    }
-    if (!min || *driver >= *min) continue;
+    auto need = driver_for_bundled_cuda(in.compat, *cuda);
+    if (!need || *driver >= need->driver) continue;
+    const Version* min = &need->driver;
+    const std::string& url = need->source;
     std::string label = t.build->version.value_or("torch");
     Finding f = make_finding(self, Severity::fail,
                              "torch " + label + " in " + where(*t.env) + " bundles CUDA " +
@@ -186,6 +197,40 @@ void check_framework_python(const CheckSpec& self, const CheckInput& in,
             "Python " + *t.env->python_version;
     f.source = release->from.url;
     out.push_back(std::move(f));
+  }
+  check_tensorflow_python(self, in, out);
+}
+
+void check_tensorflow_python(const CheckSpec& self, const CheckInput& in,
+                             std::vector<Finding>& out) {
+  if (!in.snap.python) return;
+  for (const auto& env : in.snap.python->envs) {
+    for (const auto& p : env.packages) {
+      if (!p.tensorflow || !env.python_version) continue;
+      auto py = parse_version(*env.python_version);
+      auto v = parse_version(p.version.value_or(""));
+      if (!py || !v) continue;
+      auto tested = tensorflow_tested_build(in.compat, *v, CompatOs::kLinux,
+                                            p.tensorflow->is_cuda_build == true);
+      if (!tested || tested->python.empty()) continue;
+      std::string ranges;
+      bool inside = false;
+      for (const auto& r : tested->python) {
+        inside = inside || in_range(*py, r);
+        ranges += (ranges.empty() ? "" : ", ") + (r.min ? r.min->text : "?") + "–" +
+                  (r.max ? r.max->text : "?");
+      }
+      if (inside) continue;
+      Finding f = make_finding(self, Severity::warn,
+                               p.name + " " + p.version.value_or("") +
+                                   " was not tested with Python " + *env.python_version + " (" +
+                                   env_label(env) + ")");
+      f.evidence.push_back("TensorFlow " + tested->version.text + " tested build: Python " + ranges);
+      f.fix = "use a Python in " + ranges + " for this environment, or a TensorFlow release "
+              "tested with Python " + *env.python_version;
+      f.source = tested->from.url;
+      out.push_back(std::move(f));
+    }
   }
 }
 

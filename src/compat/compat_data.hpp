@@ -175,6 +175,13 @@ struct TensorflowMetal {
   std::vector<std::string> gpus;
   Provenance from;
 };
+/// One tensorflow-metal release and the TensorFlow it plugs into (the table on its PyPI page).
+struct TensorflowMetalRelease {
+  Version plugin;                    ///< "0.1.2"
+  VersionRange tensorflow;           ///< {2.5, 2.5}: every 2.5.x
+  std::optional<Version> macos_min;  ///< "12.0"
+  Provenance from;
+};
 
 // ---- rocm.json
 struct RocmDistro {
@@ -207,6 +214,13 @@ struct RocmGpu {
   std::string gfx;
   Provenance from;
 };
+/// HSA_OVERRIDE_GFX_VERSION=`value` makes the runtime report these targets as `runs_as`.
+struct RocmOverride {
+  std::vector<std::string> gfx;  ///< "gfx1031"
+  std::string value;             ///< "10.3.0"
+  std::string runs_as;           ///< "gfx1030"
+  Provenance from;
+};
 
 struct CompatData {
   std::map<std::string, std::vector<CompatSource>> sources;  ///< by file name
@@ -223,9 +237,11 @@ struct CompatData {
   std::vector<TorchMps> torch_mps;
   std::vector<JaxPlugin> jax;
   std::vector<TensorflowMetal> tensorflow_metal;
+  std::vector<TensorflowMetalRelease> tensorflow_metal_releases;
   std::vector<RocmRelease> rocm_releases;
   std::vector<RocmDistroKernels> rocm_kernels;
   std::vector<RocmGpu> rocm_gpus;
+  std::vector<RocmOverride> rocm_overrides;
 };
 
 struct CompatLoad {

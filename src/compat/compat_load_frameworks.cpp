@@ -99,8 +99,22 @@ void jax(const FileContext& file, const Json& rows, CompatData& data) {
   });
 }
 
+/// A row with "plugin" is one release of the plugin; the others are the install requirements.
+void tensorflow_metal_release(RowReader& r, const Provenance& p, CompatData& data) {
+  TensorflowMetalRelease rel;
+  rel.plugin = r.version("plugin");
+  rel.tensorflow = r.range("tensorflow");
+  rel.macos_min = r.opt_version("macos_min");
+  rel.from = p;
+  if (r.ok()) data.tensorflow_metal_releases.push_back(std::move(rel));
+}
+
 void tensorflow_metal(const FileContext& file, const Json& rows, CompatData& data) {
   for_each_row(file, rows, [&](RowReader& r, const Provenance& p) {
+    if (r.has("plugin")) {
+      tensorflow_metal_release(r, p, data);
+      return;
+    }
     TensorflowMetal m;
     m.tensorflow = r.range("tensorflow");
     m.base_package = r.str("base_package");
@@ -151,8 +165,11 @@ void rocm(const FileContext& file, const Json& rows, CompatData& data) {
     } else if (kind == "gpu") {
       RocmGpu g{r.str("gpu"), r.str("architecture"), r.str("gfx"), p};
       if (r.ok()) data.rocm_gpus.push_back(std::move(g));
+    } else if (kind == "override") {
+      RocmOverride o{r.str_list("gfx"), r.str("value"), r.str("runs_as"), p};
+      if (r.ok()) data.rocm_overrides.push_back(std::move(o));
     } else if (!kind.empty()) {
-      r.error("\"kind\" must be release, kernel or gpu: " + kind);
+      r.error("\"kind\" must be release, kernel, gpu or override: " + kind);
     }
   });
 }

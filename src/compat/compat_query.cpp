@@ -249,6 +249,24 @@ std::optional<TensorflowMetal> tensorflow_metal_requirements(const CompatData& d
   return std::nullopt;
 }
 
+std::optional<TensorflowMetalRelease> tensorflow_metal_release(const CompatData& data,
+                                                               const Version& plugin) {
+  for (const TensorflowMetalRelease& row : data.tensorflow_metal_releases) {
+    if (row.plugin == plugin) return row;
+  }
+  return std::nullopt;
+}
+
+std::optional<TensorflowMetalRelease> tensorflow_metal_for_tf(const CompatData& data,
+                                                              const Version& tf) {
+  const TensorflowMetalRelease* best = nullptr;
+  for (const TensorflowMetalRelease& row : data.tensorflow_metal_releases) {
+    if (in_range(tf, row.tensorflow) && (!best || row.plugin > best->plugin)) best = &row;
+  }
+  if (!best) return std::nullopt;
+  return *best;
+}
+
 std::optional<RocmRelease> rocm_release(const CompatData& data, const Version& rocm) {
   for (const RocmRelease& row : data.rocm_releases) {
     std::size_t n = std::max(row.rocm.parts.size(), rocm.parts.size());
@@ -266,6 +284,13 @@ std::optional<RocmGpu> rocm_gpu(const CompatData& data, std::string_view device_
   auto i = best_name_match(data.rocm_gpus, device_name, [](const RocmGpu& g) { return g.gpu; });
   if (!i) return std::nullopt;
   return data.rocm_gpus[*i];
+}
+
+std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_view gfx) {
+  for (const RocmOverride& row : data.rocm_overrides) {
+    if (std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end()) return row;
+  }
+  return std::nullopt;
 }
 
 std::optional<RocmDistroKernels> rocm_kernels(const CompatData& data, std::string_view distro,

@@ -83,12 +83,23 @@ std::optional<JaxPlugin> jax_plugin_requirements(const CompatData& data, std::st
 std::optional<TensorflowMetal> tensorflow_metal_requirements(const CompatData& data,
                                                              const Version& tf);
 
+/// The tensorflow-metal release row of `plugin` ("0.2.0"; numbers compared).
+std::optional<TensorflowMetalRelease> tensorflow_metal_release(const CompatData& data,
+                                                               const Version& plugin);
+
+/// The newest tensorflow-metal release built for TensorFlow `tf`.
+std::optional<TensorflowMetalRelease> tensorflow_metal_for_tf(const CompatData& data,
+                                                              const Version& tf);
+
 /// The compatibility matrix row of ROCm `rocm` (numbers compared; "6.3.0-39" is 6.3.0).
 std::optional<RocmRelease> rocm_release(const CompatData& data, const Version& rocm);
 
 /// The ROCm GPU row whose name is the longest whole-word match in `device_name` ("AMD Radeon RX
 /// 7900 XTX").
 std::optional<RocmGpu> rocm_gpu(const CompatData& data, std::string_view device_name);
+
+/// The HSA_OVERRIDE_GFX_VERSION row that names target `gfx` ("gfx1031").
+std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_view gfx);
 
 /// The kernels the ROCm matrix lists for a distribution release ("Ubuntu", "22.04.5").
 std::optional<RocmDistroKernels> rocm_kernels(const CompatData& data, std::string_view distro,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "json.hpp"
+#include "model/smoke.hpp"
 
 namespace gpudoctor {
 
@@ -83,23 +84,6 @@ GPUDOCTOR_JSON(CudaDevice, ordinal, name, uuid, cc_major, cc_minor, multiprocess
                can_map_host_memory, ecc_enabled, unified_addressing, managed_memory,
                compute_preemption, cooperative_launch, cooperative_multi_device_launch, tcc_driver,
                compute_mode, pci_domain, pci_bus, pci_device, pci_bus_id)
-
-/// Result of the PTX matmul smoke test on one CUDA device.
-struct SmokeResult {
-  std::string api;                        ///< "cuda", "opencl", "vulkan"
-  std::string device;                     ///< name or ordinal
-  std::string status;                     ///< "pass", "fail", "skip"
-  std::optional<std::string> reason;      ///< why it failed or was skipped
-  std::optional<int> n;                   ///< matrix size n×n×n
-  std::optional<std::string> kernel;      ///< what ran: "ptx sm_50 (JIT)"
-  std::optional<double> max_abs_error;
-  std::optional<double> max_rel_error;
-  std::optional<double> tolerance;
-  std::optional<double> kernel_ms;
-  std::optional<double> gflops;
-};
-GPUDOCTOR_JSON(SmokeResult, api, device, status, reason, n, kernel, max_abs_error, max_rel_error,
-               tolerance, kernel_ms, gflops)
 
 /// The CUDA driver API through libcuda.so.1, opened at run time in a child.
 struct CudaInfo {

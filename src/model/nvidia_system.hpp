@@ -5,19 +5,9 @@
 #include <vector>
 
 #include "json.hpp"
+#include "model/device_node.hpp"
 
 namespace gpudoctor {
-
-struct DeviceNode {
-  std::string path;                         ///< "/dev/nvidia0"
-  std::optional<std::string> mode;          ///< "crw-rw-rw-"
-  std::optional<std::uint32_t> uid;
-  std::optional<std::uint32_t> gid;
-  std::optional<std::string> group;         ///< group name from /etc/group under the root
-  std::optional<bool> readable;             ///< by this process (live only)
-  std::optional<bool> writable;             ///< by this process (live only)
-};
-GPUDOCTOR_JSON(DeviceNode, path, mode, uid, gid, group, readable, writable)
 
 /// A versioned library file the dynamic loader can see: "libcuda.so.580.65.06".
 struct LibraryFile {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "json.hpp"
+#include "model/smoke.hpp"
 
 namespace gpudoctor {
 
@@ -84,8 +85,9 @@ struct OpenClInfo {
   std::optional<std::string> vendors_env;
   std::vector<OpenClIcd> icds;
   std::vector<OpenClPlatform> platforms;
+  std::vector<SmokeResult> smoke;               ///< one per device, when check ran the smoke test
 };
 GPUDOCTOR_JSON(OpenClInfo, loader, loader_name, loader_version, vendors_dir, vendors_env, icds,
-               platforms)
+               platforms, smoke)
 
 }  // namespace gpudoctor

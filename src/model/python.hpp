@@ -78,6 +78,9 @@ struct PythonEnv {
   std::optional<std::vector<std::string>>
       executable_archs;  ///< from its ELF / Mach-O header: ["arm64"], ["x86_64", "arm64"]
                          ///< (universal)
+  std::optional<std::string>
+      executable_macos_sdk;  ///< Mach-O: the macOS SDK it was built with, "10.9"; below 11 the
+                             ///< process is told macOS 10.16 unless SYSTEM_VERSION_COMPAT=0
   std::optional<std::string> python_version;       ///< "3.11.9" or "3.11"
   std::optional<std::string> python_version_from;  ///< "pyvenv.cfg", "conda-meta", "lib directory",
                                                    ///< "libpython", "executable name"
@@ -88,6 +91,7 @@ struct PythonEnv {
   std::vector<PythonPackage> packages;
 };
 GPUDOCTOR_JSON(PythonEnv, kind, prefix, found_by, python_executable, executable_archs,
+               executable_macos_sdk,
                python_version, python_version_from, base_home, include_system_site_packages,
                site_packages, packages)
 

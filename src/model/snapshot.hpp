@@ -6,12 +6,14 @@
 #include "json.hpp"
 #include "model/cuda.hpp"
 #include "model/host.hpp"
+#include "model/macos.hpp"
 #include "model/nvidia_system.hpp"
 #include "model/nvml.hpp"
 #include "model/opencl.hpp"
 #include "model/pci.hpp"
 #include "model/probe_outcome.hpp"
 #include "model/python.hpp"
+#include "model/rocm.hpp"
 #include "model/vulkan.hpp"
 
 namespace gpudoctor {
@@ -34,8 +36,10 @@ struct Snapshot {
   std::optional<CudaInfo> cuda;
   std::optional<NvmlInfo> nvml;
   std::optional<PythonInfo> python;
+  std::optional<MacosInfo> macos;
+  std::optional<RocmInfo> rocm;
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, root, live, probes, host, pci, opencl,
-               vulkan, nvidia, cuda, nvml, python)
+               vulkan, nvidia, cuda, nvml, python, macos, rocm)
 
 }  // namespace gpudoctor

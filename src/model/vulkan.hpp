@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "json.hpp"
+#include "model/smoke.hpp"
 
 namespace gpudoctor {
 
@@ -18,9 +19,11 @@ struct VulkanManifest {
   std::optional<std::string> api_version;   ///< ICD.api_version
   std::optional<bool> is_portability_driver;  ///< listed only with the portability flag
   std::optional<std::string> error;         ///< unreadable JSON, missing library, …
+  /// Why its driver was not loaded although it could be: it can find no device here.
+  std::optional<std::string> not_loaded;
 };
 GPUDOCTOR_JSON(VulkanManifest, source, file, file_format_version, library_path, resolved,
-               api_version, is_portability_driver, error)
+               api_version, is_portability_driver, error, not_loaded)
 
 struct VulkanMemoryHeap {
   std::uint64_t size_bytes = 0;
@@ -85,8 +88,9 @@ struct VulkanInfo {
   std::vector<std::string> search_paths;         ///< where manifests were looked for, in order
   std::vector<VulkanManifest> manifests;
   std::vector<VulkanDevice> devices;
+  std::vector<SmokeResult> smoke;                ///< one per device, when check ran the smoke test
 };
 GPUDOCTOR_JSON(VulkanInfo, loader, instance_version, driver_override, search_paths, manifests,
-               devices)
+               devices, smoke)
 
 }  // namespace gpudoctor

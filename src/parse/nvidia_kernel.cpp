@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "parse/accounts.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -125,20 +126,7 @@ std::vector<std::string> cmdline_params_for(std::string_view cmdline, std::strin
 
 std::map<std::uint32_t, std::string> parse_group_file(std::string_view text) {
   std::map<std::uint32_t, std::string> groups;
-  for (std::string_view line : split_lines(text)) {
-    // name:password:gid:members
-    auto first = line.find(':');
-    if (first == std::string_view::npos || first == 0) continue;
-    auto second = line.find(':', first + 1);
-    if (second == std::string_view::npos) continue;
-    auto third = line.find(':', second + 1);
-    auto gid = parse_uint(line.substr(second + 1, third == std::string_view::npos
-                                                       ? std::string_view::npos
-                                                       : third - second - 1));
-    if (gid && *gid <= 0xffffffffu) {
-      groups.emplace(static_cast<std::uint32_t>(*gid), std::string(line.substr(0, first)));
-    }
-  }
+  for (auto& g : parse_group_entries(text)) groups.emplace(g.gid, std::move(g.name));
   return groups;
 }
 

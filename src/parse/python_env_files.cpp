@@ -69,6 +69,41 @@ std::string macho_cpu(std::uint32_t cputype) {
   }
 }
 
+/// xxxx.yy.zz nibble-packed, as Mach-O stores versions; a zero patch is left out.
+std::string packed_version(std::uint32_t v) {
+  std::string s = std::to_string(v >> 16) + "." + std::to_string((v >> 8) & 0xff);
+  if ((v & 0xff) != 0) s += "." + std::to_string(v & 0xff);
+  return s;
+}
+
+/// The macOS SDK in the load commands of the thin Mach-O image that starts at `at`.
+std::optional<std::string> thin_macos_sdk(std::string_view b, std::size_t at) {
+  constexpr std::uint32_t kLcVersionMinMacosx = 0x24;
+  constexpr std::uint32_t kLcBuildVersion = 0x32;
+  constexpr std::uint32_t kPlatformMacos = 1;
+  if (at + 28 > b.size()) return std::nullopt;
+  const std::uint32_t magic = read32(b, at, true);
+  const bool is64 = magic == 0xcffaedfe || magic == 0xfeedfacf;
+  const bool big = magic == 0xfeedfacf || magic == 0xfeedface;
+  if (!is64 && magic != 0xcefaedfe && magic != 0xfeedface) return std::nullopt;
+  const std::uint32_t ncmds = read32(b, at + 16, big);
+  std::size_t off = at + (is64 ? 32 : 28);
+  for (std::uint32_t i = 0; i < ncmds && off + 8 <= b.size(); ++i) {
+    const std::uint32_t cmd = read32(b, off, big);
+    const std::uint32_t size = read32(b, off + 4, big);
+    if (size < 8) return std::nullopt;
+    if (cmd == kLcBuildVersion && off + 20 <= b.size() &&
+        read32(b, off + 8, big) == kPlatformMacos) {
+      return packed_version(read32(b, off + 16, big));
+    }
+    if (cmd == kLcVersionMinMacosx && off + 16 <= b.size()) {
+      return packed_version(read32(b, off + 12, big));
+    }
+    off += size;
+  }
+  return std::nullopt;
+}
+
 std::string elf_machine(std::uint32_t machine) {
   switch (machine) {
     case 0x3e:
@@ -182,6 +217,18 @@ std::optional<std::vector<std::string>> binary_archs(std::string_view b) {
     }
     if (archs.empty()) return std::nullopt;
     return archs;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> macho_macos_sdk(std::string_view b) {
+  if (b.size() < 8) return std::nullopt;
+  const std::uint32_t magic = read32(b, 0, true);
+  if (magic != 0xcafebabe) return thin_macos_sdk(b, 0);
+  const std::uint32_t n = read32(b, 4, true);
+  if (n == 0 || n > 16) return std::nullopt;  // a Java class file shares the magic
+  for (std::size_t k = 0; k < n && 8 + 20 * k + 12 <= b.size(); ++k) {
+    if (auto sdk = thin_macos_sdk(b, read32(b, 8 + 20 * k + 8, true))) return sdk;
   }
   return std::nullopt;
 }

@@ -37,4 +37,10 @@ std::optional<std::string> python_version_from_libpython(std::string_view file_n
 /// nullopt when the header is neither (or a script, such as a pyenv shim).
 std::optional<std::vector<std::string>> binary_archs(std::string_view head);
 
+/// The macOS SDK a Mach-O executable was linked against ("10.14"), from LC_BUILD_VERSION or
+/// LC_VERSION_MIN_MACOSX; in a universal binary, of the first slice the bytes reach. Below 11
+/// macOS tells the process it is 10.16 (unless SYSTEM_VERSION_COMPAT=0). nullopt when the
+/// bytes end before the load command.
+std::optional<std::string> macho_macos_sdk(std::string_view head);
+
 }  // namespace gpudoctor

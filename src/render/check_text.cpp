@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <sstream>
 
+#include "render/macos_text.hpp"
 #include "render/nvidia_text.hpp"
 #include "render/query_text.hpp"
+#include "render/rocm_text.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -15,7 +17,7 @@ namespace {
 
 /// Areas in the order a person debugs them: hardware, kernel driver, CUDA, the other APIs.
 constexpr std::string_view kAreas[] = {"host", "gpu", "nvidia", "cuda", "opencl", "vulkan",
-                                       "python"};
+                                       "python", "macos", "rocm"};
 
 std::string mark(Severity s, const Style& st) {
   switch (s) {
@@ -60,6 +62,33 @@ std::string api_device_names(const Snapshot& s, const std::vector<MergedDevice>&
   return join(names, ", ");
 }
 
+/// "smoke matmul PASS on <device> (n=256, 1.9 ms, 17.4 GFLOPS)" for each result.
+void add_smoke_parts(const std::vector<SmokeResult>& results, std::vector<std::string>& parts) {
+  for (const auto& r : results) {
+    std::string detail;
+    if (r.n) detail = "n=" + std::to_string(*r.n);
+    if (r.kernel_ms) {
+      char buf[48];
+      std::snprintf(buf, sizeof buf, ", %.3g ms", *r.kernel_ms);
+      detail += buf;
+    }
+    if (r.gflops) {
+      char buf[48];
+      std::snprintf(buf, sizeof buf, ", %.1f GFLOPS", *r.gflops);
+      detail += buf;
+    }
+    parts.push_back("smoke matmul " + to_upper_ascii(r.status) + " on " + r.device +
+                    (detail.empty() ? "" : " (" + detail + ")"));
+  }
+}
+
+/// The API's devices, then its smoke results.
+std::string api_summary(const std::string& devices, const std::vector<SmokeResult>& smoke) {
+  std::vector<std::string> parts{devices.empty() ? "no device" : devices};
+  add_smoke_parts(smoke, parts);
+  return join(parts, "; ");
+}
+
 /// What the area looks like when nothing is wrong with it; empty when it does not apply.
 std::string area_summary(std::string_view area, const Snapshot& s,
                          const std::vector<MergedDevice>& devices) {
@@ -100,18 +129,7 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     if (s.cuda && !s.cuda->devices.empty()) {
       parts.push_back(plural(s.cuda->devices.size(), "device"));
     }
-    if (s.cuda) {
-      for (const auto& r : s.cuda->smoke) {
-        std::string perf;
-        if (r.gflops) {
-          char buf[48];
-          std::snprintf(buf, sizeof buf, ", %.1f GFLOPS", *r.gflops);
-          perf = buf;
-        }
-        parts.push_back("smoke matmul " + to_upper_ascii(r.status) + " on " + r.device +
-                        (r.n ? " (n=" + std::to_string(*r.n) + perf + ")" : ""));
-      }
-    }
+    if (s.cuda) add_smoke_parts(s.cuda->smoke, parts);
     if (s.nvidia) {
       for (const auto& t : s.nvidia->toolkits) {
         parts.push_back("toolkit " + t.version.value_or("?") + " at " + t.path +
@@ -123,13 +141,15 @@ std::string area_summary(std::string_view area, const Snapshot& s,
   if (area == "opencl" && s.opencl) {
     std::string n = api_device_names(s, devices, false);
     if (!s.live) return plural(s.opencl->icds.size(), "ICD") + " registered (not loaded under --sysroot)";
-    return n.empty() ? "no device" : n;
+    return api_summary(n, s.opencl->smoke);
   }
   if (area == "vulkan" && s.vulkan) {
     std::string n = api_device_names(s, devices, true);
     if (!s.live) return plural(s.vulkan->manifests.size(), "driver manifest") + " (not loaded under --sysroot)";
-    return n.empty() ? "no device" : n;
+    return api_summary(n, s.vulkan->smoke);
   }
+  if (area == "macos" && s.macos) return macos_summary(*s.macos);
+  if (area == "rocm" && s.rocm) return rocm_summary(*s.rocm);
   if (area == "python" && s.python) {
     std::vector<std::string> frameworks;
     for (const auto& env : s.python->envs) {

@@ -2,7 +2,9 @@
 
 #include <sstream>
 
+#include "render/macos_text.hpp"
 #include "render/nvidia_text.hpp"
+#include "render/rocm_text.hpp"
 #include "render/text_blocks.hpp"
 #include "text.hpp"
 
@@ -142,6 +144,9 @@ void render_device(std::ostringstream& os, std::size_t i, const Snapshot& snap,
   for (auto v : m.vulkan) render_vulkan(b, snap.vulkan->devices[v]);
   for (auto c : m.cuda) render_cuda_device(b, snap.cuda->devices[c]);
   for (auto n : m.nvml) render_nvml_device(b, snap.nvml->devices[n]);
+  for (auto k : m.kfd) render_kfd_node(b, snap.rocm->nodes[k]);
+  for (auto h : m.hip) render_hip_device(b, snap.rocm->hip->devices[h]);
+  if (m.macos) render_macos_gpu(b, snap.macos->gpus[*m.macos]);
   os << "\n";
 }
 
@@ -179,7 +184,7 @@ void render_registrations(std::ostringstream& os, const Snapshot& snap, const St
     for (const auto& m : snap.vulkan->manifests) {
       os << "  " << m.file << " → " << m.library_path.value_or("?")
          << opt(m.api_version, " (API ", ")") << (m.error ? "  " + st.red(*m.error) : "")
-         << "\n";
+         << (m.not_loaded ? "  " + st.dim("not loaded: " + *m.not_loaded) : "") << "\n";
     }
   }
   if (snap.opencl || snap.vulkan) os << "\n";
@@ -242,6 +247,8 @@ std::string render_query_text(const Snapshot& snap, const std::vector<MergedDevi
   for (std::size_t i = 0; i < devices.size(); ++i) render_device(os, i, snap, devices[i], style);
   render_registrations(os, snap, style);
   render_nvidia_sections(os, snap, style);
+  if (snap.macos) render_macos_section(os, *snap.macos, style);
+  if (snap.rocm) render_rocm_section(os, *snap.rocm, style);
   if (snap.python) render_python(os, *snap.python, style);
   render_probe_lines(os, snap, style);
   return os.str();

@@ -88,7 +88,10 @@ MatmulCheck check_matmul(const MatmulReference& ref, const std::vector<float>& c
     const double v = c[i];
     double err = std::fabs(v - ref.c[i]);
     if (!std::isfinite(v) || !std::isfinite(err)) err = std::numeric_limits<double>::infinity();
-    out.max_abs_error = std::max(out.max_abs_error, err);
+    if (!out.worst || err > out.max_abs_error) {
+      out.worst = i;
+      out.max_abs_error = err;
+    }
     if (!(err <= out.tolerance)) {
       if (!out.first_wrong) out.first_wrong = i;
       ++out.wrong;
@@ -97,6 +100,24 @@ MatmulCheck check_matmul(const MatmulReference& ref, const std::vector<float>& c
   out.max_rel_error =
       ref.max_abs_value > 0 ? out.max_abs_error / ref.max_abs_value : out.max_abs_error;
   out.pass = out.wrong == 0;
+  return out;
+}
+
+std::vector<float> pad_matrix(const std::vector<float>& m, int n, int rows, int ld) {
+  std::vector<float> out(static_cast<std::size_t>(rows) * static_cast<std::size_t>(ld), 0.0f);
+  for (int i = 0; i < n; ++i) {
+    std::copy_n(m.begin() + static_cast<std::ptrdiff_t>(i) * n, n,
+                out.begin() + static_cast<std::ptrdiff_t>(i) * ld);
+  }
+  return out;
+}
+
+std::vector<float> unpad_matrix(const std::vector<float>& m, int n, int ld) {
+  std::vector<float> out(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    std::copy_n(m.begin() + static_cast<std::ptrdiff_t>(i) * ld, n,
+                out.begin() + static_cast<std::ptrdiff_t>(i) * n);
+  }
   return out;
 }
 

@@ -39,6 +39,7 @@ struct MatmulCheck {
   double tolerance = 0;      ///< n · FLT_EPSILON · max Σ|a_ik·b_kj|
   std::size_t wrong = 0;     ///< entries beyond the tolerance
   std::optional<std::size_t> first_wrong;  ///< row-major index of the first one
+  std::optional<std::size_t> worst;        ///< row-major index of the largest error
 };
 
 /// An fp32 dot product of length n is within γ_n·Σ|a||b| of the exact value (γ_n ≈ n·2^-24,
@@ -46,6 +47,13 @@ struct MatmulCheck {
 /// that at the largest magnitude, so any order of summation, FMA or not, passes, and a wrong
 /// entry (a lost tile, a stale buffer, a bad bit) fails. A result of the wrong size fails.
 MatmulCheck check_matmul(const MatmulReference& ref, const std::vector<float>& c);
+
+/// An n×n row-major matrix in the top-left corner of a zeroed rows×ld one (rows, ld ≥ n): how
+/// runners pad to their kernel's tile and row stride.
+std::vector<float> pad_matrix(const std::vector<float>& m, int n, int rows, int ld);
+
+/// The top-left n×n corner of a matrix whose rows are ld floats apart.
+std::vector<float> unpad_matrix(const std::vector<float>& m, int n, int ld);
 
 /// 2n³ floating-point operations in `ms` milliseconds, in GFLOP/s; nullopt for ms ≤ 0.
 std::optional<double> matmul_gflops(int n, double ms);

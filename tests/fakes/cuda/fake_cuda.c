@@ -6,6 +6,8 @@
  *   FAKE_CUDA_WRONG_MATMUL     the kernel gets one entry of C wrong
  *   FAKE_CUDA_INIT_CRASH       cuInit writes through a null pointer (SIGSEGV)
  *   FAKE_CUDA_INIT_HANG        cuInit never returns
+ *   FAKE_CUDA_INIT_ABORT       cuInit calls abort() (SIGABRT), as a driver's failed assertion does
+ *   FAKE_CUDA_GARBAGE          cuDeviceGetCount claims 2147483647 devices
  *   FAKE_CUDA_INIT_RESULT=N    cuInit returns N
  */
 #include <math.h>
@@ -105,6 +107,8 @@ CUresult cuInit(unsigned int flags) {
   *nowhere = 1;
 #elif defined(FAKE_CUDA_INIT_HANG)
   for (;;) pause();
+#elif defined(FAKE_CUDA_INIT_ABORT)
+  abort();
 #elif defined(FAKE_CUDA_INIT_RESULT)
   (void)flags;
   return FAKE_CUDA_INIT_RESULT;
@@ -124,7 +128,11 @@ CUresult cuDriverGetVersion(int* version) {
 CUresult cuDeviceGetCount(int* count) {
   if (!g_initialized) return kNotInitialized;
   if (count == NULL) return kInvalidValue;
+#if defined(FAKE_CUDA_GARBAGE)
+  *count = 2147483647;
+#else
   *count = 1;
+#endif
   return kSuccess;
 }
 

@@ -5,9 +5,15 @@
  * Build variants (compile definitions):
  *   FAKE_NVML_INIT_RESULT=N   nvmlInit_v2 returns N (18: driver/library version mismatch)
  *   FAKE_NVML_INIT_CRASH      nvmlInit_v2 writes through a null pointer (SIGSEGV)
+ *   FAKE_NVML_INIT_ABORT      nvmlInit_v2 calls abort() (SIGABRT)
+ *   FAKE_NVML_INIT_HANG       nvmlInit_v2 never returns
+ *   FAKE_NVML_GARBAGE         version strings fill the caller's buffer without a NUL, and
+ *                             nvmlDeviceGetCount_v2 claims 4294967295 devices
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef int nvmlReturn_t;
 typedef struct nvmlDevice_st* nvmlDevice_t;
@@ -58,6 +64,10 @@ nvmlReturn_t nvmlInit_v2(void) {
   *nowhere = 1;
 #elif defined(FAKE_NVML_INIT_RESULT)
   return FAKE_NVML_INIT_RESULT;
+#elif defined(FAKE_NVML_INIT_ABORT)
+  abort();
+#elif defined(FAKE_NVML_INIT_HANG)
+  for (;;) pause();
 #endif
   g_initialized = 1;
   return kSuccess;
@@ -88,8 +98,13 @@ const char* nvmlErrorString(nvmlReturn_t result) {
 static nvmlReturn_t copy_text(char* out, unsigned int length, const char* text) {
   if (!g_initialized) return kUninitialized;
   if (out == NULL) return kInvalidArgument;
+#if defined(FAKE_NVML_GARBAGE)
+  (void)text;
+  memset(out, '\x1b', length); /* terminal escapes, and no NUL */
+#else
   if (strlen(text) + 1 > length) return kInsufficientSize;
   memcpy(out, text, strlen(text) + 1);
+#endif
   return kSuccess;
 }
 
@@ -121,7 +136,11 @@ nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* v) {
 
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int* count) {
   if (!g_initialized) return kUninitialized;
+#if defined(FAKE_NVML_GARBAGE)
+  ANSWER(count, 4294967295u);
+#else
   ANSWER(count, 1u);
+#endif
 }
 
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t* device) {

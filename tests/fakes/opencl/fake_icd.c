@@ -2,11 +2,13 @@
  * it, then one kind of misbehaviour, chosen when it is built:
  *   FAKE_CRASH      clGetDeviceIDs dereferences NULL (SIGSEGV)
  *   FAKE_HANG       clGetDeviceIDs never returns
+ *   FAKE_ABORT      clGetDeviceIDs calls abort() (SIGABRT), as a driver's failed assertion does
  *   FAKE_GARBAGE    absurd counts and sizes, strings without NUL, values of the wrong size,
  *                   writes past the caller's buffer, unknown error codes
  *   FAKE_PLATFORMS  clIcdGetPlatformIDsKHR claims 4294967295 platforms
  * Objects start with the dispatch table pointer, as cl_icd.h requires. */
 #include <CL/cl_icd.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -91,6 +93,11 @@ FAKE_EXPORT cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type t
   (void)out;
   (void)num_devices;
   for (;;) pause();
+#elif defined(FAKE_ABORT)
+  (void)num_entries;
+  (void)out;
+  (void)num_devices;
+  abort();
 #else
   cl_uint i;
   if (num_devices != NULL) *num_devices = 0x80000000u;

@@ -4,6 +4,7 @@
  *
  *   FAKE_MODE_CRASH    segfaults in vkEnumeratePhysicalDevices
  *   FAKE_MODE_HANG     never returns from vkEnumeratePhysicalDevices
+ *   FAKE_MODE_ABORT    calls abort() (SIGABRT) in vkEnumeratePhysicalDevices
  *   FAKE_MODE_GARBAGE  claims 1000 devices, each with an unterminated name of invalid UTF-8 and
  *                      control characters, an undefined device type, non-boolean feature values,
  *                      too many memory heaps and types and a million queue families
@@ -11,6 +12,7 @@
  * Only what the loader needs is here (see vulkan/vk_icd.h and the Vulkan-Tools mock ICD):
  * vk_icdNegotiateLoaderICDInterfaceVersion, vk_icdGetInstanceProcAddr, and dispatchable
  * handles that begin with the loader's data slot. */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <vulkan/vk_icd.h>
@@ -19,6 +21,7 @@
 #define FAKE_MODE_CRASH 1
 #define FAKE_MODE_HANG 2
 #define FAKE_MODE_GARBAGE 3
+#define FAKE_MODE_ABORT 4
 
 #ifndef FAKE_MODE
 #error "define FAKE_MODE"
@@ -76,6 +79,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL fake_enumerate_physical_devices(VkInstance
   (void)devices;
   for (;;) pause();
   return VK_TIMEOUT;
+#elif FAKE_MODE == FAKE_MODE_ABORT
+  (void)count;
+  (void)devices;
+  abort();
 #else
   if (devices == NULL) {
     *count = GARBAGE_DEVICES;

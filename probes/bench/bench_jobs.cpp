@@ -1,0 +1,94 @@
+#include "bench/bench_jobs.hpp"
+
+#include <algorithm>
+
+#include "backends.hpp"
+#include "bench/blas_sweep.hpp"
+#include "bench/cuda_bench.hpp"
+#include "bench/opencl_bench.hpp"
+#include "bench/vulkan_bench.hpp"
+#include "core/paths.hpp"
+#include "cuda/cuda_probe.hpp"
+#include "opencl/opencl_probe.hpp"
+#include "vulkan/vulkan_probe.hpp"
+
+namespace gpudoctor::bench {
+
+namespace {
+
+constexpr std::string_view kBackendBlas = "blas";
+
+/// The query probe's job for an ICD, with the bench as its body.
+std::vector<IsolatedJob> opencl_jobs(const ProbeContext& ctx, const std::vector<int>& sizes) {
+  auto jobs = opencl::jobs(ctx, opencl::discover(ctx));
+  for (auto& job : jobs) {
+    job.body = [icd = job.library.value_or(""), sizes] { return opencl_bench(icd, sizes); };
+  }
+  return jobs;
+}
+
+/// The query probe's job for a driver manifest (labelled with the manifest's file name), with
+/// the bench as its body.
+std::vector<IsolatedJob> vulkan_jobs(const ProbeContext& ctx, const std::vector<int>& sizes) {
+  const VulkanInfo found = vulkan::discover(ctx);
+  auto jobs = vulkan::jobs(ctx, found);
+  for (auto& job : jobs) {
+    auto m = std::find_if(found.manifests.begin(), found.manifests.end(), [&](const auto& m) {
+      return file_name(m.file) == job.label && m.resolved == job.library;
+    });
+    if (m == found.manifests.end()) continue;
+    job.body = [manifest = m->file, sizes] { return vulkan_bench(manifest, sizes); };
+  }
+  return jobs;
+}
+
+}  // namespace
+
+std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& plan) {
+  auto wanted = [&](std::string_view b) {
+    return plan.backends.empty() ||
+           std::find(plan.backends.begin(), plan.backends.end(), b) != plan.backends.end();
+  };
+  std::vector<IsolatedJob> jobs;
+  if (!ctx.live) return jobs;
+  jobs.push_back({std::string(kBackendBlas), "cblas_sgemm", kBlasLibraries.front(),
+                  [sizes = plan.sizes, cpu = plan.cpu_name] {
+                    return blas_sweep(kBlasLibraries, sizes, cpu);
+                  }});
+  auto append = [&](std::vector<IsolatedJob> more) {
+    std::move(more.begin(), more.end(), std::back_inserter(jobs));
+  };
+  if (wanted(kBackendOpenCl)) append(opencl_jobs(ctx, plan.sizes));
+  if (wanted(kBackendVulkan)) append(vulkan_jobs(ctx, plan.sizes));
+  if (wanted(kBackendCuda)) {
+    IsolatedJob job = cuda::make_job(cuda::JobOptions{});
+    job.body = [sizes = plan.sizes] { return cuda_bench(sizes); };
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+BenchRun run_bench(std::vector<IsolatedJob> jobs, std::chrono::milliseconds per_job,
+                   const BenchProgress& progress) {
+  BenchRun run;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (progress) progress(i, jobs.size(), jobs[i]);
+    auto results = run_isolated({jobs[i]}, per_job);
+    if (results.empty()) continue;
+    IsolatedResult& r = results.front();
+    if (r.data) {
+      try {
+        auto report = r.data->get<BenchJobReport>();
+        std::move(report.series.begin(), report.series.end(), std::back_inserter(run.series));
+      } catch (const std::exception& e) {
+        r.outcome.status = ProbeStatus::failed;
+        r.outcome.detail =
+            "the bench child sent back malformed data (" + std::string(e.what()) + ")";
+      }
+    }
+    run.jobs.push_back(std::move(r.outcome));
+  }
+  return run;
+}
+
+}  // namespace gpudoctor::bench

@@ -1,0 +1,13 @@
+#pragma once
+#include <vector>
+
+#include "core/isolate.hpp"
+
+namespace gpudoctor::bench {
+
+/// The body of the CUDA bench job: the CUDA probe's own child run for the device facts, then on
+/// every device the PTX matmul at each size (cuda/cuda_smoke.hpp) and its copy rates (pinned
+/// host memory, as CUDA's bandwidthTest). Isolated child only.
+JobReport cuda_bench(const std::vector<int>& sizes);
+
+}  // namespace gpudoctor::bench

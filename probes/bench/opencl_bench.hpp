@@ -1,0 +1,14 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/isolate.hpp"
+
+namespace gpudoctor::bench {
+
+/// The body of one OpenCL bench job: the loader restricted to this one ICD, every device of
+/// every platform gets the matmul sweep (opencl/opencl_matmul.hpp) and its copy rates.
+/// Isolated child only.
+JobReport opencl_bench(const std::string& icd_library, const std::vector<int>& sizes);
+
+}  // namespace gpudoctor::bench

@@ -1,0 +1,100 @@
+// ROCm installs and who this process is.
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "core/paths.hpp"
+#include "parse/accounts.hpp"
+#include "parse/kfd_topology.hpp"
+#include "rocm/rocm_parts.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// rocm-core writes .info/version; older releases and split packages leave only the others.
+constexpr std::array<const char*, 4> kVersionFiles = {
+    ".info/version", ".info/version-dev", ".info/version-utils", ".info/version-hip-sdk"};
+constexpr std::array<const char*, 2> kConventionalGroups = {"render", "video"};
+
+RocmInstall read_install(const Root& root, const std::string& path) {
+  RocmInstall in;
+  in.path = path;
+  const std::string real = root.resolve(path);
+  if (real != path) in.real_path = real;
+  for (const char* file : kVersionFiles) {
+    auto text = root.read(join_path(path, file), 4096);
+    if (!text) continue;
+    if (auto v = parse_rocm_version_file(*text)) {
+      in.version = *v;
+      in.version_file = file;
+      break;
+    }
+  }
+  return in;
+}
+
+}  // namespace
+
+std::vector<RocmInstall> find_rocm_installs(const ProbeContext& ctx) {
+  const Root& root = ctx.root;
+  std::vector<std::string> candidates;
+  if (auto p = ctx.env.get_nonempty("ROCM_PATH")) candidates.push_back(*p);
+  candidates.emplace_back("/opt/rocm");
+  for (const auto& name : root.list("/opt")) {
+    if (starts_with(name, "rocm-")) candidates.push_back("/opt/" + name);
+  }
+  const std::string default_real = root.resolve("/opt/rocm");
+  std::vector<RocmInstall> out;
+  std::set<std::string> seen;
+  for (const auto& path : candidates) {
+    if (!root.is_directory(path) || !seen.insert(root.resolve(path)).second) continue;
+    RocmInstall in = read_install(root, path);
+    in.default_link = root.is_directory("/opt/rocm") && root.resolve(path) == default_real;
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
+ProcessAccount probe_account(const Root& root, const std::vector<DeviceNode>& nodes) {
+  ProcessAccount a;
+  if (auto text = root.read("/proc/self/status", 64 * 1024)) {
+    ProcessIds ids = parse_proc_status_ids(*text);
+    a.uid = ids.uid;
+    a.gid = ids.gid;
+    a.groups = std::move(ids.groups);
+  }
+  std::optional<std::uint32_t> primary_gid;
+  if (auto text = root.read("/etc/passwd"); text && a.uid) {
+    for (const auto& p : parse_passwd(*text)) {
+      if (p.uid != *a.uid) continue;
+      a.user = p.name;
+      primary_gid = p.gid;
+      break;
+    }
+  }
+  std::vector<GroupEntry> groups;
+  if (auto text = root.read("/etc/group")) groups = parse_group_entries(*text);
+
+  std::set<std::string> wanted(kConventionalGroups.begin(), kConventionalGroups.end());
+  for (const auto& n : nodes) {
+    if (n.group) wanted.insert(*n.group);
+  }
+  auto has = [&](std::uint32_t gid) {
+    return a.gid == gid || std::find(a.groups.begin(), a.groups.end(), gid) != a.groups.end();
+  };
+  for (const auto& g : groups) {
+    if (wanted.erase(g.name) == 0) continue;
+    GroupAccess access{g.name, g.gid, has(g.gid), primary_gid == g.gid};
+    if (a.user) {
+      access.listed_for_user =
+          access.listed_for_user ||
+          std::find(g.members.begin(), g.members.end(), *a.user) != g.members.end();
+    }
+    a.device_groups.push_back(std::move(access));
+  }
+  return a;
+}
+
+}  // namespace gpudoctor

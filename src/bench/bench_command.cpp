@@ -1,0 +1,114 @@
+#include "bench/bench_command.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "bench/bench_jobs.hpp"
+#include "bench/bench_math.hpp"
+#include "bench/bench_report.hpp"
+#include "bench/bench_svg.hpp"
+#include "bench/bench_text.hpp"
+#include "collect.hpp"
+#include "core/root.hpp"
+#include "report/report_command.hpp"
+#include "version.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// One line on a terminal, rewritten as each child starts; nothing when stderr is not one.
+class Progress {
+ public:
+  explicit Progress(std::string sizes)
+      : tty_(::isatty(STDERR_FILENO) != 0), sizes_(std::move(sizes)) {}
+  ~Progress() {
+    if (tty_) std::cerr << "\r\033[K" << std::flush;
+  }
+  void operator()(std::size_t index, std::size_t count, const IsolatedJob& job) const {
+    if (!tty_) return;
+    std::cerr << "\r\033[Kbench [" << index + 1 << "/" << count << "] " << job.backend << " "
+              << job.label << ": matmul n=" << sizes_ << ", then copies" << std::flush;
+  }
+
+ private:
+  bool tty_;
+  std::string sizes_;
+};
+
+std::string sizes_text(const std::vector<int>& sizes) {
+  std::string s;
+  for (int n : sizes) s += (s.empty() ? "" : ",") + std::to_string(n);
+  return s;
+}
+
+bool any_failure(const BenchReport& report) {
+  for (const auto& j : report.jobs) {
+    if (j.status == ProbeStatus::failed || j.status == ProbeStatus::crashed ||
+        j.status == ProbeStatus::timed_out) {
+      return true;
+    }
+  }
+  for (const auto& r : report.results) {
+    for (const auto& p : r.series.points) {
+      if (p.error) return true;
+    }
+  }
+  return false;
+}
+
+/// The plot's directory must exist before minutes of benchmarking, not after.
+bool plot_dir_exists(const std::string& plot) {
+  const std::filesystem::path p(plot);
+  std::error_code ec;
+  return std::filesystem::is_directory(p.has_parent_path() ? p.parent_path() : ".", ec);
+}
+
+}  // namespace
+
+int run_bench_command(const Options& opt, const Environment& env) {
+  if (opt.plot && !plot_dir_exists(*opt.plot)) {
+    std::cerr << "gpudoctor: --plot " << *opt.plot << ": its directory does not exist\n";
+    return 2;
+  }
+  const std::vector<int> sizes =
+      bench::normalized_sizes(opt.sizes.empty() ? bench::kDefaultSizes : opt.sizes);
+  // The host and PCI probes read files only: the CPU's name and every GPU's PCIe link.
+  CollectRequest req;
+  req.backends = {"host", "pci"};
+  req.tool_version = kToolVersion;
+  const Snapshot snap = collect(req, env);
+
+  const Root root;
+  const ProbeContext ctx{root, env, true, false};
+  bench::BenchPlan plan;
+  plan.sizes = sizes;
+  plan.backends = opt.backends;
+  if (snap.host && snap.host->cpu_model) plan.cpu_name = *snap.host->cpu_model;
+  bench::BenchRun run;
+  {
+    const Progress progress(sizes_text(sizes));
+    run = bench::run_bench(bench::bench_jobs(ctx, plan), opt.timeout, std::cref(progress));
+  }
+  BenchReport report = bench::assemble_report(std::move(run.series), snap.pci, sizes);
+  report.tool_version = kToolVersion;
+  report.jobs = std::move(run.jobs);
+
+  if (opt.plot) {
+    const std::string why = write_file_atomically(*opt.plot, bench::render_svg(report));
+    if (!why.empty()) {
+      std::cerr << "gpudoctor: --plot " << why << "\n";
+      return 2;
+    }
+  }
+  if (opt.json) {
+    std::cout << dump_json(Json(report), 2) << "\n";
+  } else {
+    std::cout << bench::render_text(report);
+  }
+  return any_failure(report) ? 1 : 0;
+}
+
+}  // namespace gpudoctor

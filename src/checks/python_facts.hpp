@@ -1,0 +1,29 @@
+#pragma once
+// Facts about Python environments and the NVIDIA driver that the framework checks share.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "checks/checks.hpp"
+#include "compat/version.hpp"
+
+namespace gpudoctor {
+
+/// "/home/ana/venv (Python 3.11.9)": how a finding names an environment.
+std::string env_label(const PythonEnv& env);
+
+/// The package `name` (PEP 503 normalised) in `env`, if installed.
+const PythonPackage* find_package(const PythonEnv& env, std::string_view name);
+
+/// A usable NVIDIA GPU: on PCI with the nvidia driver bound, or seen by CUDA/NVML.
+bool usable_nvidia_gpu(const Snapshot& s);
+
+/// The lowest driver that runs code built with CUDA `cuda` shipped inside a framework: the
+/// minor-version-compatibility minimum of its major family, else the toolkit's own minimum.
+struct DriverNeed {
+  Version driver;
+  std::string source;  ///< URL of the row it came from
+};
+std::optional<DriverNeed> driver_for_bundled_cuda(const CompatData& data, const Version& cuda);
+
+}  // namespace gpudoctor

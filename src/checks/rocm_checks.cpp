@@ -1,0 +1,322 @@
+// AMD ROCm: the GPU's gfx target against the installed ROCm and the framework builds, access to
+// /dev/kfd and the render nodes, the kernel driver under the ROCm userland, HIP's own answer.
+#include <algorithm>
+#include <set>
+
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+#include "compat/compat_query.hpp"
+#include "parse/kfd_topology.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// " value", or nothing for an unknown one.
+std::string opt_text(const std::optional<std::string>& v) { return v ? " " + *v : ""; }
+
+/// Where a gfx target's support is judged: the installed ROCm, or a framework's ROCm build.
+struct RocmBuild {
+  std::string id;     ///< the finding id when the target is not supported
+  std::string label;  ///< "ROCm 6.0.0 (/opt/rocm)", "torch 2.5.1+rocm6.2 in /home/…/venv"
+  Version version;
+};
+
+/// The install /opt/rocm points to, else the only one that states a version.
+const RocmInstall* active_install(const RocmInfo& r) {
+  for (const auto& in : r.installs) {
+    if (in.default_link && in.version) return &in;
+  }
+  const RocmInstall* found = nullptr;
+  for (const auto& in : r.installs) {
+    if (!in.version) continue;
+    if (found != nullptr) return nullptr;  // several, none the default: which one is used?
+    found = &in;
+  }
+  return found;
+}
+
+std::vector<RocmBuild> rocm_builds(const Snapshot& s) {
+  std::vector<RocmBuild> out;
+  if (const RocmInstall* in = active_install(*s.rocm)) {
+    if (auto v = parse_version(*in->version)) {
+      out.push_back({"rocm.gfx_unsupported", "ROCm " + *in->version + " (" + in->path + ")", *v});
+    }
+  }
+  if (!s.python) return out;
+  for (const auto& env : s.python->envs) {
+    for (const auto& p : env.packages) {
+      if (p.name != "torch" || !p.torch || !p.torch->local_version) continue;
+      if (auto v = rocm_version_from_tag(*p.torch->local_version)) {
+        out.push_back(
+            {"rocm.torch_gfx_unsupported",
+             "torch " + p.torch->version.value_or(p.version.value_or("?")) + " in " + env.prefix,
+             *v});
+      }
+    }
+  }
+  return out;
+}
+
+/// "AMD Radeon RX 7600 XT (gfx1102, 0000:03:00.0)": the merged device's name for KFD node i,
+/// with the target and address it does not already name.
+std::string node_label(const CheckInput& in, std::size_t i) {
+  const KfdNode& n = in.snap.rocm->nodes[i];
+  std::string name = "KFD node " + std::to_string(n.node);
+  for (const auto& m : in.devices) {
+    if (std::find(m.kfd.begin(), m.kfd.end(), i) != m.kfd.end()) name = m.name;
+  }
+  std::vector<std::string> extra;
+  for (const auto& part : {n.gfx_target, n.pci_address}) {
+    if (part && name.find(*part) == std::string::npos) extra.push_back(*part);
+  }
+  return extra.empty() ? name : name + " (" + join(extra, ", ") + ")";
+}
+
+bool lists(const RocmRelease& row, const std::string& gfx) {
+  return std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end();
+}
+
+/// The workaround, with the risk that comes with it, or where to go instead.
+std::string unsupported_fix(const CheckInput& in, const RocmRelease& row, const std::string& gfx,
+                            Finding& f) {
+  const std::string targets = join(row.gfx, ", ");
+  auto ov = rocm_override(in.compat, gfx);
+  if (!ov || !lists(row, ov->runs_as)) {
+    return "use a GPU this ROCm release supports (" + targets +
+           "), or a ROCm release whose compatibility matrix lists " + gfx;
+  }
+  f.evidence.push_back("workaround named in " + ov->from.url);
+  return "export HSA_OVERRIDE_GFX_VERSION=" + ov->value + " before starting the program: the " +
+         "runtime then treats the GPU as " + ov->runs_as + ". AMD does not support this; it " +
+         "applies to every GPU of the process" +
+         (ov->from.note ? " (" + *ov->from.note + ")" : "") +
+         ". Supported targets here: " + targets;
+}
+
+void judge_target(const CheckSpec& self, const CheckInput& in, std::size_t node,
+                  const RocmBuild& build, const RocmRelease& row, std::vector<Finding>& out) {
+  const std::string gfx = *in.snap.rocm->nodes[node].gfx_target;
+  if (lists(row, gfx)) return;
+  const auto& env = in.snap.rocm->hsa_override_gfx_version;
+  const auto runs_as = env ? gfx_override_target(*env) : std::nullopt;
+  Finding f = make_finding(self, Severity::warn,
+                           node_label(in, node) + " is not a target " + build.label +
+                               " supports: where its libraries ship no code for " + gfx +
+                               " they stop with \"Cannot read TensileLibrary.dat\" or "
+                               "hipErrorNoBinaryForGpu");
+  f.id = build.id;
+  f.source = row.from.url;
+  f.evidence.push_back("GPU target (KFD gfx_target_version): " + gfx);
+  f.evidence.push_back(build.label + " supports: " + join(row.gfx, ", "));
+  if (runs_as && lists(row, *runs_as)) {
+    f.id = "rocm.gfx_override";
+    f.severity = Severity::info;
+    f.title = node_label(in, node) + " runs as " + *runs_as + " under " + build.label +
+              " through HSA_OVERRIDE_GFX_VERSION=" + *env +
+              ": it works for many, and AMD "
+              "does not support it";
+    f.evidence.push_back("HSA_OVERRIDE_GFX_VERSION=" + *env);
+    f.fix =
+        "if kernels crash or compute wrong results, unset HSA_OVERRIDE_GFX_VERSION and use a "
+        "supported GPU (" +
+        join(row.gfx, ", ") + ")";
+  } else {
+    if (env)
+      f.evidence.push_back("HSA_OVERRIDE_GFX_VERSION=" + *env + " (names no supported target)");
+    f.fix = unsupported_fix(in, row, gfx, f);
+  }
+  out.push_back(std::move(f));
+}
+
+bool has_node(const RocmInfo& r, const std::string& path) {
+  return std::any_of(r.device_nodes.begin(), r.device_nodes.end(),
+                     [&](const DeviceNode& d) { return d.path == path; });
+}
+
+bool is_compute_node(const DeviceNode& d) {
+  return d.path == "/dev/kfd" || starts_with(d.path, "/dev/dri/renderD");
+}
+
+/// Whether there is an AMD GPU whose device files ROCm would open.
+bool amd_compute_present(const RocmInfo& r) {
+  const bool render = std::any_of(r.device_nodes.begin(), r.device_nodes.end(),
+                                  [](const DeviceNode& d) { return is_compute_node(d); });
+  return !r.nodes.empty() || has_node(r, "/dev/kfd") || (r.amdgpu_module && render);
+}
+
+/// The groups that own /dev/kfd and the render nodes. Where ownership is unknown (a recorded
+/// tree holds plain files), udev's rule applies: render where that group exists, else video.
+std::set<std::string> owning_groups(const RocmInfo& r, bool* inferred) {
+  std::set<std::string> groups;
+  for (const auto& d : r.device_nodes) {
+    if (!is_compute_node(d) || !d.group || !d.mode) continue;
+    if (d.mode->size() >= 10 && (*d.mode)[7] == 'r' && (*d.mode)[8] == 'w') continue;  // o+rw
+    groups.insert(*d.group);
+  }
+  *inferred =
+      groups.empty() && std::none_of(r.device_nodes.begin(), r.device_nodes.end(),
+                                     [](const DeviceNode& d) { return d.mode.has_value(); });
+  if (!*inferred) return groups;
+  for (const char* g : {"render", "video"}) {
+    for (const auto& a : r.account.device_groups) {
+      if (a.group == g) return {g};
+    }
+  }
+  return groups;
+}
+
+std::string process_groups_text(const ProcessAccount& a) {
+  std::vector<std::string> ids;
+  for (auto g : a.groups) ids.push_back(std::to_string(g));
+  return ids.empty() ? "(none)" : join(ids, " ");
+}
+
+}  // namespace
+
+void check_rocm_gfx_support(const CheckSpec& self, const CheckInput& in,
+                            std::vector<Finding>& out) {
+  if (!in.snap.rocm) return;
+  const auto builds = rocm_builds(in.snap);
+  for (std::size_t i = 0; i < in.snap.rocm->nodes.size(); ++i) {
+    if (!in.snap.rocm->nodes[i].gfx_target) continue;
+    for (const auto& b : builds) {
+      if (auto row = rocm_release(in.compat, b.version)) judge_target(self, in, i, b, *row, out);
+    }
+  }
+}
+
+void check_rocm_device_access(const CheckSpec& self, const CheckInput& in,
+                              std::vector<Finding>& out) {
+  if (!in.snap.rocm) return;
+  const RocmInfo& r = *in.snap.rocm;
+  if (!amd_compute_present(r) || r.account.uid == std::optional<std::uint32_t>(0)) return;
+  std::vector<std::string> denied;
+  bool all_open = true;  // this process opens every one (groups, ACLs or a 0666 udev rule)
+  for (const auto& d : r.device_nodes) {
+    if (!is_compute_node(d)) continue;
+    all_open = all_open && d.readable == std::optional<bool>(true) &&
+               d.writable == std::optional<bool>(true);
+    if (d.readable == std::optional<bool>(false) || d.writable == std::optional<bool>(false)) {
+      denied.push_back(d.path + " " + d.mode.value_or("?") + " group " + d.group.value_or("?"));
+    }
+  }
+  if (all_open && r.dev_listed && has_node(r, "/dev/kfd")) return;
+  bool inferred = false;
+  bool reported = false;
+  for (const auto& g : owning_groups(r, &inferred)) {
+    auto a = std::find_if(r.account.device_groups.begin(), r.account.device_groups.end(),
+                          [&](const GroupAccess& x) { return x.group == g; });
+    if (a == r.account.device_groups.end() || a->in_process) continue;
+    Finding f = make_finding(self, inferred ? Severity::warn : Severity::fail, "");
+    f.evidence.push_back("/etc/group: " + g +
+                         (a->gid ? " (gid " + std::to_string(*a->gid) + ")" : "") +
+                         (a->listed_for_user ? " lists this user" : " does not list this user"));
+    f.evidence.push_back("this process's groups: " + process_groups_text(r.account));
+    if (inferred) f.evidence.push_back("owner of /dev/kfd not recorded: udev gives it to " + g);
+    for (const auto& d : denied) f.evidence.push_back("not accessible: " + d);
+    if (a->listed_for_user) {
+      f.id = "rocm.group_not_active";
+      f.title = "This user was added to the " + g +
+                " group after this session started: its "
+                "processes still lack it, so /dev/kfd cannot be opened";
+      f.fix = "log out and back in (a new SSH session, or reboot), or run: newgrp " + g;
+    } else {
+      f.id = "rocm.not_in_group";
+      f.title = "This user is not in the " + g +
+                " group that owns /dev/kfd and the render "
+                "nodes: ROCm cannot open the GPU";
+      f.fix = "sudo usermod -aG render,video $USER, then log out and back in";
+    }
+    out.push_back(std::move(f));
+    reported = true;
+  }
+  if (denied.empty() || reported) return;
+  Finding f =
+      make_finding(self, Severity::fail, "The GPU's device files are not accessible to this user");
+  for (const auto& d : denied) f.evidence.push_back("not accessible: " + d);
+  f.fix =
+      "sudo usermod -aG render,video $USER, then log out and back in (in a container: "
+      "--device /dev/kfd --device /dev/dri --group-add <gid of the host's render group>)";
+  out.push_back(std::move(f));
+}
+
+void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
+                              std::vector<Finding>& out) {
+  if (!in.snap.rocm) return;
+  const RocmInfo& r = *in.snap.rocm;
+  const RocmInstall* install = active_install(r);
+  const bool userland = !r.installs.empty() || (r.hip && r.hip->library);
+  if (!userland) return;
+  const std::string what = install ? "ROCm " + *install->version : "ROCm";
+  if (r.modules_listed && !r.amdgpu_module) {
+    Finding f = make_finding(self, Severity::fail,
+                             what +
+                                 " is installed but the amdgpu kernel module is not loaded: "
+                                 "no GPU can be used");
+    f.id = "rocm.amdgpu_not_loaded";
+    for (const auto& i : r.installs)
+      f.evidence.push_back("installed: " + i.path + opt_text(i.version));
+    f.evidence.push_back("/proc/modules and /sys/module: no amdgpu");
+    for (const PciDevice* p : pci_gpus(in.snap, kPciVendorAmd)) {
+      f.evidence.push_back("AMD GPU on PCI: " + pci_label(*p) + " driver " +
+                           p->driver.value_or("none"));
+    }
+    f.fix =
+        "sudo modprobe amdgpu and read dmesg | grep -i amdgpu; with AMD's packaged driver: "
+        "sudo apt install amdgpu-dkms (or dnf), then reboot";
+    out.push_back(std::move(f));
+    return;
+  }
+  if (r.amdgpu_initstate && *r.amdgpu_initstate != "live") {
+    Finding f = make_finding(self, Severity::fail,
+                             "The amdgpu module is " + *r.amdgpu_initstate + ", not live");
+    f.id = "rocm.amdgpu_not_loaded";
+    f.evidence.push_back("/sys/module/amdgpu/initstate: " + *r.amdgpu_initstate);
+    f.fix = "read dmesg | grep -i amdgpu for why it did not finish loading, then reboot";
+    out.push_back(std::move(f));
+    return;
+  }
+  if (!r.amdgpu_module || !r.dev_listed || has_node(r, "/dev/kfd") || r.kfd_topology) return;
+  const bool container = in.snap.host && in.snap.host->container;
+  Finding f = make_finding(
+      self, Severity::fail,
+      "amdgpu is loaded but there is no /dev/kfd: " + what + " cannot reach the GPU for compute");
+  f.id = "rocm.no_kfd";
+  f.evidence.push_back("amdgpu module: " + *r.amdgpu_module);
+  f.evidence.push_back("/dev/kfd: missing; /sys/class/kfd/kfd/topology: missing");
+  if (container) {
+    f.evidence.push_back("container: " + *in.snap.host->container);
+    f.fix =
+        "start the container with the GPU's device files: docker run --device /dev/kfd "
+        "--device /dev/dri --group-add video …";
+  } else {
+    f.fix =
+        "read dmesg | grep -i kfd: \"kfd not supported on this ASIC\" means this GPU has no "
+        "ROCm compute; otherwise the kernel lacks CONFIG_HSA_AMD (install AMD's amdgpu-dkms)";
+  }
+  out.push_back(std::move(f));
+}
+
+void check_hip_init(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.rocm || !in.snap.rocm->hip || !in.snap.rocm->hip->error) return;
+  const RocmInfo& r = *in.snap.rocm;
+  const HipError& e = *r.hip->error;
+  const bool no_device = e.code == 100;  // hipErrorNoDevice
+  Finding f = make_finding(self, no_device && r.nodes.empty() ? Severity::info : Severity::fail,
+                           e.call + " failed with " + std::to_string(e.code) + opt_text(e.name) +
+                               ": no HIP program can use the GPU");
+  f.evidence.push_back(e.call + " returned " + std::to_string(e.code) + opt_text(e.name) +
+                       opt_text(e.text));
+  if (r.hip->library) f.evidence.push_back("libamdhip64: " + *r.hip->library);
+  if (r.hip_visible_devices) f.evidence.push_back("HIP_VISIBLE_DEVICES=" + *r.hip_visible_devices);
+  if (r.rocr_visible_devices)
+    f.evidence.push_back("ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices);
+  f.fix = no_device
+              ? "check HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES and that this user can open "
+                "/dev/kfd (rocm.device_access)"
+              : "see the HIP error reference for this code; rerun with AMD_LOG_LEVEL=3";
+  out.push_back(std::move(f));
+}
+
+}  // namespace gpudoctor

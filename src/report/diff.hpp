@@ -1,0 +1,43 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/finding.hpp"
+#include "devices.hpp"
+#include "json.hpp"
+#include "model/snapshot.hpp"
+
+namespace gpudoctor {
+
+/// One machine as diff sees it: its snapshot, merged devices and the findings on it.
+struct DiffSide {
+  const Snapshot& snap;
+  const std::vector<MergedDevice>& devices;
+  const std::vector<Finding>& findings;
+};
+
+/// One fact that differs; `rank` orders them, lowest (most likely the cause) first.
+struct Difference {
+  int rank = 0;
+  std::string area;  ///< "finding", "driver", "toolkit", "cudnn", "framework", "python", …
+  std::string what;  ///< "NVIDIA kernel module", "torch", "nvidia.driver_library_mismatch"
+  std::optional<std::string> a;  ///< absent: the machine has no such fact
+  std::optional<std::string> b;
+};
+GPUDOCTOR_JSON(Difference, rank, area, what, a, b)
+
+/// What differs that matters between a machine that works and one that does not: failures,
+/// driver, toolkit, cuDNN/NCCL, framework builds, Python, devices, warnings, the OS, the
+/// other APIs; most important first.
+std::vector<Difference> diff_machines(const DiffSide& a, const DiffSide& b);
+
+/// Text for people: a block per difference, A and B under it.
+std::string render_diff_text(const std::vector<Difference>& diffs, const std::string& a_name,
+                             const std::string& b_name);
+
+/// `diff --json`.
+Json diff_json(const std::vector<Difference>& diffs, const std::string& a_name,
+               const std::string& b_name);
+
+}  // namespace gpudoctor

@@ -1,0 +1,48 @@
+#include "report/report.hpp"
+
+#include "render/query_text.hpp"
+#include "report/environment_section.hpp"
+#include "report/redact.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+Json summary_json(const std::vector<Finding>& findings, std::size_t devices) {
+  int counts[4] = {0, 0, 0, 0};
+  for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
+  return {{"failures", counts[static_cast<int>(Severity::fail)]},
+          {"warnings", counts[static_cast<int>(Severity::warn)]},
+          {"notes", counts[static_cast<int>(Severity::info)]},
+          {"ok", counts[static_cast<int>(Severity::ok)]},
+          {"devices", devices}};
+}
+
+}  // namespace
+
+Json build_report(const ReportInput& in) {
+  const EnvironmentSection env = environment_section(in.env, !in.redact);
+  Json doc = {{"schema_version", kSchemaVersion},
+              {"kind", "gpudoctor-report"},
+              {"tool_version", in.snap.tool_version},
+              {"generated_at", in.generated_at},
+              {"summary", summary_json(in.findings, in.devices.size())},
+              {"findings", in.findings},
+              {"environment", env.variables},
+              {"bench", in.bench ? *in.bench : Json(nullptr)},
+              {"snapshot", query_json(in.snap, in.devices)}};
+  Json redaction = {{"redacted", in.redact},
+                    {"environment_variables_left_out", env.left_out},
+                    {"secret_variables_dropped", env.secrets_dropped}};
+  if (in.redact) {
+    Redacted r = redact(std::move(doc), user_names_from(in.env));
+    doc = std::move(r.doc);
+    redaction["replaced"] = r.counts;
+  } else {
+    redaction["replaced"] = Json::object();
+  }
+  doc["redaction"] = std::move(redaction);
+  return doc;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,30 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/finding.hpp"
+#include "devices.hpp"
+#include "environment.hpp"
+#include "json.hpp"
+#include "model/snapshot.hpp"
+
+namespace gpudoctor {
+
+/// What `gpudoctor report` puts together; the caller supplies the clock and the environment.
+struct ReportInput {
+  const Snapshot& snap;
+  const std::vector<MergedDevice>& devices;
+  const std::vector<Finding>& findings;
+  const Environment& env;
+  std::string generated_at;  ///< UTC, ISO 8601: "2026-11-21T10:55:00Z"
+  bool redact = true;
+  std::optional<Json> bench;  ///< benchmark results, when asked for
+};
+
+/// The versioned report (schema/report.schema.json): summary, findings, the GPU-relevant
+/// environment, what was redacted, and the snapshot with its merged devices, which
+/// `check --from` reads back.
+Json build_report(const ReportInput& in);
+
+}  // namespace gpudoctor

@@ -1,0 +1,267 @@
+#include "report/report_html.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "bench/bench_model.hpp"
+#include "bench/bench_svg.hpp"
+#include "report/html.hpp"
+#include "report/report_html_parts.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+using html::escape;
+using html::field;
+using html::field_text;
+
+constexpr const char* kStyle = R"css(
+:root{--fail:#c62828;--warn:#b26a00;--info:#1565c0;--ok:#2e7d32;--line:#e3e6ea;--muted:#5f6b7a}
+*{box-sizing:border-box}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d232b;
+ background:#f6f7f9;margin:0;padding:24px}
+main{max-width:1100px;margin:0 auto}
+h1{font-size:26px;margin:0 0 4px}
+h2{font-size:19px;margin:28px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}
+h3{font-size:16px;margin:0}
+h4{font-size:14px;margin:14px 0 4px;color:var(--muted)}
+.meta{color:var(--muted);margin:0 0 12px}
+.pills span{display:inline-block;border-radius:999px;padding:2px 12px;margin:0 6px 6px 0;
+ font-weight:600;color:#fff}
+.pill-fail{background:var(--fail)}.pill-warn{background:var(--warn)}
+.pill-info{background:var(--info)}.pill-ok{background:var(--ok)}.pill-dev{background:#455a64}
+.finding{display:flex;gap:12px;background:#fff;border:1px solid var(--line);
+ border-left:5px solid var(--info);border-radius:6px;padding:12px 14px;margin:0 0 10px}
+.finding.fail{border-left-color:var(--fail)}.finding.warn{border-left-color:var(--warn)}
+.finding.ok{border-left-color:var(--ok)}
+.icon{flex:none;width:28px;height:28px;border-radius:50%;color:#fff;font-weight:700;
+ display:flex;align-items:center;justify-content:center;background:var(--info)}
+.fail .icon{background:var(--fail)}.warn .icon{background:var(--warn)}.ok .icon{background:var(--ok)}
+.finding .id{color:var(--muted);font-size:13px;margin:2px 0 6px;font-family:ui-monospace,monospace}
+.finding ul{margin:4px 0 8px;padding-left:20px}
+.fix{background:#f0f4f8;border-radius:4px;padding:6px 10px;margin:6px 0;
+ font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13px;white-space:pre-wrap}
+.source{font-size:13px;margin:0}
+table{border-collapse:collapse;width:100%;background:#fff;margin:6px 0 12px;font-size:14px}
+th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top;
+ overflow-wrap:break-word}
+td.long,.facts td{overflow-wrap:anywhere}
+thead th{background:#eef1f4}
+table.facts th{width:230px;background:#fafbfc;font-weight:600}
+details{background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px 12px;margin:6px 0}
+summary{cursor:pointer;font-weight:600}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;max-height:600px;overflow:auto}
+.none{color:var(--muted)}
+.plot svg{width:100%;height:auto;background:#fff;border:1px solid var(--line);border-radius:6px}
+)css";
+
+const char* icon_of(const std::string& severity) {
+  if (severity == "fail") return "✗";
+  if (severity == "warn") return "!";
+  if (severity == "ok") return "✓";
+  return "i";
+}
+
+std::string finding_html(const Json& f) {
+  const std::string severity = field_text(f, "severity");
+  std::ostringstream os;
+  os << "<article class=\"finding " << escape(severity) << "\"><div class=\"icon\">"
+     << icon_of(severity) << "</div><div><h3>" << escape(field_text(f, "title")) << "</h3>"
+     << "<p class=\"id\">" << escape(field_text(f, "id")) << " · " << escape(severity) << "</p>";
+  const Json& evidence = field(f, "evidence");
+  if (evidence.is_array() && !evidence.empty()) {
+    os << "<ul>";
+    for (const auto& e : evidence) os << "<li>" << escape(html::text_of(e)) << "</li>";
+    os << "</ul>";
+  }
+  if (const std::string fix = field_text(f, "fix"); !fix.empty()) {
+    os << "<div class=\"fix\">" << escape(fix) << "</div>";
+  }
+  if (const std::string source = field_text(f, "source"); !source.empty()) {
+    os << "<p class=\"source\">Source: " << html::link(source, source) << "</p>";
+  }
+  os << "</div></article>\n";
+  return os.str();
+}
+
+std::string findings_section(const Json& findings) {
+  std::string out = "<h2>Findings</h2>\n";
+  std::string body;
+  // Worst first: a reader of the ticket meets the failure before the notes.
+  for (const char* severity : {"fail", "warn", "info", "ok"}) {
+    if (!findings.is_array()) break;
+    for (const auto& f : findings) {
+      if (field_text(f, "severity") == severity) body += finding_html(f);
+    }
+  }
+  return out +
+         (body.empty() ? "<p class=\"none\">Nothing to report: every check passed.</p>\n" : body);
+}
+
+std::string header_html(const Json& report) {
+  const Json& snap = field(report, "snapshot");
+  const Json& host = field(snap, "host");
+  const Json& summary = field(report, "summary");
+  std::vector<std::string> meta = {"generated " + field_text(report, "generated_at"),
+                                   "gpudoctor " + field_text(report, "tool_version")};
+  for (const char* key : {"hostname", "os_pretty_name", "kernel_release"}) {
+    if (const std::string v = field_text(host, key); !v.empty()) meta.push_back(v);
+  }
+  if (field_text(snap, "root") != "/" && !field_text(snap, "root").empty()) {
+    meta.push_back("files read under " + field_text(snap, "root"));
+  }
+  if (field(field(report, "redaction"), "redacted") == true) meta.push_back("redacted");
+  std::ostringstream os;
+  os << "<h1>gpudoctor report</h1>\n<p class=\"meta\">" << escape(join(meta, " · ")) << "</p>\n"
+     << "<div class=\"pills\">";
+  struct Pill {
+    const char* key;
+    const char* one;
+    const char* cls;
+  };
+  const Pill pills[] = {{"failures", "failure", "fail"},
+                        {"warnings", "warning", "warn"},
+                        {"notes", "note", "info"},
+                        {"devices", "device", "dev"}};
+  for (const auto& p : pills) {
+    const std::string n = field_text(summary, p.key);
+    os << "<span class=\"pill-" << p.cls << "\">" << escape(n) << " " << (n == "1" ? p.one : p.key)
+       << "</span>";
+  }
+  os << "</div>\n";
+  return os.str();
+}
+
+/// The first memory size any API gives for a merged device.
+std::string device_memory(const Json& d) {
+  const std::pair<const char*, const char*> sources[] = {{"cuda", "total_memory_bytes"},
+                                                         {"nvml", "memory_total_bytes"},
+                                                         {"opencl", "global_mem_bytes"}};
+  for (const auto& [api, key] : sources) {
+    for (const auto& view : field(d, api)) {
+      const Json& v = field(view, key);
+      if (v.is_number_unsigned()) return human_bytes(v.get<std::uint64_t>());
+    }
+  }
+  return "";
+}
+
+std::string device_apis(const Json& d) {
+  std::vector<std::string> apis;
+  if (!field(d, "pci").is_null()) apis.push_back("PCI");
+  const std::pair<const char*, const char*> views[] = {
+      {"opencl", "OpenCL"}, {"vulkan", "Vulkan"}, {"cuda", "CUDA"}, {"nvml", "NVML"}};
+  for (const auto& [key, label] : views) {
+    const Json& v = field(d, key);
+    if (v.is_array() && !v.empty()) apis.push_back(label);
+  }
+  return join(apis, ", ");
+}
+
+std::string ids_text(const Json& d) {
+  const Json& v = field(d, "vendor_id");
+  const Json& p = field(d, "device_id");
+  if (!v.is_number_unsigned()) return "";
+  std::string s = hex(v.get<std::uint64_t>(), 4);
+  if (p.is_number_unsigned()) s += ":" + hex(p.get<std::uint64_t>(), 4);
+  return s;
+}
+
+std::string device_views(const Json& d) {
+  std::string out =
+      "<details><summary>" + escape(field_text(d, "name")) + ": every API's view</summary>\n";
+  if (!field(d, "pci").is_null()) out += "<h4>PCI</h4>" + html::object_table(field(d, "pci"));
+  for (const char* api : {"opencl", "vulkan", "cuda", "nvml"}) {
+    for (const auto& view : field(d, api))
+      out += "<h4>" + std::string(api) + "</h4>" + html::object_table(view);
+  }
+  return out + "</details>\n";
+}
+
+std::string devices_section(const Json& snapshot) {
+  const Json& devices = field(snapshot, "devices");
+  std::string out = "<h2>Devices</h2>\n";
+  if (!devices.is_array() || devices.empty()) {
+    return out + "<p class=\"none\">No device was found by the backends that ran.</p>\n";
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& d : devices) {
+    std::string kind = field_text(d, "kind");
+    if (field(d, "software") == true) kind += " (software)";
+    rows.push_back({field_text(d, "index"), field_text(d, "name"), kind,
+                    field_text(d, "pci_address"), ids_text(d), device_memory(d),
+                    field_text(field(d, "pci"), "driver"), device_apis(d)});
+  }
+  out += html::table({"#", "name", "kind", "PCI address", "vendor:device", "memory",
+                      "kernel driver", "seen through"},
+                     rows);
+  for (const auto& d : devices) out += device_views(d);
+  return out;
+}
+
+/// A table of the best rates, then `gpudoctor bench`'s own plot, inline.
+std::string bench_section(const Json& bench) {
+  if (!bench.is_object()) return "";
+  BenchReport parsed;
+  try {
+    parsed = bench.get<BenchReport>();
+  } catch (const std::exception&) {
+    return "";  // a hand-edited file: the raw JSON below still shows it
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : parsed.results) {
+    const auto& best = r.best_gflops;
+    rows.push_back({r.series.api, r.series.device,
+                    best ? html::text_of(std::round(*best * 10) / 10) : r.series.error.value_or(""),
+                    r.best_n ? std::to_string(*r.best_n) : "",
+                    r.peak ? html::text_of(std::round(r.peak->gflops)) : "",
+                    r.wins_from_n ? std::to_string(*r.wins_from_n) : ""});
+  }
+  if (rows.empty()) return "";
+  const std::string svg = bench::render_svg(parsed);
+  const auto at = svg.find("<svg");
+  return "<h2>Benchmark</h2>\n" +
+         html::table({"API", "device", "best GFLOPS", "at n", "expected peak GFLOPS",
+                      "beats the CPU from n"},
+                     rows) +
+         (at == std::string::npos ? "" : "<div class=\"plot\">" + svg.substr(at) + "</div>\n");
+}
+
+std::string redaction_note(const Json& redaction) {
+  if (field(redaction, "redacted") != true) {
+    return "<p class=\"meta\">Not redacted (--no-redact); variables whose names look like "
+           "secrets were still left out.</p>\n";
+  }
+  std::vector<std::string> parts;
+  for (const auto& [kind, n] : field(redaction, "replaced").items()) {
+    parts.push_back(html::text_of(n) + " " + kind);
+  }
+  parts.push_back(field_text(redaction, "environment_variables_left_out") +
+                  " environment variables left out");
+  return "<p class=\"meta\">Redacted: " + escape(join(parts, ", ")) +
+         " (stable placeholders: one value, one placeholder).</p>\n";
+}
+
+}  // namespace
+
+std::string render_report_html(const Json& report) {
+  const Json& snap = field(report, "snapshot");
+  std::ostringstream os;
+  os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+     << "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+     << "<title>gpudoctor report " << escape(field_text(report, "generated_at")) << "</title>"
+     << "<style>" << kStyle << "</style></head><body><main>\n"
+     << header_html(report) << findings_section(field(report, "findings")) << devices_section(snap)
+     << html::smoke_section(snap) << bench_section(field(report, "bench"))
+     << html::software_section(snap, field(report, "environment")) << html::probes_section(snap)
+     << "<h2>Raw report</h2>\n"
+     << redaction_note(field(report, "redaction"))
+     << "<details><summary>The whole report as JSON (what check --from reads)</summary><pre>"
+     << escape(dump_json(report, 2)) << "</pre></details>\n"
+     << "</main></body></html>\n";
+  return os.str();
+}
+
+}  // namespace gpudoctor

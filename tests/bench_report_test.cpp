@@ -1,0 +1,173 @@
+// `gpudoctor bench` from measurements to what it says: speed-ups, links that stand out (an eGPU
+// at x4, a card at Gen1), a device far below its peak, the table and the SVG.
+#include "bench/bench_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include "bench/bench_svg.hpp"
+#include "bench/bench_text.hpp"
+#include "bench/clip.hpp"
+
+namespace gpudoctor::bench {
+namespace {
+
+BenchSeries series(const std::string& api, const std::string& device,
+                   std::vector<std::pair<int, double>> n_gflops) {
+  BenchSeries s;
+  s.api = api;
+  s.device = device;
+  for (auto [n, g] : n_gflops) {
+    BenchPoint p;
+    p.n = n;
+    p.gflops = g;
+    p.ms = 2.0 * n * n * n / (g * 1e9) * 1e3;
+    s.points.push_back(p);
+  }
+  return s;
+}
+
+/// A GTX 1060-like CUDA device: 10 SMs × 128 cores × 2 × 1708 MHz = 4372 GFLOPS expected.
+BenchSeries gpu(std::vector<std::pair<int, double>> n_gflops) {
+  BenchSeries s = series("cuda", "NVIDIA GeForce GTX 1060 6GB", std::move(n_gflops));
+  s.traits.vendor_id = 0x10de;
+  s.traits.type = "gpu";
+  s.traits.compute_units = 10;
+  s.traits.clock_mhz = 1708;
+  s.traits.cc_major = 6;
+  s.traits.cc_minor = 1;
+  s.traits.pci_bus_id = "0000:01:00.0";
+  return s;
+}
+
+PciInfo pci_with_link(int gen, int width, int max_gen, int max_width) {
+  PciDevice d;
+  d.address = "0000:01:00.0";
+  d.link_current.generation = gen;
+  d.link_current.width = width;
+  d.link_max.generation = max_gen;
+  d.link_max.width = max_width;
+  PciInfo info;
+  info.devices.push_back(d);
+  return info;
+}
+
+bool mentions(const std::vector<std::string>& warnings, const std::string& text) {
+  for (const auto& w : warnings) {
+    if (w.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(BenchReport, CpuFirstSpeedupsAndCrossover) {
+  auto report = assemble_report({gpu({{256, 50}, {1024, 1500}}),
+                                 series("blas", "Intel Core i7-7700", {{256, 100}, {1024, 150}})},
+                                std::nullopt, {256, 1024});
+  ASSERT_EQ(report.results.size(), 2u);
+  EXPECT_EQ(report.results[0].series.api, "blas");
+  const BenchResult& g = report.results[1];
+  EXPECT_DOUBLE_EQ(*g.series.points[0].speedup_vs_cpu, 0.5);
+  EXPECT_DOUBLE_EQ(*g.series.points[1].speedup_vs_cpu, 10.0);
+  EXPECT_EQ(g.wins_from_n, 1024);
+  EXPECT_EQ(g.best_n, 1024);
+  ASSERT_TRUE(g.peak);
+  EXPECT_NEAR(g.peak->gflops, 4372.48, 0.01);
+  EXPECT_NEAR(*g.series.points[1].percent_of_peak, 1500 / 4372.48 * 100, 1e-9);
+  EXPECT_TRUE(g.warnings.empty());
+  EXPECT_FALSE(report.results[0].series.points[0].speedup_vs_cpu);
+}
+
+TEST(BenchReport, AnEgpuAtX4StandsOut) {
+  auto s = gpu({{1024, 1500}});
+  s.bandwidth = Bandwidth{};
+  s.bandwidth->host_to_device_gbs = 2.6;
+  auto report = assemble_report({s}, pci_with_link(3, 4, 3, 16), {1024});
+  const BenchResult& r = report.results[0];
+  ASSERT_TRUE(r.link);
+  EXPECT_NEAR(*r.link->gbs, 3.938, 0.001);
+  EXPECT_NEAR(*r.link->max_gbs, 15.754, 0.001);
+  EXPECT_NEAR(*r.link->host_to_device_percent, 2.6 / 3.938 * 100, 0.1);
+  EXPECT_TRUE(mentions(r.warnings, "runs at x4 while the card supports x16")) << r.warnings.size();
+}
+
+TEST(BenchReport, ACardStuckAtGen1StandsOutUnlessCopiesShowTheLinkCameUp) {
+  auto slow = gpu({{1024, 1500}});
+  slow.bandwidth = Bandwidth{};
+  slow.bandwidth->host_to_device_gbs = 3.1;  // under Gen1 x16's 4 GB/s: it stayed at Gen1
+  auto r = assemble_report({slow}, pci_with_link(1, 16, 3, 16), {1024}).results[0];
+  EXPECT_TRUE(mentions(r.warnings, "trained at Gen1 while the card supports Gen3"));
+
+  auto fast = slow;
+  fast.bandwidth->host_to_device_gbs = 12.0;  // idle power saving: under load it ran at Gen3
+  r = assemble_report({fast}, pci_with_link(1, 16, 3, 16), {1024}).results[0];
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(BenchReport, FarBelowItsPeakAtALargeSize) {
+  auto r = assemble_report({gpu({{256, 20}, {1024, 40}})}, std::nullopt, {256, 1024}).results[0];
+  EXPECT_TRUE(mentions(r.warnings, "runs far below what it should")) << r.warnings.size();
+  // Small sizes alone are not judged: launch overhead dominates them.
+  r = assemble_report({gpu({{256, 20}})}, std::nullopt, {256}).results[0];
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(BenchReport, VulkanBorrowsUnitsAndClockFromTheSameCardsCudaEntry) {
+  BenchSeries vk = series("vulkan", "NVIDIA GeForce GTX 1060 6GB", {{1024, 900}});
+  vk.traits.vendor_id = 0x10de;
+  vk.traits.type = "gpu";
+  vk.traits.pci_bus_id = "00000000:01:00.0";  // spelled differently, the same address
+  BenchSeries other_card = vk;
+  other_card.traits.pci_bus_id = "0000:02:00.0";
+  auto report = assemble_report({gpu({{1024, 1500}}), vk, other_card}, std::nullopt, {1024});
+  ASSERT_TRUE(report.results[1].peak);
+  EXPECT_NEAR(report.results[1].peak->gflops, 4372.48, 0.01);
+  EXPECT_FALSE(report.results[2].peak);
+  EXPECT_TRUE(report.results[2].peak_unknown);
+}
+
+TEST(BenchReport, TextTableNamesEveryDeviceAndSize) {
+  auto report =
+      assemble_report({series("blas", "AMD EPYC 7B13", {{64, 12.5}, {128, 40}}),
+                       series("opencl", "cpu-haswell-AMD EPYC 7B13", {{64, 1.5}, {128, 60}})},
+                      std::nullopt, {64, 128});
+  const std::string text = render_text(report);
+  EXPECT_NE(text.find("n=64"), std::string::npos);
+  EXPECT_NE(text.find("n=128"), std::string::npos);
+  EXPECT_NE(text.find("blas  AMD EPYC 7B13"), std::string::npos);
+  EXPECT_NE(text.find("60.0 (1.50×)"), std::string::npos);
+  EXPECT_NE(text.find("faster than the CPU BLAS from n=128"), std::string::npos);
+  EXPECT_NE(text.find("expected peak: unknown"), std::string::npos);
+}
+
+TEST(BenchText, ClipCutsWholeCharacters) {
+  EXPECT_EQ(clip("Radeon™ RX 570", 40), "Radeon™ RX 570");
+  EXPECT_EQ(clip("Radeon™ RX 570", 8), "Radeon™…");
+  EXPECT_EQ(columns(clip("ééééééééé", 5)), 5u);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(BenchSvg, OneSeriesPerMeasuredDeviceWithEscapedNames) {
+  auto failed = series("vulkan", "broken <driver> & co", {});
+  failed.error = "vkCreateDevice returned VK_ERROR_INITIALIZATION_FAILED";
+  auto report = assemble_report({series("blas", "CPU", {{16, 0.5}, {32, 2}}),
+                                 series("opencl", "PoCL \"cpu\"", {{16, 0.1}, {32, 0.9}}), failed},
+                                std::nullopt, {16, 32});
+  const std::string svg = render_svg(report);
+  EXPECT_EQ(count(svg, "<g class=\"series\""), 2u);
+  EXPECT_EQ(count(svg, "<polyline"), 2u);
+  EXPECT_NE(svg.find("vulkan: broken &lt;driver&gt; &amp; co: no result"), std::string::npos);
+  EXPECT_NE(svg.find("PoCL &quot;cpu&quot;"), std::string::npos);
+  EXPECT_EQ(svg.find("<driver>"), std::string::npos);
+  // Axes: both sizes as ticks, decades of GFLOPS from 0.1 to 10.
+  EXPECT_NE(svg.find(">16</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">32</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">0.1</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">10</text>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor::bench

@@ -1,0 +1,57 @@
+// Inputs fuzz/run.sh found to break a parser (tests/fixtures/fuzz/README.md), each replayed
+// through the parser it broke and through the command a user would give it to.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "snapshot_io.hpp"
+#include "test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+std::string fuzz_fixture(const std::string& name) {
+  return test::fixture_path("fuzz") + "/" + name;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(FuzzRegression, AFloatTooLargeForAnIntegerFieldIsAMalformedReport) {
+  const std::string path = fuzz_fixture("snapshot-float-in-integer-field.json");
+  auto read = snapshot_from_json_text(read_all(path));
+  ASSERT_TRUE(std::holds_alternative<std::string>(read));
+  EXPECT_EQ(std::get<std::string>(read),
+            "malformed report: /host/memory_available_bytes holds a fraction or exponent where a "
+            "whole number belongs");
+
+  auto r = test::run_gpudoctor({"check", "--json", "--from", path});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("/host/memory_available_bytes"), std::string::npos) << r.err;
+}
+
+TEST(FuzzRegression, AnyFloatInAnIntegerFieldIsRefusedAndFloatFieldsStillRead) {
+  // Even one that would fit: gpudoctor never writes a fraction or an exponent there.
+  auto small = snapshot_from_json_text(R"({"schema_version": 1, "host": {"cpu_cores": 2.0}})");
+  ASSERT_TRUE(std::holds_alternative<std::string>(small));
+  EXPECT_NE(std::get<std::string>(small).find("/host/cpu_cores"), std::string::npos);
+
+  auto fine = snapshot_from_json_text(
+      R"({"schema_version": 1, "host": {"cpu_cores": 2},
+          "probes": [{"backend": "cuda", "label": "cuda", "status": "ok", "seconds": 1e300}]})");
+  ASSERT_TRUE(std::holds_alternative<Snapshot>(fine)) << std::get<std::string>(fine);
+  const Snapshot& snap = std::get<Snapshot>(fine);
+  ASSERT_EQ(snap.probes.size(), 1u);
+  EXPECT_EQ(snap.probes[0].seconds, 1e300);
+  ASSERT_TRUE(snap.host);
+  EXPECT_EQ(snap.host->cpu_cores, 2);
+}
+
+}  // namespace
+}  // namespace gpudoctor
