@@ -3,7 +3,8 @@
 #include "parse/modules_alias.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto [modalias, file] = gpudoctor::fuzz::first_line_and_rest(gpudoctor::fuzz::as_text(data, size));
+  const auto [modalias, file] =
+      gpudoctor::fuzz::first_line_and_rest(gpudoctor::fuzz::as_text(data, size));
   gpudoctor::modules_for_modalias(file, modalias);
   return 0;
 }

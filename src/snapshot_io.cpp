@@ -16,7 +16,8 @@ std::optional<std::string> newer_schema(const Json& j) {
 }
 
 /// The place of every floating-point number in `j`.
-void find_floats(const Json& j, const Json::json_pointer& at, std::vector<Json::json_pointer>& out) {
+void find_floats(const Json& j, const Json::json_pointer& at,
+                 std::vector<Json::json_pointer>& out) {
   if (j.is_number_float()) {
     out.push_back(at);
   } else if (j.is_object()) {
@@ -61,8 +62,8 @@ std::variant<Snapshot, std::string> snapshot_from_json_text(std::string_view tex
   if (version < 1) return "schema_version " + std::to_string(version) + " is not valid";
   try {
     if (auto at = float_in_integer_field(j)) {
-      return "malformed report: " + *at + " holds a fraction or exponent where a whole number "
-             "belongs";
+      return "malformed report: " + *at +
+             " holds a fraction or exponent where a whole number belongs";
     }
     return j.get<Snapshot>();
   } catch (const std::exception& e) {

@@ -24,5 +24,8 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 std::string hex(std::uint64_t v, int width);
 /// Bytes as "80 GiB" / "512 MiB".
 std::string human_bytes(std::uint64_t bytes);
+/// Text for HTML or XML (SVG), in content or a quoted attribute: & < > " ' escaped, and the
+/// control characters XML 1.0 forbids even escaped dropped (tab and newline stay).
+std::string markup_escape(std::string_view text);
 
 }  // namespace gpudoctor

@@ -40,8 +40,9 @@ TEST(BadInput, FromADirectoryIsNotAReport) {
 TEST(BadInput, FromAnEmptyOrBinaryFileIsNotJson) {
   test::TempTree tree;
   for (const std::string& path :
-       {tree.write("empty.json", ""),
-        tree.write("binary.json", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10))}) {
+       {tree.write("empty.json", ""), tree.write("binary.json", std::string("\x7f"
+                                                                            "ELF\x02\x01\x01\0\0\0",
+                                                                            10))}) {
     expect_one_line_usage_error(run_gpudoctor({"check", "--from", path}), path, "not JSON");
   }
 }

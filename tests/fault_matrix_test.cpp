@@ -41,8 +41,8 @@ const Fault kFaults[] = {
      "SIGABRT"},
     {"opencl", "hang", "opencl/libfake_opencl_hang.so", "libfake_opencl_hang.so", "timed_out",
      "within 1000 ms"},
-    {"opencl", "garbage", "opencl/libfake_opencl_garbage.so", "libfake_opencl_garbage.so",
-     "failed", "answered implausibly"},
+    {"opencl", "garbage", "opencl/libfake_opencl_garbage.so", "libfake_opencl_garbage.so", "failed",
+     "answered implausibly"},
     {"vulkan", "crash", "vulkan/fake_vk_crash.json", "libfake_vk_crash.so", "crashed", "SIGSEGV"},
     {"vulkan", "abort", "vulkan/fake_vk_abort.json", "libfake_vk_abort.so", "crashed", "SIGABRT"},
     {"vulkan", "hang", "vulkan/fake_vk_hang.json", "libfake_vk_hang.so", "timed_out",
@@ -64,8 +64,8 @@ const Fault kFaults[] = {
 std::string fake_path(const Fault& f) { return std::string(GPUDOCTOR_FAKES) + "/" + f.fake; }
 
 bool loader_installed(const std::string& soname) {
-  for (const char* dir : {"/usr/lib/x86_64-linux-gnu/", "/usr/lib64/", "/usr/lib/",
-                          "/usr/lib/aarch64-linux-gnu/"}) {
+  for (const char* dir :
+       {"/usr/lib/x86_64-linux-gnu/", "/usr/lib64/", "/usr/lib/", "/usr/lib/aarch64-linux-gnu/"}) {
     if (::access((dir + soname).c_str(), R_OK) == 0) return true;
   }
   return false;
@@ -93,7 +93,8 @@ FaultSetup setup_for(const Fault& f, const std::string& empty_dir) {
     return {"vulkan,cuda", {"VK_DRIVER_FILES=" + fake_path(f), "LD_LIBRARY_PATH=" + h100}, "cuda"};
   }
   // libcuda or libnvidia-ml from the fault's directory; the other from the H100's.
-  return {"cuda,nvml", {"LD_LIBRARY_PATH=" + fake_path(f) + ":" + h100},
+  return {"cuda,nvml",
+          {"LD_LIBRARY_PATH=" + fake_path(f) + ":" + h100},
           backend == "cuda" ? "nvml" : "cuda"};
 }
 
@@ -132,9 +133,8 @@ TEST_P(FaultMatrix, TheRunEndsInTimeAndTheReportNamesTheLibraryAndWhatItDid) {
   }
   test::TempTree empty;
   const FaultSetup s = setup_for(f, empty.path());
-  auto r = test::run_gpudoctor({"check", "--json", "--no-smoke", "--backend", s.backends,
-                                "--timeout", "1"},
-                               s.env);
+  auto r = test::run_gpudoctor(
+      {"check", "--json", "--no-smoke", "--backend", s.backends, "--timeout", "1"}, s.env);
   EXPECT_EQ(r.exit_code, 1) << r.err;  // a check failed: the one about the library
   EXPECT_LT(r.seconds, kWallBoundSeconds);
   if (std::string(f.status) == "timed_out") EXPECT_GE(r.seconds, kTimeoutSeconds - 0.05);

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/pipe.hpp"
+
 extern char** environ;  // NOLINT
 
 namespace gpudoctor::test {
@@ -21,7 +23,7 @@ CommandResult run_gpudoctor(const std::vector<std::string>& args,
   CommandResult r;
   int out[2];
   int err[2];
-  if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) return r;
+  if (!open_pipe_cloexec(out) || !open_pipe_cloexec(err)) return r;
   std::vector<std::string> argv_s{GPUDOCTOR_BIN};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   // The extras replace variables of the same name: with duplicates, getenv sees the first.

@@ -1,7 +1,9 @@
 #include "core/dynlib.hpp"
 
 #include <dlfcn.h>
+#ifdef __GLIBC__
 #include <link.h>
+#endif
 
 namespace gpudoctor {
 
@@ -25,11 +27,15 @@ DynamicLibrary::~DynamicLibrary() {
 void* DynamicLibrary::raw_symbol(const char* name) const { return ::dlsym(handle_, name); }
 
 std::optional<std::string> DynamicLibrary::path() const {
+#ifndef __GLIBC__
+  return std::nullopt;  // dlinfo is glibc's; elsewhere the mapped file stays unknown
+#else
   link_map* map = nullptr;
   if (::dlinfo(handle_, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr) {
     return std::nullopt;
   }
   return std::string(map->l_name);
+#endif
 }
 
 std::optional<DynamicLibrary> open_first(const std::vector<std::string>& names, std::string* loaded,

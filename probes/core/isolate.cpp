@@ -10,6 +10,8 @@
 #include <cstring>
 #include <exception>
 
+#include "core/pipe.hpp"
+
 namespace gpudoctor {
 
 namespace {
@@ -124,11 +126,11 @@ void IsolatedRun::start() {
     Child& c = children_[i];
     int rep[2];
     int log[2];
-    if (::pipe2(rep, O_CLOEXEC) != 0) {
+    if (!open_pipe_cloexec(rep)) {
       c.start_error = std::string("pipe: ") + std::strerror(errno);
       continue;
     }
-    if (::pipe2(log, O_CLOEXEC) != 0) {
+    if (!open_pipe_cloexec(log)) {
       c.start_error = std::string("pipe: ") + std::strerror(errno);
       ::close(rep[0]);
       ::close(rep[1]);

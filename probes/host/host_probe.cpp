@@ -1,6 +1,8 @@
 #include "host/host_probe.hpp"
 
+#ifdef __GLIBC__
 #include <gnu/libc-version.h>
+#endif
 #include <sys/utsname.h>
 
 #include <string>
@@ -115,7 +117,9 @@ HostInfo probe_host(const ProbeContext& ctx) {
   if (root.is_host()) {
     utsname u{};
     if (::uname(&u) == 0) h.architecture = std::string(u.machine);
+#ifdef __GLIBC__
     h.glibc_version = std::string(gnu_get_libc_version());
+#endif
   }
   bool hypervisor_flag = false;
   read_cpu_and_memory(root, h, hypervisor_flag);

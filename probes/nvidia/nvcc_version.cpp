@@ -11,6 +11,7 @@
 #include <chrono>
 
 #include "nvidia/nvidia_parts.hpp"
+#include "core/pipe.hpp"
 
 extern char** environ;  // NOLINT
 
@@ -18,7 +19,7 @@ namespace gpudoctor {
 
 std::optional<std::string> run_nvcc_version(const std::string& nvcc) {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return std::nullopt;
+  if (!open_pipe_cloexec(fds)) return std::nullopt;
   posix_spawn_file_actions_t actions;
   ::posix_spawn_file_actions_init(&actions);
   ::posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "bench/clip.hpp"
+#include "text.hpp"
 
 namespace gpudoctor::bench {
 
@@ -21,29 +22,7 @@ constexpr std::size_t kLegendColumns = 40;  // what fits in kRight at font-size 
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                    "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters, even escaped.
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
-    }
-  }
-  return out;
-}
+std::string escape(const std::string& s) { return markup_escape(s); }
 
 std::string num(double v) {
   char buf[32];

@@ -100,10 +100,11 @@ void check_tensorflow_cuda_driver(const CheckSpec& self, const CheckInput& in,
     auto cuda = parse_version(*t.build->cuda_version);
     auto need = cuda ? driver_for_bundled_cuda(in.compat, *cuda) : std::nullopt;
     if (!need || *driver >= need->driver) continue;
-    Finding f = make_finding(self, Severity::fail,
-                             tf_label(t) + " is built with CUDA " + *t.build->cuda_version +
-                                 ", which needs driver ≥ " + need->driver.text + "; this driver is " +
-                                 *driver_text + ": TensorFlow will list no GPU");
+    Finding f =
+        make_finding(self, Severity::fail,
+                     tf_label(t) + " is built with CUDA " + *t.build->cuda_version +
+                         ", which needs driver ≥ " + need->driver.text + "; this driver is " +
+                         *driver_text + ": TensorFlow will list no GPU");
     f.evidence.push_back(t.build->file + ": cuda_version = " + *t.build->cuda_version);
     f.evidence.push_back("NVIDIA driver " + *driver_text);
     if (auto branch = max_cuda_for_driver(in.compat, *driver)) {
@@ -112,8 +113,10 @@ void check_tensorflow_cuda_driver(const CheckSpec& self, const CheckInput& in,
     }
     std::string fix = "install NVIDIA driver " + need->driver.text + " or newer";
     if (auto fits = newest_tensorflow_for_driver(in.compat, *driver)) {
-      fix += ", or keep the driver and install the newest TensorFlow tested with a CUDA it runs: "
-             "pip install tensorflow==" + numeric_string(*fits);
+      fix +=
+          ", or keep the driver and install the newest TensorFlow tested with a CUDA it runs: "
+          "pip install tensorflow==" +
+          numeric_string(*fits);
     }
     f.fix = fix;
     f.source = need->source;
@@ -129,12 +132,12 @@ void check_tensorflow_cudnn(const CheckSpec& self, const CheckInput& in,
     auto pin = and_cuda_cudnn_pin(*t.pkg);
     if (!pin) continue;  // releases before the and-cuda extra expect a system CUDA and cuDNN
     const PythonPackage* have = find_package(*t.env, pin->package);
-    const std::string install = "pip install 'tensorflow[and-cuda]==" +
-                                t.pkg->version.value_or("<version>") + "'";
+    const std::string install =
+        "pip install 'tensorflow[and-cuda]==" + t.pkg->version.value_or("<version>") + "'";
     if (have && have->version == pin->version) continue;
     Finding f = make_finding(self, Severity::warn, "");
-    f.evidence.push_back(t.pkg->metadata_dir + ": Requires-Dist " + pin->package + "==" +
-                         pin->version + " for the and-cuda extra");
+    f.evidence.push_back(t.pkg->metadata_dir + ": Requires-Dist " + pin->package +
+                         "==" + pin->version + " for the and-cuda extra");
     if (have) {
       f.title = tf_label(t) + " pins " + pin->package + " " + pin->version + " but " +
                 have->version.value_or("?") + " is installed: outside its tested configuration";
@@ -142,9 +145,11 @@ void check_tensorflow_cudnn(const CheckSpec& self, const CheckInput& in,
     } else {
       auto sys = system_cudnn(in.snap);
       if (sys) continue;  // a system cuDNN may serve it; the cuDNN checks judge that one
-      f.title = tf_label(t) + " has no cuDNN to load: it prints \"Cannot dlopen some GPU "
+      f.title = tf_label(t) +
+                " has no cuDNN to load: it prints \"Cannot dlopen some GPU "
                 "libraries\" and runs on the CPU";
-      f.evidence.push_back("no " + pin->package + " in the environment and no cuDNN in a CUDA "
+      f.evidence.push_back("no " + pin->package +
+                           " in the environment and no cuDNN in a CUDA "
                            "toolkit");
     }
     f.fix = install + " (it installs the CUDA and cuDNN wheels this release was built against)";
@@ -159,11 +164,12 @@ void check_tensorflow_cpu_only(const CheckSpec& self, const CheckInput& in,
   for (const auto& t : tensorflows(in.snap)) {
     if (t.build->is_cuda_build != false || windows_wheel(*t.pkg)) continue;
     Finding f = make_finding(self, Severity::warn,
-                             tf_label(t) + " is a CPU-only build: it never uses this machine's "
-                             "NVIDIA GPU");
+                             tf_label(t) +
+                                 " is a CPU-only build: it never uses this machine's "
+                                 "NVIDIA GPU");
     f.evidence.push_back(t.build->file + ": is_cuda_build = False");
-    f.fix = "pip uninstall " + t.pkg->name + " && pip install 'tensorflow[and-cuda]==" +
-            t.pkg->version.value_or("<version>") + "'";
+    f.fix = "pip uninstall " + t.pkg->name +
+            " && pip install 'tensorflow[and-cuda]==" + t.pkg->version.value_or("<version>") + "'";
     f.source = kTensorflowPip;
     out.push_back(std::move(f));
   }
@@ -191,9 +197,10 @@ void jax_plugin_findings(const CheckSpec& self, const CheckInput& in, const Pyth
   auto jaxlib_v = jaxlib ? parse_version(jaxlib->version.value_or("")) : std::nullopt;
   // jaxlib/plugin_support.py compares the dotted numbers and drops a plugin that differs.
   if (plugin_v && jaxlib_v && plugin_v->parts != jaxlib_v->parts) {
-    Finding f = make_finding(self, Severity::fail,
-                             plugin.name + " " + plugin_v->text + where + " does not match jaxlib " +
-                                 jaxlib_v->text + ": JAX ignores the plugin and runs on the CPU");
+    Finding f =
+        make_finding(self, Severity::fail,
+                     plugin.name + " " + plugin_v->text + where + " does not match jaxlib " +
+                         jaxlib_v->text + ": JAX ignores the plugin and runs on the CPU");
     f.evidence.push_back(plugin.metadata_dir + ", " + jaxlib->metadata_dir);
     const std::string v = numeric_string(*jaxlib_v);
     f.fix = "pip install 'jax-" + series + "-plugin==" + v + "' 'jax-" + series + "-pjrt==" + v +
@@ -239,11 +246,11 @@ void jax_plugin_findings(const CheckSpec& self, const CheckInput& in, const Pyth
   const PythonPackage* cudnn = find_package(env, "nvidia-cudnn-cu" + series.substr(4));
   auto cudnn_v = cudnn ? parse_version(cudnn->version.value_or("")) : std::nullopt;
   if (cudnn_v && !in_range(*cudnn_v, req->cudnn)) {
-    Finding f = make_finding(self, Severity::fail,
-                             cudnn->name + " " + cudnn_v->text + where + " is outside what " +
-                                 plugin.name + " needs (cuDNN " +
-                                 (req->cudnn.min ? "≥ " + req->cudnn.min->text : "") +
-                                 (req->cudnn.max ? ", major " + req->cudnn.max->text : "") + ")");
+    Finding f =
+        make_finding(self, Severity::fail,
+                     cudnn->name + " " + cudnn_v->text + where + " is outside what " + plugin.name +
+                         " needs (cuDNN " + (req->cudnn.min ? "≥ " + req->cudnn.min->text : "") +
+                         (req->cudnn.max ? ", major " + req->cudnn.max->text : "") + ")");
     f.evidence.push_back(cudnn->metadata_dir);
     f.fix = "pip install -U 'jax[" + series + "]'" +
             (jax_v ? "==" + numeric_string(*jax_v) : std::string()) +
@@ -259,7 +266,8 @@ void check_jax_cuda(const CheckSpec& self, const CheckInput& in, std::vector<Fin
   if (!in.snap.python) return;
   for (const auto& env : in.snap.python->envs) {
     for (const auto& p : env.packages) {
-      if (auto series = jax_plugin_series(p.name)) jax_plugin_findings(self, in, env, p, *series, out);
+      if (auto series = jax_plugin_series(p.name))
+        jax_plugin_findings(self, in, env, p, *series, out);
     }
   }
 }
@@ -269,11 +277,10 @@ void check_jax_cpu_only(const CheckSpec& self, const CheckInput& in, std::vector
   for (const auto& env : in.snap.python->envs) {
     const PythonPackage* jaxlib = find_package(env, "jaxlib");
     if (!jaxlib) continue;
-    const bool has_plugin = std::any_of(env.packages.begin(), env.packages.end(),
-                                        [](const PythonPackage& p) {
-                                          return jax_plugin_series(p.name).has_value() ||
-                                                 p.name.rfind("jax-rocm", 0) == 0;
-                                        });
+    const bool has_plugin =
+        std::any_of(env.packages.begin(), env.packages.end(), [](const PythonPackage& p) {
+          return jax_plugin_series(p.name).has_value() || p.name.rfind("jax-rocm", 0) == 0;
+        });
     if (has_plugin) continue;
     Finding f = make_finding(self, Severity::warn,
                              "jaxlib " + jaxlib->version.value_or("?") + " in " + env_label(env) +
