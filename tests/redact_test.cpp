@@ -118,6 +118,19 @@ TEST(Redact, UserNamesFromTheEnvironmentAreFoundOutsideHomeDirectories) {
   EXPECT_EQ(r.doc["q"], "/opt/<user1>");
 }
 
+TEST(Redact, TheAccountNameOnItsOwnIsReplacedToo) {
+  // The ROCm probe records who the process runs as (rocm.account.user): the same name as in
+  // the paths gets the same placeholder, and a name seen only there is still replaced.
+  Json doc{{"rocm", {{"account", {{"uid", 1000}, {"user", "dana"}}}}},
+           {"venv", "/home/dana/venv"}};
+  const Redacted r = redact(doc, {});
+  EXPECT_EQ(r.doc["rocm"]["account"]["user"], "<user1>");
+  EXPECT_EQ(r.doc["venv"], "/home/<user1>/venv");
+  const Redacted alone = redact(Json{{"account", {{"user", "lee"}}}}, {});
+  EXPECT_EQ(alone.doc["account"]["user"], "<user1>");
+  EXPECT_EQ(alone.doc.dump().find("lee"), std::string::npos);
+}
+
 TEST(Redact, AUserNamedLikeASystemDirectoryLeavesThatDirectoryAlone) {
   const Redacted r = redact(Json{{"venv", "/home/dev/venvs/llm"}, {"node", "/dev/nvidia0"}}, {});
   EXPECT_EQ(r.doc["venv"], "/home/<user1>/venvs/llm");

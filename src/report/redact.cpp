@@ -117,6 +117,9 @@ class Redactor {
     if (key == "source") return s;  // rule URLs come from gpudoctor's own data
     if (key == "hostname") return "<host" + suffix(hosts_.number_of(s)) + ">";
     if (key == "serial") return "<serial" + std::to_string(serials_.number_of(s)) + ">";
+    // The account the process runs as (rocm.account.user) is a bare user name. Other strings
+    // equal to a user name stay: on a cloud VM the user "ubuntu" runs Ubuntu (os id "ubuntu").
+    if (key == "user" && !s.empty()) return "<user" + std::to_string(users_.number_of(s)) + ">";
     return replace_user_components(replace_uuids(std::move(s), names_uuid(key)));
   }
 
