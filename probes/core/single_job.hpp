@@ -1,5 +1,6 @@
 #pragma once
-// Folding the report of a backend that runs exactly one isolated job (cuda, nvml).
+// A backend that runs exactly one isolated job (cuda, nvml, rocm's HIP): making it and folding
+// its report.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -7,6 +8,19 @@
 #include "core/isolate.hpp"
 
 namespace gpudoctor {
+
+/// The job that runs `probe(options)` in a child, named after the first library it will try
+/// (options.libraries), or `default_label` when the loader's own search decides.
+template <typename Options, typename Probe>
+IsolatedJob make_single_job(std::string_view backend, std::string_view default_label,
+                            Options options, Probe probe) {
+  IsolatedJob job;
+  job.backend = std::string(backend);
+  job.label = options.libraries.empty() ? std::string(default_label) : options.libraries.front();
+  job.library = job.label;
+  job.body = [opt = std::move(options), probe] { return probe(opt); };
+  return job;
+}
 
 /// The job's outcome becomes the backend's; its data, parsed into Info, becomes the section.
 /// Data that does not fit the model turns the outcome into a failure that says so.

@@ -202,12 +202,7 @@ JobReport probe_in_child(const JobOptions& opt) {
 }  // namespace
 
 IsolatedJob make_job(JobOptions options) {
-  IsolatedJob job;
-  job.backend = std::string(kBackendCuda);
-  job.label = options.libraries.empty() ? "libcuda" : options.libraries.front();
-  job.library = job.label;
-  job.body = [opt = std::move(options)] { return probe_in_child(opt); };
-  return job;
+  return make_single_job(kBackendCuda, "libcuda", std::move(options), probe_in_child);
 }
 
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx) {

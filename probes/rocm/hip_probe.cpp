@@ -132,12 +132,7 @@ JobReport probe_in_child(const JobOptions& opt) {
 }  // namespace
 
 IsolatedJob make_job(JobOptions options) {
-  IsolatedJob job;
-  job.backend = std::string(kBackendRocm);
-  job.label = options.libraries.empty() ? "libamdhip64" : options.libraries.front();
-  job.library = job.label;
-  job.body = [opt = std::move(options)] { return probe_in_child(opt); };
-  return job;
+  return make_single_job(kBackendRocm, "libamdhip64", std::move(options), probe_in_child);
 }
 
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx) {
