@@ -95,6 +95,10 @@ std::string vk_result_text(std::int32_t result) {
   return std::string(name) + " (" + std::to_string(result) + ")";
 }
 
+std::string vk_call_failed(std::string_view call, std::int32_t result) {
+  return std::string(call) + " returned " + vk_result_text(result);
+}
+
 std::optional<std::string> vk_device_type_name(std::uint32_t type) {
   switch (type) {
     case 0:

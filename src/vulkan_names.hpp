@@ -3,12 +3,16 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpudoctor {
 
 /// "VK_ERROR_INCOMPATIBLE_DRIVER (-9)"; an unknown code reads "VkResult -12345".
 std::string vk_result_text(std::int32_t result);
+
+/// "vkCreateBuffer returned VK_ERROR_OUT_OF_DEVICE_MEMORY (-2)".
+std::string vk_call_failed(std::string_view call, std::int32_t result);
 
 /// VkPhysicalDeviceType as the model spells it ("discrete_gpu", "cpu", …); nullopt for a value
 /// the spec does not define.

@@ -59,8 +59,15 @@ TEST(BenchLive, CpuBlasPoclAndLavapipeAtTinySizes) {
   // The CPU BLAS is the baseline; the others carry their speed-up over it.
   EXPECT_TRUE(doc["results"][0]["series"]["points"][0]["speedup_vs_cpu"].is_null());
   EXPECT_TRUE((*series_of(doc, "opencl"))["points"][0]["speedup_vs_cpu"].is_number());
-  // PoCL copies through host memory, and says how fast.
-  EXPECT_GT((*series_of(doc, "opencl"))["bandwidth"]["host_to_device_gbs"].get<double>(), 0.0);
+  // PoCL and lavapipe copy through host memory, and say how fast, in all three directions.
+  for (const char* api : {"opencl", "vulkan"}) {
+    const Json& bw = (*series_of(doc, api))["bandwidth"];
+    EXPECT_TRUE(bw["error"].is_null()) << api << ": " << bw.dump();
+    EXPECT_GT(bw["bytes"].get<std::uint64_t>(), 0u) << api;
+    for (const char* rate : {"host_to_device_gbs", "device_to_host_gbs", "device_to_device_gbs"}) {
+      EXPECT_GT(bw[rate].get<double>(), 0.0) << api << " " << rate;
+    }
+  }
 }
 
 }  // namespace

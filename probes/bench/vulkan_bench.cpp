@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "bench/bench_model.hpp"
+#include "bench/copy_timer.hpp"
 #include "bench/sweep.hpp"
+#include "bench/vulkan_bandwidth.hpp"
 #include "vulkan/vulkan_api.hpp"
 #include "vulkan/vulkan_device.hpp"
 #include "vulkan/vulkan_enumerate.hpp"
@@ -85,6 +87,7 @@ JobReport vulkan_bench(const std::string& manifest, const std::vector<int>& size
     s.traits = traits_of(d);
     vulkan::VulkanMatmul runner(api, instance, devices[i], s.device);
     sweep(s, sizes, [&](const smoke::MatmulRequest& req) { return runner.run(req); });
+    s.bandwidth = vulkan_bandwidth(api, instance, devices[i], kCopyBytes);
     out.series.push_back(std::move(s));
   }
   return done(ProbeStatus::ok, std::to_string(out.series.size()) + " device(s) benchmarked");

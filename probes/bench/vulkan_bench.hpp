@@ -7,7 +7,8 @@
 namespace gpudoctor::bench {
 
 /// The body of one Vulkan bench job: the loader restricted to this one driver manifest, every
-/// physical device gets the matmul sweep (vulkan/vulkan_matmul.hpp). Isolated child only.
+/// physical device gets the matmul sweep (vulkan/vulkan_matmul.hpp) and the copy rates
+/// (bench/vulkan_bandwidth.hpp). Isolated child only.
 JobReport vulkan_bench(const std::string& manifest, const std::vector<int>& sizes);
 
 }  // namespace gpudoctor::bench

@@ -1,6 +1,6 @@
 #pragma once
-// The device-level Vulkan entry points the matmul runner uses, from vkGetDeviceProcAddr (the
-// loader's fastest path), plus the two instance-level calls that make a device.
+// The device-level Vulkan entry points the matmul runner and the copy-rate measurement use,
+// from vkGetDeviceProcAddr (the loader's fastest path).
 #include <vulkan/vulkan.h>
 
 #include <optional>
@@ -40,6 +40,7 @@ struct VulkanComputeApi {
   PFN_vkCmdBindDescriptorSets cmd_bind_descriptor_sets = nullptr;
   PFN_vkCmdPushConstants cmd_push_constants = nullptr;
   PFN_vkCmdDispatch cmd_dispatch = nullptr;
+  PFN_vkCmdCopyBuffer cmd_copy_buffer = nullptr;
   PFN_vkCmdResetQueryPool cmd_reset_query_pool = nullptr;
   PFN_vkCmdWriteTimestamp cmd_write_timestamp = nullptr;
   PFN_vkCreateQueryPool create_query_pool = nullptr;
@@ -86,6 +87,7 @@ struct VulkanComputeApi {
     need(cmd_bind_descriptor_sets, "vkCmdBindDescriptorSets");
     need(cmd_push_constants, "vkCmdPushConstants");
     need(cmd_dispatch, "vkCmdDispatch");
+    need(cmd_copy_buffer, "vkCmdCopyBuffer");
     need(cmd_reset_query_pool, "vkCmdResetQueryPool");
     need(cmd_write_timestamp, "vkCmdWriteTimestamp");
     need(create_query_pool, "vkCreateQueryPool");

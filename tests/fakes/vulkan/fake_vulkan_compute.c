@@ -1,7 +1,7 @@
 /* A Vulkan driver with one sane device that "runs" compute shaders, for the smoke matmul's
  * fault-injection tests. Whatever the shader, a submitted dispatch computes C = A·B from what
- * gpudoctor's matmul binds (storage buffers 0, 1, 2 = A, B, C; push constants n, ld), then
- * misbehaves as FAKE_MODE says:
+ * gpudoctor's matmul binds (storage buffers 0, 1, 2 = A, B, C; push constants n, ld), and a
+ * submitted vkCmdCopyBuffer copies; then it misbehaves as FAKE_MODE says:
  *   FAKE_MODE_WRONG_RESULT  one entry of C off by 0.25, at row 3, column 5
  *   FAKE_MODE_KERNEL_CRASH  segfaults in vkQueueSubmit (a driver dying mid-kernel)
  * Dispatchable handles begin with the loader's data slot (vulkan/vk_icd.h); every other handle
@@ -37,6 +37,13 @@ typedef struct {
   Buffer* bindings[3]; /* VkDescriptorSet */
 } DescriptorSet;
 
+typedef struct {
+  Buffer* from;
+  Buffer* to;
+  VkDeviceSize bytes;
+} Copy;
+
+static Copy g_copy; /* the command buffer's vkCmdCopyBuffer, if it holds one */
 static Dispatchable g_instance, g_physical, g_device, g_queue, g_commands;
 static DescriptorSet* g_bound;   /* what the recorded command buffer binds */
 static int32_t g_push[2];        /* n, ld */
@@ -291,6 +298,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL allocate_commands(VkDevice d,
 static VKAPI_ATTR VkResult VKAPI_CALL begin_commands(VkCommandBuffer c,
                                                      const VkCommandBufferBeginInfo* info) {
   UNUSED(c), UNUSED(info);
+  memset(&g_copy, 0, sizeof g_copy);
   return VK_SUCCESS;
 }
 
@@ -322,6 +330,15 @@ static VKAPI_ATTR void VKAPI_CALL push_constants(VkCommandBuffer c, VkPipelineLa
 static VKAPI_ATTR void VKAPI_CALL dispatch(VkCommandBuffer c, uint32_t x, uint32_t y,
                                            uint32_t z) {
   UNUSED(c), UNUSED(x), UNUSED(y), UNUSED(z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL copy_buffer(VkCommandBuffer c, VkBuffer from, VkBuffer to,
+                                              uint32_t n, const VkBufferCopy* regions) {
+  UNUSED(c);
+  if (n < 1) return;
+  g_copy.from = (Buffer*)from;
+  g_copy.to = (Buffer*)to;
+  g_copy.bytes = regions[0].size;
 }
 
 static VKAPI_ATTR void VKAPI_CALL reset_queries(VkCommandBuffer c, VkQueryPool p, uint32_t first,
@@ -368,7 +385,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL queue_submit(VkQueue q, uint32_t n,
   volatile int* volatile nowhere = NULL;
   *nowhere = 42;
 #endif
-  run_matmul();
+  if (g_copy.from != NULL) {
+    memcpy(g_copy.to->memory->data, g_copy.from->memory->data, g_copy.bytes);
+  } else {
+    run_matmul();
+  }
   return VK_SUCCESS;
 }
 
@@ -432,6 +453,7 @@ static const struct {
     {"vkCmdBindDescriptorSets", (PFN_vkVoidFunction)bind_sets},
     {"vkCmdPushConstants", (PFN_vkVoidFunction)push_constants},
     {"vkCmdDispatch", (PFN_vkVoidFunction)dispatch},
+    {"vkCmdCopyBuffer", (PFN_vkVoidFunction)copy_buffer},
     {"vkCmdResetQueryPool", (PFN_vkVoidFunction)reset_queries},
     {"vkCmdWriteTimestamp", (PFN_vkVoidFunction)write_timestamp},
     {"vkCreateQueryPool", (PFN_vkVoidFunction)create_nothing},
