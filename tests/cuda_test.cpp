@@ -14,10 +14,12 @@
 #include <ostream>
 #include <string>
 
+#include "core/dynlib.hpp"
 #include "core/isolate.hpp"
 #include "core/library_search.hpp"
 #include "core/root.hpp"
 #include "cuda/cuda_probe.hpp"
+#include "cuda/cuda_smoke.hpp"
 #include "cuda/matmul_ptx.hpp"
 #include "cuda_codes.hpp"
 #include "cuda_cores.hpp"
@@ -281,6 +283,42 @@ TEST(CudaFakeH100, SmokeMatmulRunsEndToEndAndPasses) {
   EXPECT_GT(*s.kernel_ms, 0.0);
   EXPECT_TRUE(s.gflops);
   EXPECT_EQ(own.detail, "driver CUDA 13.0, 1 device; smoke matmul passed on 1 device");
+}
+
+// The bench's use of the runner: `repeats` timed launches, and the comparison only when asked
+// (a big n is timed, not checked). The fake's product is wrong, so only verify=true can see it.
+TEST(CudaFakeWrongMatmul, BenchRunnerComparesOnlyWhenAsked) {
+  IsolatedJob job;
+  job.backend = "cuda";
+  job.label = cuda_fake_dir("wrong-matmul") + "/libcuda.so.1";
+  job.body = [lib_path = job.label] {
+    JobReport rep;
+    std::string err, missing;
+    auto lib = DynamicLibrary::open(lib_path, &err);
+    auto api = lib ? cuda::CudaApi::load(*lib, &missing) : std::nullopt;
+    cuda::CUdevice dev = 0;
+    if (!api || api->init(0) != 0 || api->device_get(&dev, 0) != 0) {
+      return JobReport{ProbeStatus::failed, err + missing, Json()};
+    }
+    std::vector<SmokeResult> results;
+    for (bool verify : {false, true}) {
+      results.push_back(cuda::run_matmul_smoke(*api, dev, "fake", {64, 3, verify}));
+    }
+    rep.data = results;
+    return rep;
+  };
+  auto results = run_isolated({job}, 20s);
+  ASSERT_EQ(results.size(), 1u);
+  ASSERT_EQ(results[0].outcome.status, ProbeStatus::ok) << results[0].outcome.detail;
+  const auto runs = results[0].data->get<std::vector<SmokeResult>>();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].status, "unverified");
+  EXPECT_FALSE(runs[0].max_abs_error);
+  ASSERT_TRUE(runs[0].kernel_ms);
+  EXPECT_GT(*runs[0].kernel_ms, 0.0);
+  EXPECT_EQ(runs[1].status, "fail");
+  EXPECT_NE(runs[1].reason.value_or("").find("1 of 4096 entries wrong"), std::string::npos)
+      << runs[1].reason.value_or("");
 }
 
 TEST(CudaFakeWrongMatmul, SmokeFailsWithTheError) {

@@ -117,9 +117,8 @@ JobReport cuda_bench(const std::vector<int>& sizes) {
       if (CUresult rc = api->device_get(&dev, d.ordinal); rc != kSuccess) {
         s.error = cuda_call_failed("cuDeviceGet", rc);
       } else {
-        // The CUDA runner always verifies and times its own fixed number of launches.
         sweep(s, sizes, [&](const smoke::MatmulRequest& req) {
-          return cuda::run_matmul_smoke(*api, dev, s.device, req.n);
+          return cuda::run_matmul_smoke(*api, dev, s.device, req);
         });
         s.bandwidth = cuda_bandwidth(*lib, *api, dev);
       }

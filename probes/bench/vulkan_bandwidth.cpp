@@ -49,7 +49,8 @@ Bandwidth vulkan_bandwidth(const vulkan::VulkanApi& api, VkInstance instance,
   // The rate of one recorded copy from `from` to `to`; nullopt (and the error kept) on failure.
   auto rate = [&](VkBuffer from, VkBuffer to) -> std::optional<double> {
     const VkBufferCopy region{0, 0, size};
-    if (auto e = q.record([&](VkCommandBuffer c) { q.dev().cmd_copy_buffer(c, from, to, 1, &region); })) {
+    if (auto e = q.record(
+            [&](VkCommandBuffer c) { q.dev().cmd_copy_buffer(c, from, to, 1, &region); })) {
       bw.error = *e;
       return std::nullopt;
     }

@@ -1,11 +1,10 @@
 #include "cuda/cuda_probe.hpp"
 
-#include "core/single_job.hpp"
-
 #include <exception>
 
 #include "backends.hpp"
 #include "core/dynlib.hpp"
+#include "core/single_job.hpp"
 #include "cuda/cuda_api.hpp"
 #include "cuda/cuda_smoke.hpp"
 #include "cuda_codes.hpp"
@@ -188,7 +187,7 @@ JobReport probe_in_child(const JobOptions& opt) {
       CUdevice dev = 0;
       const std::string label = d.name.value_or("device " + std::to_string(d.ordinal));
       if (api->device_get(&dev, d.ordinal) != kSuccess) continue;
-      info.smoke.push_back(run_matmul_smoke(*api, dev, label, opt.smoke_n));
+      info.smoke.push_back(run_matmul_smoke(*api, dev, label, smoke::MatmulRequest{opt.smoke_n}));
     }
   }
 

@@ -143,8 +143,8 @@ struct RunDescriptors {
     if (pool != VK_NULL_HANDLE) dev.destroy_descriptor_pool(device, pool, nullptr);
   }
 
-  std::optional<std::string> make(VkDescriptorSetLayout layout, const VulkanBuffer (&buffers)[kBuffers],
-                                  VkDeviceSize bytes) {
+  std::optional<std::string> make(VkDescriptorSetLayout layout,
+                                  const VulkanBuffer (&buffers)[kBuffers], VkDeviceSize bytes) {
     const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBuffers};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = 1;
@@ -238,8 +238,7 @@ SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
     dev.cmd_bind_descriptor_sets(c, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline_layout, 0, 1,
                                  &set.set, 0, nullptr);
     const std::int32_t sizes[2] = {padded, ld};
-    dev.cmd_push_constants(c, s.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes,
-                           sizes);
+    dev.cmd_push_constants(c, s.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes, sizes);
     const auto groups = static_cast<std::uint32_t>(padded / kMatmulTile);
     dev.cmd_dispatch(c, groups, groups, 1);
     if (queries != VK_NULL_HANDLE) {
@@ -257,8 +256,7 @@ SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::uint64_t ticks[2] = {0, 0};
     if (queries != VK_NULL_HANDLE &&
-        dev.get_query_pool_results(q.device(), queries, 0, 2, sizeof ticks, ticks,
-                                   sizeof ticks[0],
+        dev.get_query_pool_results(q.device(), queries, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) ==
             VK_SUCCESS &&
         ticks[1] > ticks[0]) {

@@ -34,8 +34,8 @@ VulkanQueue::~VulkanQueue() {
 }
 
 void VulkanQueue::setup(VkInstance instance) {
-  auto create_device = reinterpret_cast<PFN_vkCreateDevice>(
-      api_.get_instance_proc_addr(instance, "vkCreateDevice"));
+  auto create_device =
+      reinterpret_cast<PFN_vkCreateDevice>(api_.get_instance_proc_addr(instance, "vkCreateDevice"));
   auto get_device_proc = reinterpret_cast<PFN_vkGetDeviceProcAddr>(
       api_.get_instance_proc_addr(instance, "vkGetDeviceProcAddr"));
   if (create_device == nullptr || get_device_proc == nullptr) {
