@@ -201,7 +201,7 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
   for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
   os << "\n"
      << plural(counts[3], "failure") << ", " << plural(counts[2], "warning") << ", "
-     << counts[1] << " notes.  Every device and detail: gpudoctor query\n";
+     << plural(counts[1], "note") << ".  Every device and detail: gpudoctor query\n";
   return os.str();
 }
 
