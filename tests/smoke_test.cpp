@@ -83,6 +83,29 @@ TEST(SmokeVerdict, AWrongEntryFailsAndSaysWhere) {
   EXPECT_NE(r.reason->find("at row 10, col 42"), std::string::npos) << *r.reason;
 }
 
+TEST(SmokeRun, PaddedLayoutRoundsUpToTheTileAndPadsEveryRow) {
+  const smoke::PaddedLayout l = smoke::padded_layout(100, 64);
+  EXPECT_EQ(l.padded, 128);
+  EXPECT_EQ(l.ld, 144);
+  EXPECT_EQ(l.bytes, 128u * 144u * sizeof(float));
+  EXPECT_EQ(smoke::padded_layout(256, 16).padded, 256);  // already a multiple: no extra tile
+}
+
+TEST(SmokeRun, ARunStartsFromTheSetupOutcomeAndRefusesNonPositiveSizes) {
+  SmokeResult ready;
+  ready.api = "vulkan";
+  const SmokeResult r = smoke::start_run(ready, 0);
+  EXPECT_EQ(r.n, 0);
+  EXPECT_EQ(r.status, "skip");
+  EXPECT_EQ(r.reason, "n must be positive");
+  EXPECT_EQ(smoke::start_run(ready, 64).status, "");  // the runner goes on
+  SmokeResult broken = ready;
+  smoke::record_failure(broken, "vkCreateDevice returned VK_ERROR_DEVICE_LOST (-4)");
+  const SmokeResult b = smoke::start_run(broken, -1);  // the setup failure stays the verdict
+  EXPECT_EQ(b.status, "fail");
+  EXPECT_EQ(b.reason, "vkCreateDevice returned VK_ERROR_DEVICE_LOST (-4)");
+}
+
 TEST(SmokeVerdict, ADeadDriverFailsItsDeviceAndSkipsTheRest) {
   auto lost = smoke::smoke_lost("opencl", "libx.so", "B", {"A", "B", "C"}, "libx.so crashed");
   ASSERT_EQ(lost.size(), 2u);

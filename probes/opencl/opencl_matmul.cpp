@@ -17,10 +17,6 @@ namespace {
 
 constexpr std::size_t kBuildLogShown = 600;
 
-/// Floats between the end of a row and the start of the next (64 bytes): rows then do not all
-/// fall into the same cache set, and vloadN stays aligned.
-constexpr int kRowPad = 16;
-
 /// The kernel's sizes and form (see matmul_cl.hpp): 64×64 tiles of C per work group. Through
 /// local memory (GPUs): 8×8 per work item, 64 work items. Direct (CPUs): 8×16 per work item,
 /// one AVX-512 vector (or two AVX2 ones) per row, the fastest of the shapes tried on PoCL.
@@ -76,8 +72,6 @@ struct Held {
     if (handle != nullptr && release != nullptr) release(handle);
   }
 };
-
-int round_up(int n, int to) { return (n + to - 1) / to * to; }
 
 }  // namespace
 
@@ -195,17 +189,14 @@ OpenClMatmul::~OpenClMatmul() = default;
 
 SmokeResult OpenClMatmul::run(const smoke::MatmulRequest& req) {
   State& s = *state_;
-  SmokeResult r = s.base;
-  r.n = req.n;
-  if (!s.ready) return r;
-  if (req.n <= 0) {
-    smoke::record_skip(r, "n must be positive");
-    return r;
-  }
+  SmokeResult r = smoke::start_run(s.base, req.n);
+  if (!s.ready || r.status == "skip") return r;
   const OpenClApi& api = s.api;
-  const int padded = round_up(req.n, std::max(s.tiles.ts_m, s.tiles.ts_n));
-  const int ld = padded + kRowPad;
-  const std::size_t bytes = static_cast<std::size_t>(padded) * ld * sizeof(float);
+  const smoke::PaddedLayout layout =
+      smoke::padded_layout(req.n, std::max(s.tiles.ts_m, s.tiles.ts_n));
+  const int padded = layout.padded;
+  const int ld = layout.ld;
+  const std::size_t bytes = layout.bytes;
   if (bytes > s.max_alloc) {
     smoke::record_skip(r, "a " + std::to_string(padded) + "x" + std::to_string(padded) +
                               " matrix exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE");

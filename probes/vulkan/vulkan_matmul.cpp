@@ -15,11 +15,8 @@ namespace gpudoctor::vulkan {
 
 namespace {
 
-constexpr int kRowPad = 16;  // floats after each row: rows do not all share a cache set
-constexpr int kBuffers = 3;  // A, B, C: bindings 0, 1, 2
+constexpr int kBuffers = 3;                                     // A, B, C: bindings 0, 1, 2
 constexpr std::uint32_t kPushBytes = 2 * sizeof(std::int32_t);  // n, ld
-
-int round_up(int n, int to) { return (n + to - 1) / to * to; }
 
 }  // namespace
 
@@ -193,17 +190,13 @@ VulkanMatmul::~VulkanMatmul() = default;
 
 SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
   State& s = *state_;
-  SmokeResult r = s.base;
-  r.n = req.n;
-  if (!s.ready) return r;
-  if (req.n <= 0) {
-    smoke::record_skip(r, "n must be positive");
-    return r;
-  }
+  SmokeResult r = smoke::start_run(s.base, req.n);
+  if (!s.ready || r.status == "skip") return r;
   const VulkanQueue& q = s.q;
-  const int padded = round_up(req.n, kMatmulTile);
-  const int ld = padded + kRowPad;
-  const VkDeviceSize bytes = static_cast<VkDeviceSize>(padded) * ld * sizeof(float);
+  const smoke::PaddedLayout layout = smoke::padded_layout(req.n, kMatmulTile);
+  const int padded = layout.padded;
+  const int ld = layout.ld;
+  const std::size_t bytes = layout.bytes;
   auto failed = [&](std::string why) {
     smoke::record_failure(r, std::move(why));
     return r;

@@ -103,6 +103,15 @@ MatmulCheck check_matmul(const MatmulReference& ref, const std::vector<float>& c
   return out;
 }
 
+PaddedLayout padded_layout(int n, int tile) {
+  constexpr int kRowPad = 16;
+  PaddedLayout l;
+  l.padded = (n + tile - 1) / tile * tile;
+  l.ld = l.padded + kRowPad;
+  l.bytes = static_cast<std::size_t>(l.padded) * static_cast<std::size_t>(l.ld) * sizeof(float);
+  return l;
+}
+
 std::vector<float> pad_matrix(const std::vector<float>& m, int n, int rows, int ld) {
   std::vector<float> out(static_cast<std::size_t>(rows) * static_cast<std::size_t>(ld), 0.0f);
   for (int i = 0; i < n; ++i) {

@@ -48,6 +48,17 @@ struct MatmulCheck {
 /// entry (a lost tile, a stale buffer, a bad bit) fails. A result of the wrong size fails.
 MatmulCheck check_matmul(const MatmulReference& ref, const std::vector<float>& c);
 
+/// How the OpenCL and Vulkan runners lay out an n×n matrix for a kernel of `tile`-sized tiles:
+/// `padded` rows (n rounded up to the tile) of `ld` floats, 16 (64 bytes) more than `padded`, so
+/// that rows do not all fall into the same cache set and OpenCL's vloadN stays aligned; `bytes`
+/// for the whole matrix.
+struct PaddedLayout {
+  int padded = 0;
+  int ld = 0;
+  std::size_t bytes = 0;
+};
+PaddedLayout padded_layout(int n, int tile);
+
 /// An n×n row-major matrix in the top-left corner of a zeroed rows×ld one (rows, ld ≥ n): how
 /// runners pad to their kernel's tile and row stride.
 std::vector<float> pad_matrix(const std::vector<float>& m, int n, int rows, int ld);

@@ -49,6 +49,13 @@ void record_timing(SmokeResult& r, double best_ms) {
   r.gflops = matmul_gflops(*r.n, best_ms);
 }
 
+SmokeResult start_run(const SmokeResult& base, int n) {
+  SmokeResult r = base;
+  r.n = n;
+  if (n <= 0 && r.status != "fail") record_skip(r, "n must be positive");
+  return r;
+}
+
 void record_failure(SmokeResult& r, std::string reason) {
   r.status = "fail";
   r.reason = std::move(reason);

@@ -16,6 +16,10 @@ void record_verdict(SmokeResult& r, const MatmulInputs& in, const std::vector<fl
 /// Records the kernel time (ms, the best of the timed runs) and the GFLOP/s it means.
 void record_timing(SmokeResult& r, double best_ms);
 
+/// A runner's result for one run of size n, started from `base` (its api, device and kernel, and
+/// the failure or skip its setup ended in, if any); n ≤ 0 is a skip.
+SmokeResult start_run(const SmokeResult& base, int n);
+
 /// Marks the result failed (or skipped) with why.
 void record_failure(SmokeResult& r, std::string reason);
 void record_skip(SmokeResult& r, std::string reason);
