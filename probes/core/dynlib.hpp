@@ -32,6 +32,29 @@ class DynamicLibrary {
   void* handle_;
 };
 
+/// Fills a table of entry points from one library, typed by the pointer each fills: get() takes
+/// what is there, need() also remembers the first one missing.
+class EntryPoints {
+ public:
+  explicit EntryPoints(const DynamicLibrary& lib) : lib_(lib) {}
+
+  template <typename F>
+  bool get(F*& fn, const char* name) {
+    fn = lib_.symbol<F>(name);
+    return fn != nullptr;
+  }
+  template <typename F>
+  void need(F*& fn, const char* name) {
+    if (!get(fn, name) && !missing_) missing_ = name;
+  }
+  /// The first entry point need() did not find.
+  const std::optional<std::string>& missing() const { return missing_; }
+
+ private:
+  const DynamicLibrary& lib_;
+  std::optional<std::string> missing_;
+};
+
 /// The first of `names` the dynamic loader opens (its name in *loaded); the dlerror() text of
 /// each name tried before it in *errors.
 std::optional<DynamicLibrary> open_first(const std::vector<std::string>& names, std::string* loaded,

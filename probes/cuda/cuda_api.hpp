@@ -125,45 +125,39 @@ struct CudaApi {
   /// The core entry points, or nullopt naming the first one missing in *missing.
   static std::optional<CudaApi> load(const DynamicLibrary& lib, std::string* missing) {
     CudaApi api;
-    missing->clear();
-    auto get = [&](auto& fn, const char* name) {
-      fn = lib.symbol<std::remove_pointer_t<std::remove_reference_t<decltype(fn)>>>(name);
-      return fn != nullptr;
-    };
-    auto need = [&](auto& fn, const char* name) {
-      if (!get(fn, name) && missing->empty()) *missing = name;
-    };
-    need(api.init, "cuInit");
-    need(api.driver_get_version, "cuDriverGetVersion");
-    need(api.device_get_count, "cuDeviceGetCount");
-    need(api.device_get, "cuDeviceGet");
-    if (!missing->empty()) return std::nullopt;
-    get(api.device_get_name, "cuDeviceGetName");
-    get(api.device_get_attribute, "cuDeviceGetAttribute");
-    get(api.device_total_mem, "cuDeviceTotalMem_v2");
-    if (!get(api.device_get_uuid, "cuDeviceGetUuid_v2")) {
-      get(api.device_get_uuid, "cuDeviceGetUuid");
+    EntryPoints e(lib);
+    e.need(api.init, "cuInit");
+    e.need(api.driver_get_version, "cuDriverGetVersion");
+    e.need(api.device_get_count, "cuDeviceGetCount");
+    e.need(api.device_get, "cuDeviceGet");
+    *missing = e.missing().value_or("");
+    if (e.missing()) return std::nullopt;
+    e.get(api.device_get_name, "cuDeviceGetName");
+    e.get(api.device_get_attribute, "cuDeviceGetAttribute");
+    e.get(api.device_total_mem, "cuDeviceTotalMem_v2");
+    if (!e.get(api.device_get_uuid, "cuDeviceGetUuid_v2")) {
+      e.get(api.device_get_uuid, "cuDeviceGetUuid");
     }
-    get(api.get_error_name, "cuGetErrorName");
-    get(api.get_error_string, "cuGetErrorString");
-    get(api.ctx_create, "cuCtxCreate_v2");
-    get(api.ctx_destroy, "cuCtxDestroy_v2");
-    get(api.ctx_synchronize, "cuCtxSynchronize");
-    get(api.module_load_data, "cuModuleLoadData");
-    get(api.module_get_function, "cuModuleGetFunction");
-    get(api.module_unload, "cuModuleUnload");
-    get(api.mem_alloc, "cuMemAlloc_v2");
-    get(api.mem_free, "cuMemFree_v2");
-    get(api.memcpy_htod, "cuMemcpyHtoD_v2");
-    get(api.memcpy_dtoh, "cuMemcpyDtoH_v2");
-    get(api.launch_kernel, "cuLaunchKernel");
-    get(api.event_create, "cuEventCreate");
-    get(api.event_record, "cuEventRecord");
-    get(api.event_synchronize, "cuEventSynchronize");
-    if (!get(api.event_elapsed_time, "cuEventElapsedTime_v2")) {
-      get(api.event_elapsed_time, "cuEventElapsedTime");
+    e.get(api.get_error_name, "cuGetErrorName");
+    e.get(api.get_error_string, "cuGetErrorString");
+    e.get(api.ctx_create, "cuCtxCreate_v2");
+    e.get(api.ctx_destroy, "cuCtxDestroy_v2");
+    e.get(api.ctx_synchronize, "cuCtxSynchronize");
+    e.get(api.module_load_data, "cuModuleLoadData");
+    e.get(api.module_get_function, "cuModuleGetFunction");
+    e.get(api.module_unload, "cuModuleUnload");
+    e.get(api.mem_alloc, "cuMemAlloc_v2");
+    e.get(api.mem_free, "cuMemFree_v2");
+    e.get(api.memcpy_htod, "cuMemcpyHtoD_v2");
+    e.get(api.memcpy_dtoh, "cuMemcpyDtoH_v2");
+    e.get(api.launch_kernel, "cuLaunchKernel");
+    e.get(api.event_create, "cuEventCreate");
+    e.get(api.event_record, "cuEventRecord");
+    e.get(api.event_synchronize, "cuEventSynchronize");
+    if (!e.get(api.event_elapsed_time, "cuEventElapsedTime_v2")) {
+      e.get(api.event_elapsed_time, "cuEventElapsedTime");
     }
-    get(api.event_destroy, "cuEventDestroy_v2");
+    e.get(api.event_destroy, "cuEventDestroy_v2");
     return api;
   }
 

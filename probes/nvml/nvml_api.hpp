@@ -124,57 +124,53 @@ struct NvmlApi {
   static std::optional<NvmlApi> load(const DynamicLibrary& lib, std::string* missing) {
     NvmlApi a;
     missing->clear();
-    auto get = [&](auto& fn, const char* name) {
-      if (fn != nullptr) return true;
-      fn = lib.symbol<std::remove_pointer_t<std::remove_reference_t<decltype(fn)>>>(name);
-      return fn != nullptr;
-    };
-    if (!get(a.init, "nvmlInit_v2") && !get(a.init, "nvmlInit")) {
+    EntryPoints e(lib);
+    if (!e.get(a.init, "nvmlInit_v2") && !e.get(a.init, "nvmlInit")) {
       *missing = "nvmlInit_v2";
       return std::nullopt;
     }
-    get(a.shutdown, "nvmlShutdown");
-    get(a.error_string, "nvmlErrorString");
-    get(a.system_get_driver_version, "nvmlSystemGetDriverVersion");
-    get(a.system_get_nvml_version, "nvmlSystemGetNVMLVersion");
-    get(a.system_get_cuda_driver_version, "nvmlSystemGetCudaDriverVersion_v2") ||
-        get(a.system_get_cuda_driver_version, "nvmlSystemGetCudaDriverVersion");
-    get(a.device_get_count, "nvmlDeviceGetCount_v2") ||
-        get(a.device_get_count, "nvmlDeviceGetCount");
-    get(a.device_get_handle_by_index, "nvmlDeviceGetHandleByIndex_v2") ||
-        get(a.device_get_handle_by_index, "nvmlDeviceGetHandleByIndex");
-    get(a.device_get_name, "nvmlDeviceGetName");
-    get(a.device_get_uuid, "nvmlDeviceGetUUID");
-    get(a.device_get_serial, "nvmlDeviceGetSerial");
-    get(a.device_get_vbios_version, "nvmlDeviceGetVbiosVersion");
-    get(a.device_get_pci_info, "nvmlDeviceGetPciInfo_v3") ||
-        get(a.device_get_pci_info, "nvmlDeviceGetPciInfo_v2");
-    get(a.device_get_architecture, "nvmlDeviceGetArchitecture");
-    get(a.device_get_cuda_compute_capability, "nvmlDeviceGetCudaComputeCapability");
-    get(a.device_get_memory_info_v2, "nvmlDeviceGetMemoryInfo_v2");
-    get(a.device_get_memory_info, "nvmlDeviceGetMemoryInfo");
-    get(a.device_get_temperature, "nvmlDeviceGetTemperature");
-    get(a.device_get_power_usage, "nvmlDeviceGetPowerUsage");
-    get(a.device_get_power_limit, "nvmlDeviceGetEnforcedPowerLimit");
-    get(a.device_get_clock_info, "nvmlDeviceGetClockInfo");
-    get(a.device_get_max_clock_info, "nvmlDeviceGetMaxClockInfo");
-    get(a.device_get_curr_pcie_link_generation, "nvmlDeviceGetCurrPcieLinkGeneration");
-    get(a.device_get_max_pcie_link_generation, "nvmlDeviceGetMaxPcieLinkGeneration");
-    get(a.device_get_curr_pcie_link_width, "nvmlDeviceGetCurrPcieLinkWidth");
-    get(a.device_get_max_pcie_link_width, "nvmlDeviceGetMaxPcieLinkWidth");
-    get(a.device_get_ecc_mode, "nvmlDeviceGetEccMode");
-    get(a.device_get_total_ecc_errors, "nvmlDeviceGetTotalEccErrors");
-    get(a.device_get_persistence_mode, "nvmlDeviceGetPersistenceMode");
-    get(a.device_get_mig_mode, "nvmlDeviceGetMigMode");
-    get(a.device_get_compute_mode, "nvmlDeviceGetComputeMode");
-    get(a.device_get_clock_event_reasons, "nvmlDeviceGetCurrentClocksEventReasons") ||
-        get(a.device_get_clock_event_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
-    get(a.compute_processes_v2, "nvmlDeviceGetComputeRunningProcesses_v3") ||
-        get(a.compute_processes_v2, "nvmlDeviceGetComputeRunningProcesses_v2");
-    get(a.compute_processes_v1, "nvmlDeviceGetComputeRunningProcesses");
-    get(a.graphics_processes_v2, "nvmlDeviceGetGraphicsRunningProcesses_v3") ||
-        get(a.graphics_processes_v2, "nvmlDeviceGetGraphicsRunningProcesses_v2");
-    get(a.graphics_processes_v1, "nvmlDeviceGetGraphicsRunningProcesses");
+    e.get(a.shutdown, "nvmlShutdown");
+    e.get(a.error_string, "nvmlErrorString");
+    e.get(a.system_get_driver_version, "nvmlSystemGetDriverVersion");
+    e.get(a.system_get_nvml_version, "nvmlSystemGetNVMLVersion");
+    e.get(a.system_get_cuda_driver_version, "nvmlSystemGetCudaDriverVersion_v2") ||
+        e.get(a.system_get_cuda_driver_version, "nvmlSystemGetCudaDriverVersion");
+    e.get(a.device_get_count, "nvmlDeviceGetCount_v2") ||
+        e.get(a.device_get_count, "nvmlDeviceGetCount");
+    e.get(a.device_get_handle_by_index, "nvmlDeviceGetHandleByIndex_v2") ||
+        e.get(a.device_get_handle_by_index, "nvmlDeviceGetHandleByIndex");
+    e.get(a.device_get_name, "nvmlDeviceGetName");
+    e.get(a.device_get_uuid, "nvmlDeviceGetUUID");
+    e.get(a.device_get_serial, "nvmlDeviceGetSerial");
+    e.get(a.device_get_vbios_version, "nvmlDeviceGetVbiosVersion");
+    e.get(a.device_get_pci_info, "nvmlDeviceGetPciInfo_v3") ||
+        e.get(a.device_get_pci_info, "nvmlDeviceGetPciInfo_v2");
+    e.get(a.device_get_architecture, "nvmlDeviceGetArchitecture");
+    e.get(a.device_get_cuda_compute_capability, "nvmlDeviceGetCudaComputeCapability");
+    e.get(a.device_get_memory_info_v2, "nvmlDeviceGetMemoryInfo_v2");
+    e.get(a.device_get_memory_info, "nvmlDeviceGetMemoryInfo");
+    e.get(a.device_get_temperature, "nvmlDeviceGetTemperature");
+    e.get(a.device_get_power_usage, "nvmlDeviceGetPowerUsage");
+    e.get(a.device_get_power_limit, "nvmlDeviceGetEnforcedPowerLimit");
+    e.get(a.device_get_clock_info, "nvmlDeviceGetClockInfo");
+    e.get(a.device_get_max_clock_info, "nvmlDeviceGetMaxClockInfo");
+    e.get(a.device_get_curr_pcie_link_generation, "nvmlDeviceGetCurrPcieLinkGeneration");
+    e.get(a.device_get_max_pcie_link_generation, "nvmlDeviceGetMaxPcieLinkGeneration");
+    e.get(a.device_get_curr_pcie_link_width, "nvmlDeviceGetCurrPcieLinkWidth");
+    e.get(a.device_get_max_pcie_link_width, "nvmlDeviceGetMaxPcieLinkWidth");
+    e.get(a.device_get_ecc_mode, "nvmlDeviceGetEccMode");
+    e.get(a.device_get_total_ecc_errors, "nvmlDeviceGetTotalEccErrors");
+    e.get(a.device_get_persistence_mode, "nvmlDeviceGetPersistenceMode");
+    e.get(a.device_get_mig_mode, "nvmlDeviceGetMigMode");
+    e.get(a.device_get_compute_mode, "nvmlDeviceGetComputeMode");
+    e.get(a.device_get_clock_event_reasons, "nvmlDeviceGetCurrentClocksEventReasons") ||
+        e.get(a.device_get_clock_event_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    e.get(a.compute_processes_v2, "nvmlDeviceGetComputeRunningProcesses_v3") ||
+        e.get(a.compute_processes_v2, "nvmlDeviceGetComputeRunningProcesses_v2");
+    e.get(a.compute_processes_v1, "nvmlDeviceGetComputeRunningProcesses");
+    e.get(a.graphics_processes_v2, "nvmlDeviceGetGraphicsRunningProcesses_v3") ||
+        e.get(a.graphics_processes_v2, "nvmlDeviceGetGraphicsRunningProcesses_v2");
+    e.get(a.graphics_processes_v1, "nvmlDeviceGetGraphicsRunningProcesses");
     return a;
   }
 };

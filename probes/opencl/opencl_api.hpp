@@ -62,47 +62,42 @@ struct OpenClApi {
   /// Every entry point, or nullopt naming the first one missing in *missing.
   static std::optional<OpenClApi> load(const DynamicLibrary& lib, std::string* missing) {
     OpenClApi api;
-    auto need = [&](auto& fn, const char* name) {
-      fn = lib.symbol<std::remove_pointer_t<std::remove_reference_t<decltype(fn)>>>(name);
-      if (fn == nullptr && missing->empty()) *missing = name;
-    };
-    missing->clear();
-    need(api.get_platform_ids, "clGetPlatformIDs");
-    need(api.get_platform_info, "clGetPlatformInfo");
-    need(api.get_device_ids, "clGetDeviceIDs");
-    need(api.get_device_info, "clGetDeviceInfo");
-    need(api.get_extension_function_address, "clGetExtensionFunctionAddress");
-    if (!missing->empty()) return std::nullopt;
+    EntryPoints e(lib);
+    e.need(api.get_platform_ids, "clGetPlatformIDs");
+    e.need(api.get_platform_info, "clGetPlatformInfo");
+    e.need(api.get_device_ids, "clGetDeviceIDs");
+    e.need(api.get_device_info, "clGetDeviceInfo");
+    e.need(api.get_extension_function_address, "clGetExtensionFunctionAddress");
+    *missing = e.missing().value_or("");
+    if (e.missing()) return std::nullopt;
     api.load_compute(lib);
     return api;
   }
 
  private:
   void load_compute(const DynamicLibrary& lib) {
-    auto want = [&](auto& fn, const char* name) {
-      fn = lib.symbol<std::remove_pointer_t<std::remove_reference_t<decltype(fn)>>>(name);
-      if (fn == nullptr && !compute_missing_) compute_missing_ = name;
-    };
-    want(create_context, "clCreateContext");
-    want(release_context, "clReleaseContext");
-    want(create_command_queue, "clCreateCommandQueue");
-    want(release_command_queue, "clReleaseCommandQueue");
-    want(create_program_with_source, "clCreateProgramWithSource");
-    want(build_program, "clBuildProgram");
-    want(get_program_build_info, "clGetProgramBuildInfo");
-    want(release_program, "clReleaseProgram");
-    want(create_kernel, "clCreateKernel");
-    want(release_kernel, "clReleaseKernel");
-    want(set_kernel_arg, "clSetKernelArg");
-    want(create_buffer, "clCreateBuffer");
-    want(release_mem_object, "clReleaseMemObject");
-    want(enqueue_write_buffer, "clEnqueueWriteBuffer");
-    want(enqueue_read_buffer, "clEnqueueReadBuffer");
-    want(enqueue_nd_range_kernel, "clEnqueueNDRangeKernel");
-    want(finish, "clFinish");
-    want(wait_for_events, "clWaitForEvents");
-    want(get_event_profiling_info, "clGetEventProfilingInfo");
-    want(release_event, "clReleaseEvent");
+    EntryPoints e(lib);
+    e.need(create_context, "clCreateContext");
+    e.need(release_context, "clReleaseContext");
+    e.need(create_command_queue, "clCreateCommandQueue");
+    e.need(release_command_queue, "clReleaseCommandQueue");
+    e.need(create_program_with_source, "clCreateProgramWithSource");
+    e.need(build_program, "clBuildProgram");
+    e.need(get_program_build_info, "clGetProgramBuildInfo");
+    e.need(release_program, "clReleaseProgram");
+    e.need(create_kernel, "clCreateKernel");
+    e.need(release_kernel, "clReleaseKernel");
+    e.need(set_kernel_arg, "clSetKernelArg");
+    e.need(create_buffer, "clCreateBuffer");
+    e.need(release_mem_object, "clReleaseMemObject");
+    e.need(enqueue_write_buffer, "clEnqueueWriteBuffer");
+    e.need(enqueue_read_buffer, "clEnqueueReadBuffer");
+    e.need(enqueue_nd_range_kernel, "clEnqueueNDRangeKernel");
+    e.need(finish, "clFinish");
+    e.need(wait_for_events, "clWaitForEvents");
+    e.need(get_event_profiling_info, "clGetEventProfilingInfo");
+    e.need(release_event, "clReleaseEvent");
+    compute_missing_ = e.missing();
   }
 
   std::optional<std::string> compute_missing_;

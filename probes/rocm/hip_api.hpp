@@ -55,24 +55,18 @@ struct HipApi {
   /// The entry points, or nullopt naming the first required one missing in *missing.
   static std::optional<HipApi> load(const DynamicLibrary& lib, std::string* missing) {
     HipApi api;
-    missing->clear();
-    auto get = [&](auto& fn, const char* name) {
-      fn = lib.symbol<std::remove_pointer_t<std::remove_reference_t<decltype(fn)>>>(name);
-      return fn != nullptr;
-    };
-    auto need = [&](auto& fn, const char* name) {
-      if (!get(fn, name) && missing->empty()) *missing = name;
-    };
-    need(api.get_device_count, "hipGetDeviceCount");
-    need(api.device_get_attribute, "hipDeviceGetAttribute");
-    if (!missing->empty()) return std::nullopt;
-    get(api.device_get_name, "hipDeviceGetName");
-    get(api.device_total_mem, "hipDeviceTotalMem");
-    get(api.device_get_pci_bus_id, "hipDeviceGetPCIBusId");
-    get(api.runtime_get_version, "hipRuntimeGetVersion");
-    get(api.driver_get_version, "hipDriverGetVersion");
-    get(api.get_error_name, "hipGetErrorName");
-    get(api.get_error_string, "hipGetErrorString");
+    EntryPoints e(lib);
+    e.need(api.get_device_count, "hipGetDeviceCount");
+    e.need(api.device_get_attribute, "hipDeviceGetAttribute");
+    *missing = e.missing().value_or("");
+    if (e.missing()) return std::nullopt;
+    e.get(api.device_get_name, "hipDeviceGetName");
+    e.get(api.device_total_mem, "hipDeviceTotalMem");
+    e.get(api.device_get_pci_bus_id, "hipDeviceGetPCIBusId");
+    e.get(api.runtime_get_version, "hipRuntimeGetVersion");
+    e.get(api.driver_get_version, "hipDriverGetVersion");
+    e.get(api.get_error_name, "hipGetErrorName");
+    e.get(api.get_error_string, "hipGetErrorString");
     return api;
   }
 };
