@@ -62,6 +62,19 @@ TEST(HealthyH100, NoFailureAndNoWarning) {
   EXPECT_EQ(c.exit_code, 0);
 }
 
+TEST(HealthyH100, TheScreenNamesTheBoardsOnceAndThePipCudaRuntime) {
+  auto r = test::run_gpudoctor({"check", "--no-smoke", "--sysroot", test::fixture_path(kFixture)},
+                               {"CONDA_PREFIX=/opt/conda", "VIRTUAL_ENV=", "HOME=/home/user",
+                                "PATH=/opt/conda/bin:/usr/bin:/bin"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("gpu     GH100[H100 SXM5 80GB] (nvidia) ×8\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CUDA 12.4.127 runtime from pip wheels at "
+                       "/opt/conda/lib/python3.10/site-packages/nvidia with cuDNN 9.1.0.70"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("0 failures, 0 warnings, 2 notes."), std::string::npos) << r.out;
+}
+
 TEST(HealthyH100, ReadsTheEightGpusBoundToNvidia) {
   const Checked c = check_fixture();
   const Json& pci = c.report["snapshot"]["pci"]["devices"];
@@ -102,7 +115,7 @@ TEST(HealthyH100, ReadsTorchAndItsCudaBuildInTheCondaEnvironment) {
   EXPECT_EQ((*torch)["version"], "2.5.1");  // METADATA says 2.5.1; the build is in version.py
   EXPECT_EQ((*torch)["torch"]["version"], "2.5.1+cu124");
   EXPECT_EQ((*torch)["torch"]["cuda"], "12.4");  // "CUDA used to build PyTorch: 12.4"
-  EXPECT_EQ(cuda12_wheels.size(), 10U);  // the report's [conda] list, each pinned by torch
+  EXPECT_EQ(cuda12_wheels.size(), 10U);          // the report's [conda] list, each pinned by torch
 }
 
 TEST(HealthyH100, FindsTheCudaLibrariesTorchLoadsFromItsWheels) {

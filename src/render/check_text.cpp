@@ -16,15 +16,19 @@ namespace gpudoctor {
 namespace {
 
 /// Areas in the order a person debugs them: hardware, kernel driver, CUDA, the other APIs.
-constexpr std::string_view kAreas[] = {"host", "gpu", "nvidia", "cuda", "opencl", "vulkan",
-                                       "python", "macos", "rocm"};
+constexpr std::string_view kAreas[] = {"host",   "gpu",    "nvidia", "cuda", "opencl",
+                                       "vulkan", "python", "macos",  "rocm"};
 
 std::string mark(Severity s, const Style& st) {
   switch (s) {
-    case Severity::ok: return st.green("✓");
-    case Severity::info: return st.cyan("•");
-    case Severity::warn: return st.yellow("!");
-    case Severity::fail: return st.red("✗");
+    case Severity::ok:
+      return st.green("✓");
+    case Severity::info:
+      return st.cyan("•");
+    case Severity::warn:
+      return st.yellow("!");
+    case Severity::fail:
+      return st.red("✗");
   }
   return "?";
 }
@@ -90,6 +94,18 @@ std::string api_summary(const std::string& devices, const std::vector<SmokeResul
 }
 
 /// What the area looks like when nothing is wrong with it; empty when it does not apply.
+/// "toolkit 13.0.88 at /usr/local/cuda-13.0 with cuDNN 9.19.0"; pip's nvidia-* wheels are no
+/// toolkit (no nvcc, no version of their own): "CUDA 12.4.127 runtime from pip wheels at …".
+std::string toolkit_summary(const CudaToolkit& t) {
+  const std::string cudnn = t.cudnn_version ? " with cuDNN " + *t.cudnn_version : "";
+  if (!t.version && t.source == "pip") {
+    const std::string runtime =
+        t.cudart_version ? "CUDA " + *t.cudart_version + " runtime" : "CUDA libraries";
+    return runtime + " from pip wheels at " + t.path + cudnn;
+  }
+  return "toolkit " + t.version.value_or("of unknown version") + " at " + t.path + cudnn;
+}
+
 std::string area_summary(std::string_view area, const Snapshot& s,
                          const std::vector<MergedDevice>& devices) {
   if (area == "host" && s.host) {
@@ -103,16 +119,28 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     return join(parts, ", ");
   }
   if (area == "gpu" && s.pci) {
-    std::vector<std::string> gpus;
+    // Identical boards (an 8-GPU server) once, with a count, in bus order of their first.
+    std::vector<std::pair<std::string, int>> gpus;
     for (const auto& p : s.pci->devices) {
-      gpus.push_back(p.device_name.value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4)) +
-                     " (" + p.driver.value_or("no driver") + ")");
+      std::string name = p.device_name.value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4)) +
+                         " (" + p.driver.value_or("no driver") + ")";
+      auto same =
+          std::find_if(gpus.begin(), gpus.end(), [&](const auto& g) { return g.first == name; });
+      if (same == gpus.end()) {
+        gpus.emplace_back(std::move(name), 1);
+      } else {
+        ++same->second;
+      }
     }
     if (gpus.empty()) {
       return "no GPU on the PCI bus (" + std::to_string(s.pci->devices_scanned) +
              " functions scanned)";
     }
-    return join(gpus, ", ");
+    std::vector<std::string> names;
+    for (const auto& [name, count] : gpus) {
+      names.push_back(count > 1 ? name + " ×" + std::to_string(count) : name);
+    }
+    return join(names, ", ");
   }
   if (area == "nvidia" && s.nvidia) {
     const NvidiaKernel& k = s.nvidia->kernel;
@@ -131,21 +159,21 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     }
     if (s.cuda) add_smoke_parts(s.cuda->smoke, parts);
     if (s.nvidia) {
-      for (const auto& t : s.nvidia->toolkits) {
-        parts.push_back("toolkit " + t.version.value_or("?") + " at " + t.path +
-                        (t.cudnn_version ? " with cuDNN " + *t.cudnn_version : ""));
-      }
+      for (const auto& t : s.nvidia->toolkits) parts.push_back(toolkit_summary(t));
     }
     return join(parts, "; ");
   }
   if (area == "opencl" && s.opencl) {
     std::string n = api_device_names(s, devices, false);
-    if (!s.live) return plural(s.opencl->icds.size(), "ICD") + " registered (not loaded under --sysroot)";
+    if (!s.live)
+      return plural(s.opencl->icds.size(), "ICD") + " registered (not loaded under --sysroot)";
     return api_summary(n, s.opencl->smoke);
   }
   if (area == "vulkan" && s.vulkan) {
     std::string n = api_device_names(s, devices, true);
-    if (!s.live) return plural(s.vulkan->manifests.size(), "driver manifest") + " (not loaded under --sysroot)";
+    if (!s.live)
+      return plural(s.vulkan->manifests.size(), "driver manifest") +
+             " (not loaded under --sysroot)";
     return api_summary(n, s.vulkan->smoke);
   }
   if (area == "macos" && s.macos) return macos_summary(*s.macos);
