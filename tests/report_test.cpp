@@ -116,6 +116,84 @@ TEST(ReportCli, HtmlPageIsSelfContainedAndEscaped) {
   EXPECT_NE(html.find("<details><summary>The whole report as JSON"), std::string::npos);
 }
 
+/// `gpudoctor report --html` of a fixture machine with these variables: the page.
+std::string html_of(const std::string& fixture, const std::vector<std::string>& env) {
+  test::TempTree tmp;
+  const std::string page = tmp.path() + "/report.html";
+  auto r = test::run_gpudoctor({"report", "--html", page, "--sysroot", test::fixture_path(fixture)},
+                               env);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return read_file(page);
+}
+
+/// The part of the page from the heading `from` to the next heading of the same level.
+std::string section_of(const std::string& html, const std::string& from) {
+  const auto start = html.find(from);
+  if (start == std::string::npos) return "";
+  const std::string level = from.substr(0, 3);  // "<h2" or "<h3"
+  const auto end = html.find(level, start + from.size());
+  return html.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+TEST(ReportHtml, RocmInstallOverrideAndKfdNodeOfTheRx7600Xt) {
+  const std::string html = html_of("rocm-rx7600xt-gfx1102", {"HSA_OVERRIDE_GFX_VERSION=11.0.0"});
+  const std::string rocm = section_of(html, "<h3>ROCm</h3>");
+  ASSERT_FALSE(rocm.empty()) << html;
+  EXPECT_NE(rocm.find("<td>/opt/rocm</td><td></td><td>6.0.0</td><td>.info/version</td>"
+                      "<td>yes</td>"),
+            std::string::npos)
+      << rocm;
+  EXPECT_NE(rocm.find("<th>amdgpu module</th><td>loaded · initstate live</td>"), std::string::npos);
+  EXPECT_NE(rocm.find("<th>KFD</th><td>1 GPU node(s) (gfx1102), 0 CPU node(s)</td>"),
+            std::string::npos);
+  EXPECT_NE(rocm.find("<th>HSA_OVERRIDE_GFX_VERSION</th><td>11.0.0</td>"), std::string::npos);
+  // The KFD node is the device: its view and where it was seen.
+  const std::string devices = section_of(html, "<h2>Devices</h2>");
+  EXPECT_NE(devices.find("<td>AMD GPU (gfx1102)</td>"), std::string::npos) << devices;
+  EXPECT_NE(devices.find("<td>KFD</td></tr>"), std::string::npos) << devices;
+  EXPECT_NE(devices.find("<h4>KFD</h4>"), std::string::npos);
+  EXPECT_NE(devices.find("<th>gfx_target_version</th><td>110002</td>"), std::string::npos);
+}
+
+TEST(ReportHtml, RocmGroupsOfAUserNotInRenderAreEscaped) {
+  const std::string rocm = section_of(html_of("rocm-desktop-not-in-render", {}), "<h3>ROCm</h3>");
+  EXPECT_NE(rocm.find("No ROCm install found"), std::string::npos) << rocm;
+  // The redacted user name is a placeholder in angle brackets: text, not markup.
+  EXPECT_NE(rocm.find("<th>user</th><td>&lt;user1&gt; · uid 1000</td>"), std::string::npos) << rocm;
+  EXPECT_NE(rocm.find("render (gid 109): not a group of this user"), std::string::npos);
+  EXPECT_NE(rocm.find("<td>/dev/dri/renderD128</td>"), std::string::npos);
+  EXPECT_EQ(rocm.find("<user1>"), std::string::npos);
+}
+
+TEST(ReportHtml, MacWithAnEgpuHasMacosAndNoRocm) {
+  const std::string html = html_of("mac-egpu-rx5700xt-plaidml",
+                                   {"HOME=/Users/dev", "DYLD_LIBRARY_PATH=/opt/<b>lib</b>"});
+  const std::string mac = section_of(html, "<h3>macOS</h3>");
+  ASSERT_FALSE(mac.empty()) << html;
+  EXPECT_NE(mac.find("<th>version</th><td>10.15.6 · build 19G2021</td>"), std::string::npos) << mac;
+  EXPECT_NE(mac.find("<td>Radeon RX 5700 XT</td><td>AMD</td><td>external x4</td><td>8 GiB</td>"
+                     "<td>macOS GPUFamily2 v1</td>"),
+            std::string::npos)
+      << mac;
+  EXPECT_NE(mac.find("<th>DYLD_LIBRARY_PATH</th><td>/opt/&lt;b&gt;lib&lt;/b&gt;</td>"),
+            std::string::npos)
+      << mac;
+  EXPECT_EQ(html.find("<b>lib"), std::string::npos);
+  // The ROCm probe read this tree too and found nothing of AMD's: no section for it.
+  EXPECT_EQ(html.find("<h3>ROCm</h3>"), std::string::npos);
+  EXPECT_NE(
+      section_of(html, "<h2>Devices</h2>").find("<td>8 GiB</td><td></td><td>system_profiler</td>"),
+      std::string::npos);
+}
+
+TEST(ReportHtml, AppleSiliconChipAndMemory) {
+  const std::string mac = section_of(html_of("mac-m1pro-torch-mps", {}), "<h3>macOS</h3>");
+  EXPECT_NE(mac.find("<th>CPU</th><td>Apple M1 Pro</td>"), std::string::npos) << mac;
+  EXPECT_NE(mac.find("<th>architecture</th><td>Apple silicon (arm64)</td>"), std::string::npos);
+  EXPECT_NE(mac.find("<th>memory</th><td>16 GiB</td>"), std::string::npos);
+  EXPECT_EQ(mac.find("<th>version</th>"), std::string::npos);  // the seed does not say it
+}
+
 TEST(ReportHtml, LinksOnlyToWebPagesAndPlotsTheBench) {
   const Json point_64 = {{"n", 64}, {"gflops", 10.5}};
   const Json point_1024 = {{"n", 1024}, {"gflops", 900.0}};

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Validates real `gpudoctor report` output against schema/report.schema.json.
 
-Reports: this machine (live, redacted and --no-redact) and every fixture machine under
-tests/fixtures replayed with --sysroot. Each report must also be accepted by
-`gpudoctor check --from`. Needs python3-jsonschema (Debian package).
+Reports: this machine (live, redacted and --no-redact), every fixture machine under
+tests/fixtures replayed with --sysroot, and the ROCm and macOS fixtures again with the
+variables their scenario tests set. Each report must also be accepted by
+`gpudoctor check --from`. Then the schema must reject copies of those reports with one value of
+the wrong type, so that the ROCm and macOS definitions are known to be exercised.
+Needs python3-jsonschema (Debian package).
 
 usage: validate_report_schema.py GPUDOCTOR SCHEMA FIXTURES_DIR
 """
+import copy
 import json
 import os
 import subprocess
@@ -16,19 +20,73 @@ import tempfile
 import jsonschema
 
 
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+# Fixtures replayed once more with the variables that fill the rest of their section
+# (tests/rocm_scenarios_test.cpp and tests/macos_scenarios_test.cpp set the same ones).
+VARIANTS = {
+    "rocm-rx7600xt-gfx1102": {"HSA_OVERRIDE_GFX_VERSION": "11.0.0", "ROCM_PATH": "/opt/rocm",
+                              "ROCR_VISIBLE_DEVICES": "0", "HIP_VISIBLE_DEVICES": "0"},
+    "mac-highsierra-gtx750ti-cuda": {"DYLD_LIBRARY_PATH": "/usr/local/cuda/lib",
+                                     "SYSTEM_VERSION_COMPAT": "1"},
+    "mac-m1-miniforge-tf-metal": {"HOME": "/Users/dev"},
+}
+
+# (report, path, a value of the wrong type there): the schema must refuse each.
+MUTANTS = [
+    ("rocm-rx6700xt-gfx1031", ("snapshot", "rocm", "nodes", 0, "compute_units"), "40"),
+    ("rocm-rx6700xt-gfx1031", ("snapshot", "rocm", "nodes", 0, "gfx_target"), 1031),
+    ("rocm-rx6700xt-gfx1031", ("snapshot", "devices", 0, "kfd", 0, "vendor_id"), 0x11002),
+    ("rocm-rx6700xt-gfx1031", ("snapshot", "rocm", "hip"),
+     {"load_errors": [], "devices": [{"ordinal": "0"}]}),
+    ("rocm-desktop-not-in-render",
+     ("snapshot", "rocm", "account", "device_groups", 0, "in_process"), None),
+    ("rocm-desktop-not-in-render", ("snapshot", "rocm", "device_nodes", 0, "path"), "renderD128"),
+    ("rocm-rx7600xt-gfx1102", ("snapshot", "rocm", "installs", 0, "default_link"), "yes"),
+    ("rocm-rx7600xt-gfx1102", ("snapshot", "rocm", "amdgpu_module"), "unloaded"),
+    ("mac-egpu-rx5700xt-plaidml", ("snapshot", "macos", "gpus", 0, "vram_bytes"), "8 GB"),
+    ("mac-egpu-rx5700xt-plaidml", ("snapshot", "devices", 0, "macos", "pcie_lane_width"), "x4"),
+    ("mac-m1pro-torch-mps", ("snapshot", "macos", "arm64"), 1),
+    ("mac-m1pro-torch-mps", ("snapshot", "macos", "sources"), None),
+]
+
+
+def run(cmd, env=None):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, **(env or {})))
 
 
 def reports(fixtures):
-    """(name, arguments) of every report to check."""
-    yield "live", ["report"]
-    yield "live --no-redact", ["report", "--no-redact", "--no-smoke"]
+    """(name, arguments, extra environment) of every report to check."""
+    yield "live", ["report"], {}
+    yield "live --no-redact", ["report", "--no-redact", "--no-smoke"], {}
     for name in sorted(os.listdir(fixtures)):
         tree = os.path.join(fixtures, name)
         # A fixture machine is a directory with a README naming its source; tools/ is not one.
         if os.path.isfile(os.path.join(tree, "README.md")):
-            yield name, ["report", "--sysroot", tree]
+            yield name, ["report", "--sysroot", tree], {}
+            if name in VARIANTS:
+                yield name + " with variables", ["report", "--sysroot", tree], VARIANTS[name]
+
+
+def set_at(document, path, value):
+    for key in path[:-1]:
+        document = document[key]
+    document[path[-1]] = value
+
+
+def refused_mutants(validator, made):
+    """How many MUTANTS the schema wrongly accepts; each is named."""
+    accepted = 0
+    for name, path, value in MUTANTS:
+        if name not in made:
+            print(f"FAIL mutant {name}: no such report")
+            accepted += 1
+            continue
+        mutant = copy.deepcopy(made[name])
+        set_at(mutant, path, value)
+        if validator.is_valid(mutant):
+            print(f"FAIL mutant {name}: {'/'.join(map(str, path))} = {value!r} was accepted")
+            accepted += 1
+    return accepted
 
 
 def main():
@@ -39,16 +97,18 @@ def main():
     validator = jsonschema.Draft202012Validator(schema)
     failures = 0
     checked = 0
+    made = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, args in reports(fixtures):
+        for name, args, env in reports(fixtures):
             out = os.path.join(tmp, "report.json")
-            r = run([gpudoctor] + args + ["-o", out])
+            r = run([gpudoctor] + args + ["-o", out], env)
             if r.returncode != 0:
                 print(f"FAIL {name}: exit {r.returncode}: {r.stderr.strip()}")
                 failures += 1
                 continue
             with open(out) as f:
                 report = json.load(f)
+            made[name] = report
             errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))
             for e in errors[:5]:
                 print(f"FAIL {name}: {'/'.join(map(str, e.path))}: {e.message[:300]}")
@@ -58,7 +118,8 @@ def main():
                 failures += 1
             failures += bool(errors)
             checked += 1
-    print(f"{checked} reports validated, {failures} failed")
+    failures += refused_mutants(validator, made)
+    print(f"{checked} reports validated, {len(MUTANTS)} wrong copies tried, {failures} failed")
     return 1 if failures or checked < 3 else 0
 
 

@@ -6,61 +6,51 @@
 #include <sstream>
 
 #include "render/nvidia_text.hpp"
+#include "report/diff_facts.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
 
+namespace diff {
+
+void Facts::add(int rank, const std::string& area, const std::string& what,
+                const std::optional<std::string>& value) {
+  if (value && !value->empty()) facts_.push_back({rank, area, what, *value});
+}
+
+void Facts::add_set(int rank, const std::string& area, const std::string& what,
+                    const std::set<std::string>& values) {
+  add(rank, area, what, join({values.begin(), values.end()}, ", "));
+}
+
+}  // namespace diff
+
 namespace {
 
-/// Most likely cause first: what failed, then the stack from the driver up, then the rest.
-enum Rank {
-  kFailure,
-  kSmoke,
-  kDriver,
-  kToolkit,
-  kCudnn,
-  kFramework,
-  kPython,
-  kDevice,
-  kVariable,
-  kWarning,
-  kHost,
-  kApi,
-  kNote
-};
+using namespace diff;
 
-/// Every fact of one machine that diff compares, keyed by area and name.
-class Facts {
- public:
-  struct Fact {
-    int rank;
-    std::string area;
-    std::string what;
-    std::string value;
-  };
-
-  void add(int rank, const std::string& area, const std::string& what,
-           const std::optional<std::string>& value) {
-    if (value && !value->empty()) facts_.push_back({rank, area, what, *value});
-  }
-  /// A set of values, order-free: "12.4, 13.0".
-  void add_set(int rank, const std::string& area, const std::string& what,
-               const std::set<std::string>& values) {
-    add(rank, area, what, join({values.begin(), values.end()}, ", "));
-  }
-  const std::vector<Fact>& all() const { return facts_; }
-
- private:
-  std::vector<Fact> facts_;
-};
-
+/// One fact per finding id, in the checks' order; a check that found several things (one per
+/// Python environment) gives all of their titles, ranked by the worst.
 void add_findings(Facts& f, const std::vector<Finding>& findings) {
+  struct Found {
+    int rank;
+    std::set<std::string> titles;
+  };
+  std::vector<std::string> ids;
+  std::map<std::string, Found> by_id;
   for (const auto& x : findings) {
     if (x.severity == Severity::ok) continue;
     const int rank = x.severity == Severity::fail   ? kFailure
                      : x.severity == Severity::warn ? kWarning
                                                     : kNote;
-    f.add(rank, "finding", x.id, std::string(to_string(x.severity)) + ": " + x.title);
+    auto [it, added] = by_id.try_emplace(x.id, Found{rank, {}});
+    if (added) ids.push_back(x.id);
+    it->second.rank = std::min(it->second.rank, rank);
+    it->second.titles.insert(std::string(to_string(x.severity)) + ": " + x.title);
+  }
+  for (const auto& id : ids) {
+    const Found& found = by_id.at(id);
+    f.add(found.rank, "finding", id, join({found.titles.begin(), found.titles.end()}, "; "));
   }
 }
 
@@ -115,14 +105,17 @@ std::string package_build(const PythonPackage& p) {
 
 void add_python(Facts& f, const Snapshot& s) {
   if (!s.python) return;
-  std::set<std::string> pythons;
+  std::set<std::string> pythons, archs;
   std::map<std::string, std::set<std::string>> builds;
   for (const auto& env : s.python->envs) {
     if (env.python_version) pythons.insert(*env.python_version);
+    // An x86_64 Python on Apple silicon runs in Rosetta and cannot use Metal or MPS.
+    if (env.executable_archs) archs.insert(join(*env.executable_archs, "+"));
     for (const auto& p : env.packages) builds[p.name].insert(package_build(p));
   }
   for (const auto& [name, versions] : builds) f.add_set(kFramework, "framework", name, versions);
   f.add_set(kPython, "python", "Python versions", pythons);
+  f.add_set(kPython, "python", "Python interpreter architectures", archs);
 }
 
 void add_devices(Facts& f, const Snapshot& s, const std::vector<MergedDevice>& devices) {
@@ -187,6 +180,8 @@ Facts facts_of(const DiffSide& side) {
   add_devices(f, side.snap, side.devices);
   add_host(f, side.snap);
   add_apis(f, side.snap);
+  add_rocm(f, side.snap);
+  add_macos(f, side.snap);
   return f;
 }
 

@@ -28,8 +28,9 @@ struct Difference {
 GPUDOCTOR_JSON(Difference, rank, area, what, a, b)
 
 /// What differs that matters between a machine that works and one that does not: failures,
-/// driver, toolkit, cuDNN/NCCL, framework builds, Python, devices, warnings, the OS, the
-/// other APIs; most important first.
+/// driver (NVIDIA, amdgpu, macOS), GPU device access, toolkit (CUDA, ROCm, HIP), cuDNN/NCCL,
+/// framework builds, Python and its architecture, devices (gfx targets, Metal), warnings, the
+/// OS, the other APIs; most important first.
 std::vector<Difference> diff_machines(const DiffSide& a, const DiffSide& b);
 
 /// Text for people: a block per difference, A and B under it.

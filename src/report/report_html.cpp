@@ -134,14 +134,36 @@ std::string header_html(const Json& report) {
   return os.str();
 }
 
+/// The views of a merged device through one API: a list (OpenCL, CUDA, KFD, …), or the one
+/// object macOS gives.
+std::vector<const Json*> views_of(const Json& d, const std::string& api) {
+  const Json& v = field(d, api);
+  if (v.is_object()) return {&v};
+  std::vector<const Json*> out;
+  if (v.is_array()) {
+    for (const auto& one : v) out.push_back(&one);
+  }
+  return out;
+}
+
+/// Each API a merged device can be seen through, with its label in the page.
+constexpr std::pair<const char*, const char*> kDeviceApis[] = {{"opencl", "OpenCL"},
+                                                               {"vulkan", "Vulkan"},
+                                                               {"cuda", "CUDA"},
+                                                               {"nvml", "NVML"},
+                                                               {"kfd", "KFD"},
+                                                               {"hip", "HIP"},
+                                                               {"macos", "system_profiler"}};
+
 /// The first memory size any API gives for a merged device.
 std::string device_memory(const Json& d) {
-  const std::pair<const char*, const char*> sources[] = {{"cuda", "total_memory_bytes"},
-                                                         {"nvml", "memory_total_bytes"},
-                                                         {"opencl", "global_mem_bytes"}};
+  const std::pair<const char*, const char*> sources[] = {
+      {"cuda", "total_memory_bytes"}, {"nvml", "memory_total_bytes"},
+      {"hip", "total_memory_bytes"},  {"kfd", "memory_bytes"},
+      {"macos", "vram_bytes"},        {"opencl", "global_mem_bytes"}};
   for (const auto& [api, key] : sources) {
-    for (const auto& view : field(d, api)) {
-      const Json& v = field(view, key);
+    for (const Json* view : views_of(d, api)) {
+      const Json& v = field(*view, key);
       if (v.is_number_unsigned()) return human_bytes(v.get<std::uint64_t>());
     }
   }
@@ -151,11 +173,8 @@ std::string device_memory(const Json& d) {
 std::string device_apis(const Json& d) {
   std::vector<std::string> apis;
   if (!field(d, "pci").is_null()) apis.push_back("PCI");
-  const std::pair<const char*, const char*> views[] = {
-      {"opencl", "OpenCL"}, {"vulkan", "Vulkan"}, {"cuda", "CUDA"}, {"nvml", "NVML"}};
-  for (const auto& [key, label] : views) {
-    const Json& v = field(d, key);
-    if (v.is_array() && !v.empty()) apis.push_back(label);
+  for (const auto& [key, label] : kDeviceApis) {
+    if (!views_of(d, key).empty()) apis.push_back(label);
   }
   return join(apis, ", ");
 }
@@ -173,9 +192,10 @@ std::string device_views(const Json& d) {
   std::string out =
       "<details><summary>" + escape(field_text(d, "name")) + ": every API's view</summary>\n";
   if (!field(d, "pci").is_null()) out += "<h4>PCI</h4>" + html::object_table(field(d, "pci"));
-  for (const char* api : {"opencl", "vulkan", "cuda", "nvml"}) {
-    for (const auto& view : field(d, api))
-      out += "<h4>" + std::string(api) + "</h4>" + html::object_table(view);
+  for (const auto& [api, label] : kDeviceApis) {
+    for (const Json* view : views_of(d, api)) {
+      out += "<h4>" + std::string(label) + "</h4>" + html::object_table(*view);
+    }
   }
   return out + "</details>\n";
 }

@@ -11,6 +11,14 @@ namespace gpudoctor::html {
 /// and their packages, the GPU-relevant environment variables.
 std::string software_section(const Json& snapshot, const Json& environment);
 
+/// ROCm: installs, the amdgpu module, KFD, this user's groups, ROCm's variables, HIP, the device
+/// files; "" when the report's ROCm section found nothing of AMD's.
+std::string rocm_section(const Json& snapshot);
+
+/// macOS: version, CPU, Apple silicon and Rosetta, memory, the loader's variables, PlaidML, and
+/// a row per GPU as system_profiler lists it; "" when the report has no macOS section.
+std::string macos_section(const Json& snapshot);
+
 /// Every smoke matmul, whatever API ran it; "" when none ran.
 std::string smoke_section(const Json& snapshot);
 

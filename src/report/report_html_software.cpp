@@ -1,4 +1,5 @@
-// The software half of the HTML report: host, drivers, toolkits, Python, environment, probes.
+// The software half of the HTML report: host, drivers, toolkits, macOS and ROCm (in
+// report_html_rocm_macos.cpp), Python, environment, probes.
 #include <cstdio>
 
 #include "render/nvidia_text.hpp"
@@ -169,7 +170,8 @@ std::string software_section(const Json& snapshot, const Json& environment) {
   }
   drivers += api_drivers(snapshot) + toolkits_table(snapshot);
   if (!drivers.empty()) out += "<h3>Drivers and toolkits</h3>\n" + drivers;
-  return out + python_envs(snapshot) + environment_table(environment);
+  return out + macos_section(snapshot) + rocm_section(snapshot) + python_envs(snapshot) +
+         environment_table(environment);
 }
 
 std::string smoke_section(const Json& snapshot) {
