@@ -59,7 +59,9 @@ TEST(Checks, EveryFindingIdIsExplainable) {
     EXPECT_EQ(find_check(c.id), &c);
     EXPECT_FALSE(c.looks_at.empty());
     EXPECT_FALSE(c.why.empty());
-    if (!c.source.empty()) EXPECT_EQ(c.source.substr(0, 8), "https://") << c.id;
+    if (!c.source.empty()) {
+      EXPECT_EQ(c.source.substr(0, 8), "https://") << c.id;
+    }
   }
   EXPECT_NE(find_check("nvidia.container_without_gpu"), nullptr);
   EXPECT_EQ(find_check("nvidia"), nullptr);

@@ -137,7 +137,9 @@ TEST_P(FaultMatrix, TheRunEndsInTimeAndTheReportNamesTheLibraryAndWhatItDid) {
       {"check", "--json", "--no-smoke", "--backend", s.backends, "--timeout", "1"}, s.env);
   EXPECT_EQ(r.exit_code, 1) << r.err;  // a check failed: the one about the library
   EXPECT_LT(r.seconds, kWallBoundSeconds);
-  if (std::string(f.status) == "timed_out") EXPECT_GE(r.seconds, kTimeoutSeconds - 0.05);
+  if (std::string(f.status) == "timed_out") {
+    EXPECT_GE(r.seconds, kTimeoutSeconds - 0.05);
+  }
   const Json report = Json::parse(r.out, nullptr, /*allow_exceptions=*/false);
   ASSERT_TRUE(report.is_object() && report.contains("snapshot")) << r.out << r.err;
   const Json& snapshot = report.at("snapshot");

@@ -7,6 +7,7 @@
 #include "text.hpp"
 #include "vulkan/vulkan_api.hpp"
 #include "vulkan/vulkan_device.hpp"
+#include "vulkan/vulkan_instance.hpp"
 #include "vulkan/vulkan_matmul.hpp"
 #include "vulkan_names.hpp"
 #include "vulkan_version.hpp"
@@ -78,71 +79,16 @@ JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string
   report.manifest = manifest;
   auto data = [&report] { return Json(report); };
 
-  std::string error;
-  auto lib = DynamicLibrary::open("libvulkan.so.1", &error);
-  if (!lib) {
-    return {ProbeStatus::missing, "the Vulkan loader libvulkan.so.1 could not be opened: " + error,
-            data()};
-  }
-  report.loader = lib->path();
-  VulkanApi api;
-  if (!api.load_global(*lib)) {
-    return {ProbeStatus::failed,
-            "libvulkan.so.1 has no vkGetInstanceProcAddr, vkCreateInstance or "
-            "vkEnumerateInstanceExtensionProperties",
-            data()};
-  }
-
-  std::uint32_t instance_version = VK_API_VERSION_1_0;
-  if (api.enumerate_instance_version != nullptr) {
-    VkResult r = api.enumerate_instance_version(&instance_version);
-    if (r != VK_SUCCESS) {
-      return {ProbeStatus::failed, "vkEnumerateInstanceVersion returned " + vk_result_text(r),
-              data()};
-    }
-  }
-  report.instance_version = vulkan_api_version_string(instance_version);
-
-  const auto instance_exts =
-      vulkan_extension_names([&](std::uint32_t* n, VkExtensionProperties* e) {
-        return api.enumerate_instance_extension_properties(nullptr, n, e);
-      });
-  std::vector<const char*> enable;
-  const bool props2_ext = vulkan_contains(instance_exts, "VK_KHR_get_physical_device_properties2");
-  if (props2_ext) enable.push_back("VK_KHR_get_physical_device_properties2");
-  const bool portability = vulkan_contains(instance_exts, "VK_KHR_portability_enumeration");
-  if (portability) enable.push_back("VK_KHR_portability_enumeration");
-
-  // Ask for the newest API the loader offers: 1.0 loaders reject anything above 1.0.
-  const VulkanApiVersion iv = decode_vulkan_api_version(instance_version);
-  const std::uint32_t app_api = pack_vulkan_api_version(0, iv.major, iv.minor, 0);
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.pApplicationName = "gpudoctor";
-  app.apiVersion = app_api;
-  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  info.flags = portability ? VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR : 0;
-  info.pApplicationInfo = &app;
-  info.enabledExtensionCount = static_cast<std::uint32_t>(enable.size());
-  info.ppEnabledExtensionNames = enable.data();
-  VkInstance instance = VK_NULL_HANDLE;
-  VkResult r = api.create_instance(&info, nullptr, &instance);
-  if (r != VK_SUCCESS || instance == VK_NULL_HANDLE) {
-    return {ProbeStatus::failed, "vkCreateInstance returned " + vk_result_text(r), data()};
-  }
-  // The instance is never destroyed: the child exits right after, and a driver's teardown is
-  // not what this probe is about.
-  api.load_instance(instance);
-  if (api.enumerate_physical_devices == nullptr || api.get_physical_device_properties == nullptr ||
-      api.get_physical_device_features == nullptr ||
-      api.get_physical_device_memory_properties == nullptr ||
-      api.get_physical_device_queue_family_properties == nullptr ||
-      api.enumerate_device_extension_properties == nullptr) {
-    return {ProbeStatus::failed, "the loader returned no Vulkan 1.0 physical-device entry points",
-            data()};
-  }
+  auto opened = open_vulkan_instance("gpudoctor");
+  if (auto* e = std::get_if<VulkanInstanceError>(&opened)) return {e->status, e->detail, data()};
+  const VulkanInstance& vk = std::get<VulkanInstance>(opened);
+  report.loader = vk.lib->path();
+  report.instance_version = vulkan_api_version_string(vk.instance_version);
+  const VulkanApi& api = vk.api;
+  const VkInstance instance = vk.instance;
 
   std::uint32_t count = 0;
-  r = api.enumerate_physical_devices(instance, &count, nullptr);
+  VkResult r = api.enumerate_physical_devices(instance, &count, nullptr);
   if (r == VK_ERROR_INITIALIZATION_FAILED) {
     return {ProbeStatus::missing,
             "no device: vkEnumeratePhysicalDevices returned " + vk_result_text(r) +
@@ -174,7 +120,7 @@ JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string
       continue;
     }
     report.devices.push_back(
-        read_vulkan_device(api, handles[i], app_api, props2_ext, manifest, i, &anomalies));
+        read_vulkan_device(api, handles[i], vk.app_api, vk.props2, manifest, i, &anomalies));
   }
   if (!anomalies.empty()) return {ProbeStatus::failed, anomaly_summary(library, anomalies), data()};
   if (smoke) run_smoke(api, instance, handles, library, report);

@@ -24,6 +24,7 @@ struct VulkanMatmul::State {
   VulkanQueue q;
   SmokeResult base;
   bool ready = false;
+  const MatmulShader* shape = &kTiledMatmul;
   VkShaderModule shader = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
@@ -47,14 +48,20 @@ struct VulkanMatmul::State {
 
   void fail(const char* call, VkResult r) { smoke::record_failure(base, vk_call_failed(call, r)); }
 
-  /// Whether the device's work groups can run the shader; records the skip when not.
-  bool work_groups_fit() {
+  /// The shader for this device unless the caller chose (CPU devices run the one without shared
+  /// memory), and whether its work groups fit the device; records the skip when not.
+  bool choose_shader(const MatmulShader* chosen) {
     VkPhysicalDeviceProperties props{};
     q.api().get_physical_device_properties(q.physical(), &props);
+    if (chosen != nullptr) {
+      shape = chosen;
+    } else if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+      shape = &kDirectMatmul;
+    }
+    base.kernel = shape->description;
     const VkPhysicalDeviceLimits& l = props.limits;
-    if (l.maxComputeWorkGroupInvocations >=
-            static_cast<std::uint32_t>(kMatmulWorkGroupInvocations) &&
-        l.maxComputeSharedMemorySize >= kMatmulSharedBytes) {
+    if (l.maxComputeWorkGroupInvocations >= shape->invocations &&
+        l.maxComputeSharedMemorySize >= shape->shared_bytes) {
       return true;
     }
     smoke::record_skip(base, "compute work groups are too small for the shader (" +
@@ -64,8 +71,8 @@ struct VulkanMatmul::State {
     return false;
   }
 
-  void setup() {
-    if (!work_groups_fit()) return;
+  void setup(const MatmulShader* chosen) {
+    if (!choose_shader(chosen)) return;
     if (const auto& p = q.problem()) {
       return p->skip ? smoke::record_skip(base, p->why) : smoke::record_failure(base, p->why);
     }
@@ -75,7 +82,7 @@ struct VulkanMatmul::State {
   bool make_pipeline() {
     const VulkanComputeApi& dev = q.dev();
     const VkDevice device = q.device();
-    const std::vector<std::uint32_t> code = matmul_spirv();
+    const std::vector<std::uint32_t> code = shape->spirv();
     VkShaderModuleCreateInfo shader_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     shader_info.codeSize = code.size() * sizeof(std::uint32_t);
     shader_info.pCode = code.data();
@@ -178,12 +185,11 @@ struct RunDescriptors {
 }  // namespace
 
 VulkanMatmul::VulkanMatmul(const VulkanApi& api, VkInstance instance, VkPhysicalDevice device,
-                           std::string label)
+                           std::string label, const MatmulShader* shader)
     : state_(std::make_unique<State>(api, instance, device)) {
   state_->base.api = "vulkan";
   state_->base.device = std::move(label);
-  state_->base.kernel = "GLSL compute (SPIR-V), 16x16 shared-memory tiles, 4 rows per invocation";
-  state_->setup();
+  state_->setup(shader);
 }
 
 VulkanMatmul::~VulkanMatmul() = default;
@@ -193,7 +199,7 @@ SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
   SmokeResult r = smoke::start_run(s.base, req.n);
   if (!s.ready || r.status == "skip") return r;
   const VulkanQueue& q = s.q;
-  const smoke::PaddedLayout layout = smoke::padded_layout(req.n, kMatmulTile);
+  const smoke::PaddedLayout layout = smoke::padded_layout(req.n, s.shape->tile);
   const int padded = layout.padded;
   const int ld = layout.ld;
   const std::size_t bytes = layout.bytes;
@@ -232,8 +238,8 @@ SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
                                  &set.set, 0, nullptr);
     const std::int32_t sizes[2] = {padded, ld};
     dev.cmd_push_constants(c, s.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes, sizes);
-    const auto groups = static_cast<std::uint32_t>(padded / kMatmulTile);
-    dev.cmd_dispatch(c, groups, groups, 1);
+    dev.cmd_dispatch(c, static_cast<std::uint32_t>(padded / s.shape->group_columns),
+                     static_cast<std::uint32_t>(padded / s.shape->group_rows), 1);
     if (queries != VK_NULL_HANDLE) {
       dev.cmd_write_timestamp(c, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
     }

@@ -12,7 +12,9 @@
 //     // r.status "pass"/"fail"/"skip", r.kernel_ms (best of repeats, dispatch only), r.gflops
 //   }
 //
-// The constructor creates the logical device, the shader module and the pipeline once; each
+// GPUs run a shared-memory tiled shader, CPU devices (lavapipe) one without shared memory or
+// barriers (matmul_spirv.hpp). The constructor creates the logical device, the shader module and
+// the pipeline once; each
 // run() allocates host-visible buffers, dispatches once untimed and `repeats` times timed
 // (timestamp queries where the queue has them, else the CPU clock around submit and wait), and
 // verifies when asked. A runner whose setup failed returns that failure (or skip) from every
@@ -22,14 +24,17 @@
 
 #include "model/smoke.hpp"
 #include "smoke/matmul_request.hpp"
+#include "vulkan/matmul_spirv.hpp"
 #include "vulkan/vulkan_api.hpp"
 
 namespace gpudoctor::vulkan {
 
 class VulkanMatmul {
  public:
+  /// `shader` null: the one for the device's type (matmul_spirv.hpp); tests pass one to run the
+  /// other shader on this machine's devices.
   VulkanMatmul(const VulkanApi& api, VkInstance instance, VkPhysicalDevice device,
-               std::string label);
+               std::string label, const MatmulShader* shader = nullptr);
   ~VulkanMatmul();
   VulkanMatmul(const VulkanMatmul&) = delete;
   VulkanMatmul& operator=(const VulkanMatmul&) = delete;

@@ -1,6 +1,7 @@
 #version 450
-// gpudoctor's Vulkan smoke and bench kernel: C = A·B for row-major fp32 matrices whose size n
-// is a multiple of TS (the host pads with zeros), rows `ld` floats apart. Each work group
+// gpudoctor's Vulkan matmul for GPUs: C = A·B for row-major fp32 matrices whose size n is a
+// multiple of TS (the host pads with zeros), rows `ld` floats apart (CPU devices get
+// matmul_direct.comp). Each work group
 // computes a TS×TS tile of C, staging TS-deep slices of A and B in shared memory; each
 // invocation keeps WPT rows of one column in registers. Compiled to SPIR-V at build time
 // (CMakeLists.txt) and embedded in the binary (cmake/embed_spirv.cmake).
