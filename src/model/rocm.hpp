@@ -136,7 +136,7 @@ struct RocmInfo {
   bool kfd_topology = false;                    ///< /sys/class/kfd/kfd/topology/nodes is there
   std::vector<KfdNode> nodes;                   ///< the GPU nodes only
   int cpu_nodes = 0;
-  bool modules_listed = false;  ///< /proc/modules or /sys/module could be read (always live)
+  bool modules_listed = false;  ///< /proc/modules or /sys/module could be read (under the root)
   std::optional<std::string> amdgpu_module;     ///< "loaded" (/proc/modules) or "built-in"
   std::optional<std::string> amdgpu_initstate;  ///< /sys/module/amdgpu/initstate: "live"
   std::optional<std::string> amdgpu_version;    ///< /sys/module/amdgpu/version (DKMS builds)
