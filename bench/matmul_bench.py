@@ -21,7 +21,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TARGET_RATIO = 0.5
+# The issue's target: our OpenCL matmul at least as fast as CLBlast's SGEMM on the same device.
+# cuBLAS is shown next to ours with no target: a vendor BLAS tuned per GPU is the ceiling.
+CLBLAST_TARGET = 1.0
 POCL_PLATFORM = "Portable Computing Language"
 
 
@@ -116,8 +118,8 @@ def row(name, figures, sizes):
     print(f"{name[:52]:52}{cells}")
 
 
-def compare(label, ours, theirs, sizes):
-    """Prints ours/theirs per size; True when every ratio meets the target."""
+def compare(label, ours, theirs, sizes, target=None):
+    """Prints ours/theirs per size; True when every ratio meets `target` (None: no target)."""
     met = True
     for n in sizes:
         if n not in ours or n not in theirs:
@@ -125,9 +127,10 @@ def compare(label, ours, theirs, sizes):
             met = False
             continue
         ratio = ours[n] / theirs[n]
-        met = met and ratio >= TARGET_RATIO
+        met = met and (target is None or ratio >= target)
         print(f"{label} n={n}: {ours[n]:.3g} / {theirs[n]:.3g} GFLOPS = {ratio:.2f}x")
-    print(f"target: {label} >= {TARGET_RATIO:.2f}x at every size: {'met' if met else 'NOT met'}")
+    if target is not None:
+        print(f"target: {label} >= {target:.2f}x at every size: {'met' if met else 'NOT met'}")
     return met
 
 
@@ -160,16 +163,18 @@ def main():
         print("skip CLBlast: gpudoctor benchmarked no OpenCL device")
         ok = False
     else:
-        ok = compare("gpudoctor OpenCL / CLBlast on PoCL", pocl[0], clblast, sizes) and ok
+        ok = compare("gpudoctor OpenCL / CLBlast on PoCL", pocl[0], clblast, sizes,
+                     CLBLAST_TARGET) and ok
     if isinstance(cublas, dict):
         ok = compare("gpudoctor CUDA / cuBLAS", cuda[0], cublas, sizes) and ok
     else:
         print(f"skip cuBLAS: {cublas}")
     cpu = [f for (api, _), f in ours.items() if api == "blas"]
     vk = [f for (api, _), f in ours.items() if api == "vulkan"]
-    for n in sizes:
-        if cpu and vk and n in cpu[0] and n in vk[0]:
-            print(f"gpudoctor Vulkan / CPU BLAS n={n}: {vk[0][n] / cpu[0][n]:.3g}x")
+    for name, base in (("CPU BLAS", cpu), ("gpudoctor OpenCL on PoCL", pocl)):
+        for n in sizes:
+            if base and vk and n in base[0] and n in vk[0]:
+                print(f"gpudoctor Vulkan / {name} n={n}: {vk[0][n] / base[0][n]:.3g}x")
     return 0 if ok else 1
 
 
