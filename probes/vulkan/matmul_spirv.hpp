@@ -14,7 +14,9 @@ std::vector<std::uint32_t> matmul_direct_spirv();
 
 /// One shader and how the host runs it: n is padded to a multiple of `tile`, and a work group
 /// computes `group_rows` × `group_columns` of C with `invocations` invocations and
-/// `shared_bytes` of shared memory.
+/// `shared_bytes` of shared memory. The host dispatches (padded / group_rows) ×
+/// (padded / group_columns) groups: the direct shader's x walks down the rows; the tiled
+/// shader's groups are square, so the two counts are the same.
 struct MatmulShader {
   std::vector<std::uint32_t> (*spirv)();
   const char* description;

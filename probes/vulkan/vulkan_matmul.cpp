@@ -238,8 +238,8 @@ SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
                                  &set.set, 0, nullptr);
     const std::int32_t sizes[2] = {padded, ld};
     dev.cmd_push_constants(c, s.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes, sizes);
-    dev.cmd_dispatch(c, static_cast<std::uint32_t>(padded / s.shape->group_columns),
-                     static_cast<std::uint32_t>(padded / s.shape->group_rows), 1);
+    dev.cmd_dispatch(c, static_cast<std::uint32_t>(padded / s.shape->group_rows),
+                     static_cast<std::uint32_t>(padded / s.shape->group_columns), 1);
     if (queries != VK_NULL_HANDLE) {
       dev.cmd_write_timestamp(c, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
     }
