@@ -177,8 +177,7 @@ TEST(CudaSmokePtx, AssemblesWithPtxasWhenAToolkitIsInstalled) {
   const auto out = dir / ("gpudoctor_sgemm_" + std::to_string(::getpid()) + ".cubin");
   std::ofstream(src) << cuda::kMatmulPtx;
   // Turing (CUDA 13 removed offline compilation for Maxwell, Pascal and Volta), Hopper
-  // (H100/H200) and Blackwell: the driver
-  // JIT-compiles the same PTX for whichever GPU it runs on.
+  // (H100/H200) and Blackwell: the driver JIT-compiles the same PTX for whichever GPU it runs on.
   for (const char* arch : {"sm_75", "sm_90", "sm_100"}) {
     const std::string cmd = ptxas + " -arch=" + arch + " " + src.string() + " -o " +
                             out.string() + " 2>&1";
