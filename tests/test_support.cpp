@@ -1,22 +1,64 @@
 #include "test_support.hpp"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "core/pipe.hpp"
 
 extern char** environ;  // NOLINT
 
 namespace gpudoctor::test {
+
+namespace {
+
+/// Variables gpudoctor reads that choose devices, drivers, libraries or Python environments:
+/// unset once, when the test binary starts, so that a developer's CUDA_VISIBLE_DEVICES or
+/// active virtualenv does not change what a test sees. Tests set what they need afterwards.
+struct ShellChoicesCleared {
+  ShellChoicesCleared() {
+    for (const char* name : {"CUDA_VISIBLE_DEVICES",
+                             "NVIDIA_VISIBLE_DEVICES",
+                             "HIP_VISIBLE_DEVICES",
+                             "ROCR_VISIBLE_DEVICES",
+                             "GPU_DEVICE_ORDINAL",
+                             "HSA_OVERRIDE_GFX_VERSION",
+                             "ROCM_PATH",
+                             "CUDA_HOME",
+                             "CUDA_PATH",
+                             "LD_LIBRARY_PATH",
+                             "DYLD_LIBRARY_PATH",
+                             "DYLD_FALLBACK_LIBRARY_PATH",
+                             "VIRTUAL_ENV",
+                             "CONDA_PREFIX",
+                             "CONDA_DEFAULT_ENV",
+                             "PYENV_VERSION",
+                             "KERAS_BACKEND",
+                             "PLAIDML_DEVICE_IDS",
+                             "SYSTEM_VERSION_COMPAT",
+                             "OCL_ICD_FILENAMES",
+                             "OCL_ICD_VENDORS",
+                             "OPENCL_VENDOR_PATH",
+                             "VK_DRIVER_FILES",
+                             "VK_ICD_FILENAMES",
+                             "VK_ADD_DRIVER_FILES",
+                             "VK_LOADER_DRIVERS_SELECT",
+                             "VK_LOADER_DRIVERS_DISABLE"}) {
+      ::unsetenv(name);
+    }
+  }
+};
+const ShellChoicesCleared kShellChoicesCleared;
+
+}  // namespace
 
 CommandResult run_gpudoctor(const std::vector<std::string>& args,
                             const std::vector<std::string>& extra_env) {

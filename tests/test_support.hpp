@@ -12,8 +12,9 @@ struct CommandResult {
 };
 
 /// Runs the built gpudoctor with these arguments and extra environment ("NAME=value"), and
-/// captures its output. The test process's own environment is passed on; an extra replaces
-/// the variable of the same name.
+/// captures its output. The test process's own environment is passed on (the shell's choices of
+/// devices, drivers and Python environments are unset when the tests start, test_support.cpp);
+/// an extra replaces the variable of the same name.
 CommandResult run_gpudoctor(const std::vector<std::string>& args,
                             const std::vector<std::string>& extra_env = {});
 
