@@ -83,13 +83,22 @@ def check_svg(path, doc):
         assert label in texts, f"no '{label}' on the axes"
 
 
+# The shell's choices of drivers and devices (as the gtest binary unsets them, test_support.cpp):
+# this machine's own PoCL and lavapipe must be what the bench finds.
+SHELL_CHOICES = ("VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES",
+                 "VK_LOADER_DRIVERS_SELECT", "VK_LOADER_DRIVERS_DISABLE", "OCL_ICD_FILENAMES",
+                 "OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "CUDA_VISIBLE_DEVICES",
+                 "LD_LIBRARY_PATH")
+
+
 def main():
     gpudoctor, doc_path = sys.argv[1], sys.argv[2]
+    env = {k: v for k, v in os.environ.items() if k not in SHELL_CHOICES}
     with tempfile.TemporaryDirectory() as tmp:
         plot = os.path.join(tmp, "plot.svg")
         start = time.monotonic()
         run = subprocess.run([gpudoctor, "bench", "--sizes", "32,16,32", "--json", "--plot", plot],
-                             capture_output=True, text=True, timeout=120)
+                             capture_output=True, text=True, timeout=120, env=env)
         seconds = time.monotonic() - start
         assert run.returncode == 0, f"exit {run.returncode}: {run.stderr}{run.stdout[-2000:]}"
         assert run.stderr == "", f"progress only on a terminal, got: {run.stderr!r}"
