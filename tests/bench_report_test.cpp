@@ -138,6 +138,19 @@ TEST(BenchReport, TextTableNamesEveryDeviceAndSize) {
   EXPECT_NE(text.find("expected peak: unknown"), std::string::npos);
 }
 
+TEST(BenchText, CopiesNameTheMemoryTrafficOfAnOnDeviceCopy) {
+  auto s = gpu({{1024, 1500}});
+  s.bandwidth = Bandwidth{};
+  s.bandwidth->bytes = std::uint64_t{64} << 20;
+  s.bandwidth->host_to_device_gbs = 24.5;
+  s.bandwidth->device_to_device_gbs = 1300;
+  const std::string text = render_text(assemble_report({s}, std::nullopt, {1024}));
+  EXPECT_NE(text.find("copies of 64 MiB: host→device 24.5 GB/s, on the device 1300.0 GB/s "
+                      "(2600.0 GB/s of memory read and written)\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(BenchText, ClipCutsWholeCharacters) {
   EXPECT_EQ(clip("Radeon™ RX 570", 40), "Radeon™ RX 570");
   EXPECT_EQ(clip("Radeon™ RX 570", 8), "Radeon™…");

@@ -72,10 +72,14 @@ std::string copies_line(const Bandwidth& b) {
   };
   add("host→device", b.host_to_device_gbs);
   add("device→host", b.device_to_host_gbs);
-  add("on the device", b.device_to_device_gbs);
-  std::string s = "copies: " + (parts.empty() ? std::string("none timed") : join(parts, ", "));
-  if (b.bytes) s += " (" + human_bytes(*b.bytes) + " buffers)";
-  return s;
+  if (const auto& d = b.device_to_device_gbs) {
+    // A copy reads and writes each byte: twice its rate goes through device memory, the figure
+    // memory specifications and CUDA's bandwidthTest (2 × size / time) state.
+    parts.push_back("on the device " + fixed(*d, 1) + " GB/s (" + fixed(2 * *d, 1) +
+                    " GB/s of memory read and written)");
+  }
+  const std::string of = b.bytes ? " of " + human_bytes(*b.bytes) : "";
+  return "copies" + of + ": " + (parts.empty() ? std::string("none timed") : join(parts, ", "));
 }
 
 std::string link_line(const LinkEstimate& l) {
