@@ -15,7 +15,8 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
                 std::string& color) {
   sub.add_flag("--json", o.json, "Print JSON for machines instead of text");
   sub.add_option("--backend", backends,
-                 "Only these backends, comma separated: host,pci,opencl,vulkan,nvidia,cuda,nvml,python");
+                 "Only these backends, comma separated: " +
+                     join(std::vector<std::string>(kAllBackends.begin(), kAllBackends.end()), ","));
   sub.add_option("--sysroot", o.sysroot,
                  "Read every file under DIR (a fixture tree or a mounted image); "
                  "vendor libraries are not loaded");
@@ -35,9 +36,8 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
 }  // namespace
 
 CliResult parse_cli(const std::vector<std::string>& args, const std::string& version) {
-  CLI::App app{
-      "gpudoctor: is your GPU compute stack working, and if not, why and what to change.",
-      "gpudoctor"};
+  CLI::App app{"gpudoctor: is your GPU compute stack working, and if not, why and what to change.",
+               "gpudoctor"};
   app.set_version_flag("--version", "gpudoctor " + version);
   app.require_subcommand(0, 1);
   app.footer(
@@ -48,8 +48,8 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   std::string backends;
   double timeout_s = 0;  // 0: not given; the default depends on whether smoke tests run
   std::string color = "auto";
-  CLI::App* query = app.add_subcommand(
-      "query", "Every GPU and compute device, through every API that sees it");
+  CLI::App* query =
+      app.add_subcommand("query", "Every GPU and compute device, through every API that sees it");
   CLI::App* check =
       app.add_subcommand("check", "Diagnose the GPU compute stack and say what to fix");
   add_common(*query, o, backends, timeout_s, color);
@@ -64,7 +64,8 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
       "report", "The whole picture as JSON (and HTML) for a bug ticket, redacted by default");
   add_common(*report, o, backends, timeout_s, color);
   report->add_flag("--no-smoke", o.no_smoke, "Skip the smoke matmuls");
-  report->add_option("-o,--output", o.output, "Write the JSON to FILE (atomically) instead of stdout");
+  report->add_option("-o,--output", o.output,
+                     "Write the JSON to FILE (atomically) instead of stdout");
   report->add_option("--html", o.html, "Also write one self-contained HTML page to FILE");
   report->add_flag("--no-redact", o.no_redact,
                    "Keep user names, home directories, host name, serials, UUIDs and the "
@@ -79,13 +80,17 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
       "bench", "How fast each device multiplies matrices, against the CPU BLAS and its own peak");
   double bench_timeout_s = 300.0;
   bench->add_flag("--json", o.json, "Print JSON for machines instead of text");
-  bench->add_option("--backend", backends, "Only these GPU APIs, comma separated: opencl,vulkan,cuda");
-  bench->add_option("--sizes", o.sizes, "Matrix sizes n, comma separated (default 64,128,256,512,1024)")
+  bench->add_option("--backend", backends,
+                    "Only these GPU APIs, comma separated: opencl,vulkan,cuda");
+  bench
+      ->add_option("--sizes", o.sizes,
+                   "Matrix sizes n, comma separated (default 64,128,256,512,1024)")
       ->delimiter(',')
       ->check(CLI::Range(1, 16384));
   bench->add_option("--plot", o.plot, "Write an SVG chart of GFLOPS against size to FILE");
-  bench->add_option("--timeout", bench_timeout_s,
-                    "Seconds each benchmark child (one per driver) may take (default 300)")
+  bench
+      ->add_option("--timeout", bench_timeout_s,
+                   "Seconds each benchmark child (one per driver) may take (default 300)")
       ->check(CLI::Range(1.0, 3600.0));
   CLI::App* explain = app.add_subcommand("explain", "What a check looks at, why, and its source");
   explain->add_option("id", o.explain_id, "Check id, e.g. nvidia.nouveau_bound")->required();
@@ -118,18 +123,19 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
     timeout_s = bench_timeout_s;
   }
   if (timeout_s == 0) {
-    const bool smoke = (o.command == Command::check || o.command == Command::report) &&
-                       !o.no_smoke && !o.from;
+    const bool smoke =
+        (o.command == Command::check || o.command == Command::report) && !o.no_smoke && !o.from;
     timeout_s = smoke ? 20.0 : 5.0;
   }
   o.timeout = std::chrono::milliseconds(static_cast<long>(timeout_s * 1000.0));
-  o.color = color == "always" ? ColorMode::always
+  o.color = color == "always"  ? ColorMode::always
             : color == "never" ? ColorMode::never
                                : ColorMode::automatic;
   for (auto& b : split_words(backends, ", ")) {
     if (std::find(kAllBackends.begin(), kAllBackends.end(), b) == kAllBackends.end()) {
       result.exit_code = 2;
-      result.err = "gpudoctor: unknown backend '" + b + "' (known: host, pci, opencl, vulkan, nvidia, cuda, nvml, python)\n";
+      result.err = "gpudoctor: unknown backend '" + b +
+                   "' (known: host, pci, opencl, vulkan, nvidia, cuda, nvml, python)\n";
       return result;
     }
     if (std::find(o.backends.begin(), o.backends.end(), b) == o.backends.end()) {
