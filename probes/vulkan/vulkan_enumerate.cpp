@@ -91,13 +91,12 @@ JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string
   VkResult r = api.enumerate_physical_devices(instance, &count, nullptr);
   if (r == VK_ERROR_INITIALIZATION_FAILED) {
     return {ProbeStatus::missing,
-            "no device: vkEnumeratePhysicalDevices returned " + vk_result_text(r) +
+            "no device: " + vk_call_failed("vkEnumeratePhysicalDevices", r) +
                 ", which the loader returns when its driver has no usable device",
             data()};
   }
   if (r != VK_SUCCESS) {
-    return {ProbeStatus::failed, "vkEnumeratePhysicalDevices returned " + vk_result_text(r),
-            data()};
+    return {ProbeStatus::failed, vk_call_failed("vkEnumeratePhysicalDevices", r), data()};
   }
   if (count == 0) return {ProbeStatus::missing, "no device: the driver reports none", data()};
   std::vector<std::string> anomalies;
@@ -109,8 +108,7 @@ JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string
   std::vector<VkPhysicalDevice> handles(count, VK_NULL_HANDLE);
   r = api.enumerate_physical_devices(instance, &count, handles.data());
   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
-    return {ProbeStatus::failed, "vkEnumeratePhysicalDevices returned " + vk_result_text(r),
-            data()};
+    return {ProbeStatus::failed, vk_call_failed("vkEnumeratePhysicalDevices", r), data()};
   }
   handles.resize(std::min<std::size_t>(count, handles.size()));
 
