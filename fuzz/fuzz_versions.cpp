@@ -2,7 +2,7 @@
 // order: reflexive and antisymmetric on whatever parses.
 #include "compat/version.hpp"
 #include "fuzz_input.hpp"
-#include "vulkan_version.hpp"
+#include "api/vulkan/vulkan_version.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpudoctor;

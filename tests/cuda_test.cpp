@@ -21,11 +21,11 @@
 #include "cuda/cuda_probe.hpp"
 #include "cuda/cuda_smoke.hpp"
 #include "cuda/matmul_ptx.hpp"
-#include "cuda_codes.hpp"
-#include "cuda_cores.hpp"
+#include "api/cuda/cuda_codes.hpp"
+#include "api/cuda/cuda_cores.hpp"
 #include "cuda_fakes.hpp"
 #include "environment.hpp"
-#include "gpu_ids.hpp"
+#include "api/pci/gpu_ids.hpp"
 #include "smoke/matmul_reference.hpp"
 
 namespace gpudoctor {

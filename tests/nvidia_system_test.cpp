@@ -13,7 +13,7 @@
 #include "core/root.hpp"
 #include "environment.hpp"
 #include "json.hpp"
-#include "nvidia/nvidia_parts.hpp"
+#include "nvidia/nvidia_readers.hpp"
 #include "core/paths.hpp"
 #include "core/root.hpp"
 #include "test_support.hpp"

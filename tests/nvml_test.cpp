@@ -12,7 +12,7 @@
 #include "cuda_fakes.hpp"
 #include "environment.hpp"
 #include "nvml/nvml_probe.hpp"
-#include "nvml_codes.hpp"
+#include "api/nvml/nvml_codes.hpp"
 
 namespace gpudoctor {
 namespace {

@@ -8,8 +8,8 @@
 #include "json.hpp"
 #include "opencl/opencl_enumerate.hpp"
 #include "opencl/opencl_probe.hpp"
-#include "gpu_ids.hpp"
-#include "opencl_codes.hpp"
+#include "api/pci/gpu_ids.hpp"
+#include "api/opencl/opencl_codes.hpp"
 #include "parse/icd_files.hpp"
 #include "temp_tree.hpp"
 

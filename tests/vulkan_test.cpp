@@ -14,9 +14,9 @@
 #include "probe_context.hpp"
 #include "test_support.hpp"
 #include "vulkan/vulkan_probe.hpp"
-#include "vulkan_names.hpp"
-#include "vulkan_search.hpp"
-#include "vulkan_version.hpp"
+#include "api/vulkan/vulkan_names.hpp"
+#include "api/vulkan/vulkan_search.hpp"
+#include "api/vulkan/vulkan_version.hpp"
 
 namespace gpudoctor {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "ld_config.hpp"
+#include "api/ld_so/ld_config.hpp"
 
 namespace gpudoctor {
 

@@ -7,9 +7,9 @@
 #include "core/single_job.hpp"
 #include "cuda/cuda_api.hpp"
 #include "cuda/cuda_smoke.hpp"
-#include "cuda_codes.hpp"
-#include "cuda_cores.hpp"
-#include "gpu_ids.hpp"
+#include "api/cuda/cuda_codes.hpp"
+#include "api/cuda/cuda_cores.hpp"
+#include "api/pci/gpu_ids.hpp"
 #include "smoke/smoke_verdict.hpp"
 
 namespace gpudoctor::cuda {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cuda/matmul_ptx.hpp"
-#include "cuda_codes.hpp"
+#include "api/cuda/cuda_codes.hpp"
 #include "smoke/matmul_reference.hpp"
 #include "smoke/smoke_verdict.hpp"
 

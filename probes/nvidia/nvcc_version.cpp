@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <chrono>
 
-#include "nvidia/nvidia_parts.hpp"
+#include "nvidia/nvidia_readers.hpp"
 #include "core/pipe.hpp"
 
 extern char** environ;  // NOLINT

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "core/device_nodes.hpp"
-#include "nvidia/nvidia_parts.hpp"
+#include "nvidia/nvidia_readers.hpp"
 #include "parse/nvidia_kernel.hpp"
 #include "text.hpp"
 

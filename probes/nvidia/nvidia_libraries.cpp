@@ -5,7 +5,7 @@
 
 #include "core/library_search.hpp"
 #include "environment.hpp"
-#include "nvidia/nvidia_parts.hpp"
+#include "nvidia/nvidia_readers.hpp"
 #include "parse/nvidia_toolkit.hpp"
 #include "text.hpp"
 

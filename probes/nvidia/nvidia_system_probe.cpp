@@ -1,6 +1,6 @@
 #include "nvidia/nvidia_system_probe.hpp"
 
-#include "nvidia/nvidia_parts.hpp"
+#include "nvidia/nvidia_readers.hpp"
 
 namespace gpudoctor {
 

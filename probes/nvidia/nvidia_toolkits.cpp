@@ -2,7 +2,7 @@
 #include <functional>
 #include <map>
 
-#include "nvidia/nvidia_parts.hpp"
+#include "nvidia/nvidia_readers.hpp"
 #include "parse/nvidia_toolkit.hpp"
 #include "text.hpp"
 

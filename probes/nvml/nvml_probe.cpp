@@ -6,11 +6,11 @@
 
 #include "backends.hpp"
 #include "core/dynlib.hpp"
-#include "cuda_codes.hpp"
+#include "api/cuda/cuda_codes.hpp"
 #include "devices.hpp"
-#include "gpu_ids.hpp"
+#include "api/pci/gpu_ids.hpp"
 #include "nvml/nvml_api.hpp"
-#include "nvml_codes.hpp"
+#include "api/nvml/nvml_codes.hpp"
 
 namespace gpudoctor::nvml {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "gpu_ids.hpp"
-#include "opencl_codes.hpp"
+#include "api/pci/gpu_ids.hpp"
+#include "api/opencl/opencl_codes.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::opencl {

@@ -8,7 +8,7 @@
 #include "opencl/opencl_device.hpp"
 #include "opencl/opencl_info_reader.hpp"
 #include "opencl/opencl_matmul.hpp"
-#include "opencl_codes.hpp"
+#include "api/opencl/opencl_codes.hpp"
 #include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
 

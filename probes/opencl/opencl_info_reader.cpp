@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "opencl/opencl_enumerate.hpp"
-#include "opencl_codes.hpp"
+#include "api/opencl/opencl_codes.hpp"
 
 namespace gpudoctor::opencl {
 

@@ -8,7 +8,7 @@
 
 #include "opencl/matmul_cl.hpp"
 #include "opencl/opencl_info_reader.hpp"
-#include "opencl_codes.hpp"
+#include "api/opencl/opencl_codes.hpp"
 #include "smoke/smoke_verdict.hpp"
 
 namespace gpudoctor::opencl {

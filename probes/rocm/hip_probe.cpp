@@ -4,7 +4,7 @@
 #include "core/dynlib.hpp"
 #include "core/paths.hpp"
 #include "core/single_job.hpp"
-#include "gpu_ids.hpp"
+#include "api/pci/gpu_ids.hpp"
 #include "rocm/hip_api.hpp"
 
 namespace gpudoctor::hip {

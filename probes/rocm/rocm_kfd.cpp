@@ -4,7 +4,7 @@
 
 #include "core/paths.hpp"
 #include "parse/kfd_topology.hpp"
-#include "rocm/rocm_parts.hpp"
+#include "rocm/rocm_readers.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {

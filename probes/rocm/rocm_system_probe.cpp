@@ -4,7 +4,7 @@
 
 #include "core/device_nodes.hpp"
 #include "parse/nvidia_kernel.hpp"
-#include "rocm/rocm_parts.hpp"
+#include "rocm/rocm_readers.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {

@@ -1,7 +1,7 @@
 #include "vulkan/vulkan_device.hpp"
 
 #include "text.hpp"
-#include "vulkan_version.hpp"
+#include "api/vulkan/vulkan_version.hpp"
 
 namespace gpudoctor::vulkan {
 

@@ -8,7 +8,7 @@
 
 #include "model/vulkan.hpp"
 #include "vulkan/vulkan_api.hpp"
-#include "vulkan_names.hpp"
+#include "api/vulkan/vulkan_names.hpp"
 
 namespace gpudoctor::vulkan {
 

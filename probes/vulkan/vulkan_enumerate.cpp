@@ -9,8 +9,8 @@
 #include "vulkan/vulkan_device.hpp"
 #include "vulkan/vulkan_instance.hpp"
 #include "vulkan/vulkan_matmul.hpp"
-#include "vulkan_names.hpp"
-#include "vulkan_version.hpp"
+#include "api/vulkan/vulkan_names.hpp"
+#include "api/vulkan/vulkan_version.hpp"
 
 namespace gpudoctor::vulkan {
 

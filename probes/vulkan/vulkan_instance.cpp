@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "vulkan/vulkan_device.hpp"
-#include "vulkan_names.hpp"
-#include "vulkan_version.hpp"
+#include "api/vulkan/vulkan_names.hpp"
+#include "api/vulkan/vulkan_version.hpp"
 
 namespace gpudoctor::vulkan {
 

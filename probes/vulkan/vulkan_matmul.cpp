@@ -9,7 +9,7 @@
 #include "smoke/smoke_verdict.hpp"
 #include "vulkan/matmul_spirv.hpp"
 #include "vulkan/vulkan_queue.hpp"
-#include "vulkan_names.hpp"
+#include "api/vulkan/vulkan_names.hpp"
 
 namespace gpudoctor::vulkan {
 

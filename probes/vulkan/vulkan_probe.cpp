@@ -10,7 +10,7 @@
 #include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
 #include "vulkan/vulkan_enumerate.hpp"
-#include "vulkan_search.hpp"
+#include "api/vulkan/vulkan_search.hpp"
 
 namespace gpudoctor::vulkan {
 

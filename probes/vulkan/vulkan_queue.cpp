@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "vulkan_names.hpp"
+#include "api/vulkan/vulkan_names.hpp"
 
 namespace gpudoctor::vulkan {
 

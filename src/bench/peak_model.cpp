@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "cuda_cores.hpp"
+#include "api/cuda/cuda_cores.hpp"
 
 namespace gpudoctor::bench {
 

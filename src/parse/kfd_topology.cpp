@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "gpu_ids.hpp"
+#include "api/pci/gpu_ids.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {

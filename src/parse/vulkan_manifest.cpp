@@ -1,7 +1,7 @@
 #include "parse/vulkan_manifest.hpp"
 
 #include "json.hpp"
-#include "vulkan_version.hpp"
+#include "api/vulkan/vulkan_version.hpp"
 
 namespace gpudoctor {
 

@@ -2,10 +2,11 @@
 #include <string>
 #include <string_view>
 
-#include "cli.hpp"
 #include "environment.hpp"
 
 namespace gpudoctor {
+
+enum class ColorMode { automatic, always, never };
 
 /// Terminal styling: colour only on a TTY, never with NO_COLOR, always with --color=always.
 class Style {

@@ -1,11 +1,11 @@
-#include "bench/vulkan_bench.hpp"
+#include "bench_runners/vulkan_bench.hpp"
 
 #include <algorithm>
 
 #include "bench/bench_model.hpp"
-#include "bench/copy_timer.hpp"
-#include "bench/sweep.hpp"
-#include "bench/vulkan_bandwidth.hpp"
+#include "bench_runners/copy_timer.hpp"
+#include "bench_runners/sweep.hpp"
+#include "bench_runners/vulkan_bandwidth.hpp"
 #include "vulkan/vulkan_api.hpp"
 #include "vulkan/vulkan_device.hpp"
 #include "vulkan/vulkan_enumerate.hpp"

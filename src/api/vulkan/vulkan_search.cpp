@@ -1,4 +1,4 @@
-#include "vulkan_search.hpp"
+#include "api/vulkan/vulkan_search.hpp"
 
 namespace gpudoctor {
 

@@ -1,15 +1,15 @@
-#include "bench/opencl_bench.hpp"
+#include "bench_runners/opencl_bench.hpp"
 
 #include <algorithm>
 
 #include "bench/bench_model.hpp"
-#include "bench/copy_timer.hpp"
-#include "bench/opencl_bandwidth.hpp"
-#include "bench/sweep.hpp"
+#include "bench_runners/copy_timer.hpp"
+#include "bench_runners/opencl_bandwidth.hpp"
+#include "bench_runners/sweep.hpp"
 #include "opencl/opencl_device.hpp"
 #include "opencl/opencl_enumerate.hpp"
 #include "opencl/opencl_matmul.hpp"
-#include "opencl_codes.hpp"
+#include "api/opencl/opencl_codes.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::bench {

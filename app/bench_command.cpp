@@ -1,19 +1,19 @@
-#include "bench/bench_command.hpp"
+#include "bench_command.hpp"
 
 #include <unistd.h>
 
 #include <filesystem>
 #include <iostream>
 
-#include "bench/bench_jobs.hpp"
+#include "bench_runners/bench_jobs.hpp"
 #include "bench/bench_math.hpp"
 #include "bench/bench_report.hpp"
 #include "bench/bench_svg.hpp"
 #include "bench/bench_text.hpp"
 #include "collect.hpp"
 #include "core/root.hpp"
-#include "report/report_command.hpp"
-#include "version.hpp"
+#include "report_command.hpp"
+#include "tool_version.hpp"
 
 namespace gpudoctor {
 

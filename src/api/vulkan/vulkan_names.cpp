@@ -1,4 +1,4 @@
-#include "vulkan_names.hpp"
+#include "api/vulkan/vulkan_names.hpp"
 
 #include "text.hpp"
 

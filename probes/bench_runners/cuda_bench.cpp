@@ -1,11 +1,11 @@
-#include "bench/cuda_bench.hpp"
+#include "bench_runners/cuda_bench.hpp"
 
 #include "bench/bench_model.hpp"
-#include "bench/copy_timer.hpp"
-#include "bench/sweep.hpp"
+#include "bench_runners/copy_timer.hpp"
+#include "bench_runners/sweep.hpp"
 #include "cuda/cuda_probe.hpp"
 #include "cuda/cuda_smoke.hpp"
-#include "cuda_codes.hpp"
+#include "api/cuda/cuda_codes.hpp"
 
 namespace gpudoctor::bench {
 

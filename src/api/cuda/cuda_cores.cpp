@@ -1,4 +1,4 @@
-#include "cuda_cores.hpp"
+#include "api/cuda/cuda_cores.hpp"
 
 namespace gpudoctor {
 

@@ -1,9 +1,9 @@
-#include "bench/vulkan_bandwidth.hpp"
+#include "bench_runners/vulkan_bandwidth.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "bench/copy_timer.hpp"
+#include "bench_runners/copy_timer.hpp"
 #include "vulkan/vulkan_queue.hpp"
 
 namespace gpudoctor::bench {

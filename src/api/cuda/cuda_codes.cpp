@@ -1,4 +1,4 @@
-#include "cuda_codes.hpp"
+#include "api/cuda/cuda_codes.hpp"
 
 namespace gpudoctor {
 

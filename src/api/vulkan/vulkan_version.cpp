@@ -1,4 +1,4 @@
-#include "vulkan_version.hpp"
+#include "api/vulkan/vulkan_version.hpp"
 
 #include <vector>
 

@@ -1,9 +1,9 @@
-#include "bench/opencl_bandwidth.hpp"
+#include "bench_runners/opencl_bandwidth.hpp"
 
 #include <vector>
 
-#include "bench/copy_timer.hpp"
-#include "opencl_codes.hpp"
+#include "bench_runners/copy_timer.hpp"
+#include "api/opencl/opencl_codes.hpp"
 
 namespace gpudoctor::bench {
 

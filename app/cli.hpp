@@ -4,10 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "render/style.hpp"
+
 namespace gpudoctor {
 
 enum class Command { query, check, explain, report, diff, bench };
-enum class ColorMode { automatic, always, never };
 
 /// The command line as a plain value.
 struct Options {

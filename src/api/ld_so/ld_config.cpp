@@ -1,4 +1,4 @@
-#include "ld_config.hpp"
+#include "api/ld_so/ld_config.hpp"
 
 #include "text.hpp"
 

@@ -1,4 +1,4 @@
-#include "gpu_ids.hpp"
+#include "api/pci/gpu_ids.hpp"
 
 #include "text.hpp"
 

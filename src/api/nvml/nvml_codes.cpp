@@ -1,4 +1,4 @@
-#include "nvml_codes.hpp"
+#include "api/nvml/nvml_codes.hpp"
 
 #include <cstdio>
 

@@ -8,7 +8,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "bench/bench_command.hpp"
+#include "bench_command.hpp"
 #include "checks/checks.hpp"
 #include "cli.hpp"
 #include "collect.hpp"
@@ -17,9 +17,9 @@
 #include "render/check_text.hpp"
 #include "render/query_text.hpp"
 #include "render/style.hpp"
-#include "report/report_command.hpp"
+#include "report_command.hpp"
 #include "snapshot_io.hpp"
-#include "version.hpp"
+#include "tool_version.hpp"
 
 using namespace gpudoctor;
 

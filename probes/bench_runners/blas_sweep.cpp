@@ -1,4 +1,4 @@
-#include "bench/blas_sweep.hpp"
+#include "bench_runners/blas_sweep.hpp"
 
 #include <chrono>
 

@@ -1,4 +1,4 @@
-#include "opencl_codes.hpp"
+#include "api/opencl/opencl_codes.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "report/report_command.hpp"
+#include "report_command.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,12 +1,12 @@
-#include "bench/bench_jobs.hpp"
+#include "bench_runners/bench_jobs.hpp"
 
 #include <algorithm>
 
 #include "backends.hpp"
-#include "bench/blas_sweep.hpp"
-#include "bench/cuda_bench.hpp"
-#include "bench/opencl_bench.hpp"
-#include "bench/vulkan_bench.hpp"
+#include "bench_runners/blas_sweep.hpp"
+#include "bench_runners/cuda_bench.hpp"
+#include "bench_runners/opencl_bench.hpp"
+#include "bench_runners/vulkan_bench.hpp"
 #include "core/paths.hpp"
 #include "cuda/cuda_probe.hpp"
 #include "opencl/opencl_probe.hpp"
