@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "checks/checks.hpp"
+#include "test_support.hpp"
 #include "compat/compat_data.hpp"
 
 namespace gpudoctor {
@@ -13,11 +14,6 @@ namespace {
 std::vector<Finding> run(const Snapshot& s) {
   auto devices = merge_devices(s);
   return run_checks(CheckInput{s, devices, builtin_compat()});
-}
-
-const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  auto it = std::find_if(fs.begin(), fs.end(), [&](const Finding& f) { return f.id == id; });
-  return it == fs.end() ? nullptr : &*it;
 }
 
 PciDevice nvidia_gpu(std::uint16_t device, std::string name, std::optional<std::string> driver) {
@@ -73,12 +69,12 @@ TEST(Checks, Gtx750TiUnderCuda13HasNoKernelImage) {
                             "580.65.06");
   s.nvidia->toolkits.push_back(toolkit("/usr/local/cuda-13.0", "13.0.88"));
   auto fs = run(s);
-  const Finding* f = find(fs, "cuda.arch_unsupported");
+  const Finding* f = test::find_finding(fs, "cuda.arch_unsupported");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->title.find("5.0"), std::string::npos) << f->title;
   EXPECT_NE(f->title.find("sm_75"), std::string::npos) << f->title;  // CUDA 13's oldest target
-  EXPECT_EQ(find(fs, "cuda.driver_too_old"), nullptr);  // 580 is new enough for 13.0
+  EXPECT_EQ(test::find_finding(fs, "cuda.driver_too_old"), nullptr);  // 580 is new enough for 13.0
 }
 
 TEST(Checks, DriverTooOldForToolkitNamesBothWaysOut) {
@@ -87,7 +83,7 @@ TEST(Checks, DriverTooOldForToolkitNamesBothWaysOut) {
                             "470.256.02");
   s.nvidia->toolkits.push_back(toolkit("/usr/local/cuda-12.4", "12.4.1"));
   auto fs = run(s);
-  const Finding* f = find(fs, "cuda.driver_too_old");
+  const Finding* f = test::find_finding(fs, "cuda.driver_too_old");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::fail);  // below 12.x's minor-compat minimum too
   ASSERT_TRUE(f->fix);
@@ -103,7 +99,7 @@ TEST(Checks, MinorVersionCompatibilityIsAWarningNotAFailure) {
                             "470.256.02");
   s.nvidia->toolkits.push_back(toolkit("/usr/local/cuda-11.8", "11.8.0"));
   auto fs = run(s);
-  const Finding* f = find(fs, "cuda.driver_too_old");
+  const Finding* f = test::find_finding(fs, "cuda.driver_too_old");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::warn);
   EXPECT_NE(f->fix->find("520.61.05"), std::string::npos) << *f->fix;
@@ -111,7 +107,7 @@ TEST(Checks, MinorVersionCompatibilityIsAWarningNotAFailure) {
   Snapshot fine = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"),
                                "535.104.05");
   fine.nvidia->toolkits.push_back(toolkit("/usr/local/cuda-12.4", "12.4.1"));
-  EXPECT_EQ(find(run(fine), "cuda.driver_too_old"), nullptr);
+  EXPECT_EQ(test::find_finding(run(fine), "cuda.driver_too_old"), nullptr);
   EXPECT_NE(f->title.find("minor version compatibility"), std::string::npos);
 }
 
@@ -120,12 +116,12 @@ TEST(Checks, NouveauBoundIsAFailureWithTheBlacklistFix) {
                             std::nullopt);
   s.nvidia->kernel.loaded_modules = {"nouveau"};
   auto fs = run(s);
-  const Finding* f = find(fs, "nvidia.nouveau_bound");
+  const Finding* f = test::find_finding(fs, "nvidia.nouveau_bound");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->fix->find("blacklist nouveau"), std::string::npos);
   EXPECT_NE(f->fix->find("update-initramfs"), std::string::npos);
-  EXPECT_EQ(find(fs, "nvidia.module_not_loaded"), nullptr);  // one cause, one finding
+  EXPECT_EQ(test::find_finding(fs, "nvidia.module_not_loaded"), nullptr);  // one cause, one finding
 }
 
 TEST(Checks, ModuleNotLoadedWithSecureBootSaysMok) {
@@ -133,8 +129,8 @@ TEST(Checks, ModuleNotLoadedWithSecureBootSaysMok) {
                             std::nullopt);
   s.nvidia->kernel.secure_boot = true;
   auto fs = run(s);
-  ASSERT_NE(find(fs, "gpu.no_driver"), nullptr);
-  const Finding* f = find(fs, "nvidia.module_not_loaded");
+  ASSERT_NE(test::find_finding(fs, "gpu.no_driver"), nullptr);
+  const Finding* f = test::find_finding(fs, "nvidia.module_not_loaded");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->fix->find("mokutil"), std::string::npos) << *f->fix;
 }
@@ -150,7 +146,7 @@ TEST(Checks, DriverLibraryMismatch) {
   lib.version = "535.161.07";
   s.nvidia->libnvidia_ml.push_back(lib);
   auto fs = run(s);
-  const Finding* f = find(fs, "nvidia.driver_library_mismatch");
+  const Finding* f = test::find_finding(fs, "nvidia.driver_library_mismatch");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->fix->find("reboot"), std::string::npos);
@@ -166,7 +162,7 @@ TEST(Checks, StubLibcudaOnLdLibraryPathNamesTheCleanPath) {
   s.nvidia->libcuda.push_back(stub);
   s.nvidia->ld_library_path = "/usr/local/cuda/lib64/stubs:/usr/local/cuda/lib64";
   auto fs = run(s);
-  const Finding* f = find(fs, "cuda.stub_libcuda");
+  const Finding* f = test::find_finding(fs, "cuda.stub_libcuda");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->fix->find("export LD_LIBRARY_PATH=/usr/local/cuda/lib64"), std::string::npos)
@@ -180,13 +176,13 @@ TEST(Checks, CudaVisibleDevicesHidingEveryGpu) {
                               "580.65.06");
     s.nvidia->cuda_visible_devices = value;
     auto fs = run(s);
-    const Finding* f = find(fs, "cuda.visible_devices");
+    const Finding* f = test::find_finding(fs, "cuda.visible_devices");
     ASSERT_NE(f, nullptr) << "CUDA_VISIBLE_DEVICES=" << value;
     EXPECT_EQ(f->severity, Severity::fail);
   }
   Snapshot ok = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"), "580.65.06");
   ok.nvidia->cuda_visible_devices = "0";
-  EXPECT_EQ(find(run(ok), "cuda.visible_devices"), nullptr);
+  EXPECT_EQ(test::find_finding(run(ok), "cuda.visible_devices"), nullptr);
 }
 
 TEST(Checks, ToolkitSymlinkAndNvccDisagree) {
@@ -200,7 +196,7 @@ TEST(Checks, ToolkitSymlinkAndNvccDisagree) {
   s.nvidia->toolkits = {a, b};
   s.nvidia->nvcc_on_path = "/usr/local/cuda-11.8/bin/nvcc";
   auto fs = run(s);
-  const Finding* f = find(fs, "cuda.toolkit_mismatch");
+  const Finding* f = test::find_finding(fs, "cuda.toolkit_mismatch");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::warn);
   EXPECT_NE(f->title.find("11.8.89"), std::string::npos);
@@ -213,7 +209,7 @@ TEST(Checks, CrashedProbeIsAFailureNamingTheLibrary) {
                  "/opt/bad/libbadcl.so crashed: SIGSEGV (Segmentation fault)"};
   s.probes.push_back(p);
   auto fs = run(s);
-  const Finding* f = find(fs, "probe.crashed");
+  const Finding* f = test::find_finding(fs, "probe.crashed");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->area, "opencl");
   EXPECT_NE(f->title.find("/opt/bad/libbadcl.so"), std::string::npos);
@@ -243,7 +239,7 @@ TEST(Checks, TorchCu124OnA470DriverSaysWhichBuildFits) {
   s.python = PythonInfo{};
   s.python->envs.push_back(venv_with_torch("2.5.1", "cu124", "12.4"));
   auto fs = run(s);
-  const Finding* f = find(fs, "python.torch_cuda_driver");
+  const Finding* f = test::find_finding(fs, "python.torch_cuda_driver");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->title.find("525.60.13"), std::string::npos) << f->title;
@@ -258,7 +254,7 @@ TEST(Checks, CpuTorchOnAGpuMachine) {
   s.python = PythonInfo{};
   s.python->envs.push_back(venv_with_torch("2.6.0", "cpu", std::nullopt));
   auto fs = run(s);
-  const Finding* f = find(fs, "python.torch_cpu_only");
+  const Finding* f = test::find_finding(fs, "python.torch_cpu_only");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->fix->find("--index-url https://download.pytorch.org/whl/cu"), std::string::npos)
@@ -266,7 +262,7 @@ TEST(Checks, CpuTorchOnAGpuMachine) {
   // The same torch on a machine without an NVIDIA GPU is simply right.
   Snapshot cpu_box;
   cpu_box.python = s.python;
-  EXPECT_EQ(find(run(cpu_box), "python.torch_cpu_only"), nullptr);
+  EXPECT_EQ(test::find_finding(run(cpu_box), "python.torch_cpu_only"), nullptr);
 }
 
 TEST(Checks, HealthyH100HasNothingToSay) {

@@ -18,19 +18,6 @@ std::vector<Finding> run(const Snapshot& s) {
   return run_checks(CheckInput{s, devices, builtin_compat()});
 }
 
-std::vector<const Finding*> all(const std::vector<Finding>& fs, const std::string& id) {
-  std::vector<const Finding*> out;
-  for (const auto& f : fs) {
-    if (f.id == id) out.push_back(&f);
-  }
-  return out;
-}
-
-const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  auto found = all(fs, id);
-  return found.empty() ? nullptr : found.front();
-}
-
 bool contains(const std::optional<std::string>& text, const std::string& part) {
   return text && text->find(part) != std::string::npos;
 }
@@ -76,7 +63,7 @@ TEST(FrameworkChecks, Tensorflow215OnA470DriverNamesTheDriverAndTheReleaseThatFi
   Snapshot s = nvidia_machine(0x2204, "GA102 [GeForce RTX 3090]", "470.256.02");
   s.python = ana_envs();
   auto fs = run(s);
-  const Finding* f = find(fs, "python.tensorflow_cuda_driver");
+  const Finding* f = test::find_finding(fs, "python.tensorflow_cuda_driver");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->title.find("tensorflow 2.15.0"), std::string::npos) << f->title;
@@ -89,7 +76,7 @@ TEST(FrameworkChecks, Tensorflow215OnA470DriverNamesTheDriverAndTheReleaseThatFi
             "https://docs.nvidia.com/deeplearning/cudnn/backend/v9.5.1/reference/support-matrix.html");
 
   // The JAX CUDA 12 plugin states its own driver minimum.
-  const Finding* jax = find(fs, "python.jax_cuda");
+  const Finding* jax = test::find_finding(fs, "python.jax_cuda");
   ASSERT_NE(jax, nullptr);
   EXPECT_EQ(jax->severity, Severity::fail);
   EXPECT_NE(jax->title.find("jax-cuda12-plugin"), std::string::npos) << jax->title;
@@ -102,8 +89,8 @@ TEST(FrameworkChecks, PlainPipTensorflowHasNoCudnnToLoad) {
   Snapshot s = nvidia_machine(0x2204, "GA102 [GeForce RTX 3090]", "550.90.07");
   s.python = ana_envs();
   auto fs = run(s);
-  EXPECT_EQ(find(fs, "python.tensorflow_cuda_driver"), nullptr);
-  const Finding* f = find(fs, "python.tensorflow_cudnn");
+  EXPECT_EQ(test::find_finding(fs, "python.tensorflow_cuda_driver"), nullptr);
+  const Finding* f = test::find_finding(fs, "python.tensorflow_cudnn");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::warn);
   EXPECT_NE(f->title.find("Cannot dlopen some GPU libraries"), std::string::npos) << f->title;
@@ -119,12 +106,12 @@ TEST(FrameworkChecks, PlainPipTensorflowHasNoCudnnToLoad) {
   tk.path = "/usr/local/cuda-12.2";
   tk.cudnn_version = "8.9.7";
   s.nvidia->toolkits.push_back(tk);
-  EXPECT_EQ(find(run(s), "python.tensorflow_cudnn"), nullptr);
+  EXPECT_EQ(test::find_finding(run(s), "python.tensorflow_cudnn"), nullptr);
 
   // And with no NVIDIA GPU there is nothing to load cuDNN for.
   Snapshot cpu_box;
   cpu_box.python = ana_envs();
-  EXPECT_EQ(find(run(cpu_box), "python.tensorflow_cudnn"), nullptr);
+  EXPECT_EQ(test::find_finding(run(cpu_box), "python.tensorflow_cudnn"), nullptr);
 }
 
 TEST(FrameworkChecks, JaxPluginOfAnotherReleaseThanJaxlibIsDropped) {
@@ -136,7 +123,7 @@ TEST(FrameworkChecks, JaxPluginOfAnotherReleaseThanJaxlibIsDropped) {
   Snapshot s = nvidia_machine(0x2204, "GA102 [GeForce RTX 3090]", "550.90.07");
   s.python = py;
   auto fs = run(s);
-  auto found = all(fs, "python.jax_cuda");
+  auto found = test::findings_with(fs, "python.jax_cuda");
   ASSERT_EQ(found.size(), 1U);
   const Finding* f = found.front();
   EXPECT_EQ(f->severity, Severity::fail);
@@ -145,7 +132,7 @@ TEST(FrameworkChecks, JaxPluginOfAnotherReleaseThanJaxlibIsDropped) {
   EXPECT_EQ(*f->fix, "pip install 'jax-cuda12-plugin==0.9.0.1' 'jax-cuda12-pjrt==0.9.0.1' (the "
                      "plugin of jaxlib's own release)");  // the report's own workaround
   EXPECT_TRUE(contains(f->source, "jaxlib/plugin_support.py"));
-  EXPECT_EQ(find(fs, "python.jax_cpu_only"), nullptr);  // a plugin is there, just the wrong one
+  EXPECT_EQ(test::find_finding(fs, "python.jax_cpu_only"), nullptr);  // a plugin is there, just the wrong one
 }
 
 TEST(FrameworkChecks, JaxWithoutAPluginOnAGpuMachineRunsOnTheCpu) {
@@ -159,14 +146,14 @@ TEST(FrameworkChecks, JaxWithoutAPluginOnAGpuMachineRunsOnTheCpu) {
   Snapshot s = nvidia_machine(0x2330, "GH100 [H100 SXM5 80GB]", "580.65.06");
   s.python = py;
   auto fs = run(s);
-  const Finding* f = find(fs, "python.jax_cpu_only");
+  const Finding* f = test::find_finding(fs, "python.jax_cpu_only");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::warn);
   // Driver 580 meets the CUDA 13 plugin's minimum (the installation page's row).
   EXPECT_EQ(*f->fix, "pip install -U 'jax[cuda13]'");
   s.nvidia->kernel.module_version = "550.90.07";
   auto on_550 = run(s);
-  f = find(on_550, "python.jax_cpu_only");
+  f = test::find_finding(on_550, "python.jax_cpu_only");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(*f->fix, "pip install -U 'jax[cuda12]'");
 }

@@ -43,13 +43,6 @@ bool is_cuda12_wheel(const std::string& name) {
          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-const Json* finding(const Json& report, const std::string& id) {
-  for (const auto& f : report["findings"]) {
-    if (f["id"] == id) return &f;
-  }
-  return nullptr;
-}
-
 TEST(HealthyH100, NoFailureAndNoWarning) {
   Checked c = check_fixture();
   // The only notes: the fixture holds no OpenCL or Vulkan ICD files, because the report says
@@ -134,14 +127,14 @@ TEST(HealthyH100, TorchAgainstTheDriverPassesAndFailsOnAnOlderDriver) {
   // The check runs on this machine and has nothing to say: 550.127.05 ≥ 525.60.13, the
   // minor-version-compatibility minimum of CUDA 12.
   Json report = check_fixture().report;
-  EXPECT_EQ(finding(report, "python.torch_cuda_driver"), nullptr);
+  EXPECT_EQ(test::find_finding(report, "python.torch_cuda_driver"), nullptr);
 
   // The same machine recorded with a 520 driver (CUDA ≤ 11.8): now it fails, naming both.
   report["snapshot"]["nvidia"]["kernel"]["module_version"] = "520.61.05";
   test::TempTree dir;
   const std::string recorded = dir.write("h100-520.json", report.dump());
   Checked older = check_h100({"--from", recorded});
-  const Json* f = finding(older.report, "python.torch_cuda_driver");
+  const Json* f = test::find_finding(older.report, "python.torch_cuda_driver");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ((*f)["severity"], "fail");
   const std::string title = (*f)["title"];

@@ -21,10 +21,7 @@ Checked check_fixture(const std::string& fixture, std::vector<std::string> env =
 }
 
 const Json* finding(const Checked& c, const std::string& id) {
-  for (const auto& f : c.findings) {
-    if (f["id"] == id) return &f;
-  }
-  return nullptr;
+  return test::find_finding(c.findings, id);
 }
 
 std::string fix_of(const Json* f) { return f && f->contains("fix") && (*f)["fix"].is_string() ? (*f)["fix"].get<std::string>() : ""; }
