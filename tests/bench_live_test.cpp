@@ -4,6 +4,7 @@
 
 #include "cli.hpp"
 #include "json.hpp"
+#include "temp_tree.hpp"
 #include "test_support.hpp"
 
 namespace gpudoctor {
@@ -29,10 +30,11 @@ TEST(BenchCli, ASizeOutOfRangeIsAUsageError) {
 }
 
 TEST(BenchCli, APlotThatCannotBeWrittenIsAnInputError) {
-  auto run = test::run_gpudoctor(
-      {"bench", "--sizes", "16", "--backend", "cuda", "--plot", "/nonexistent-dir/plot.svg"});
+  test::TempTree tmp;  // a directory that surely does not exist, whatever else ran on the machine
+  const std::string plot = tmp.path() + "/missing-dir/plot.svg";
+  auto run = test::run_gpudoctor({"bench", "--sizes", "16", "--backend", "cuda", "--plot", plot});
   EXPECT_EQ(run.exit_code, 2) << run.err;
-  EXPECT_NE(run.err.find("/nonexistent-dir/plot.svg"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find(plot), std::string::npos) << run.err;
 }
 
 const Json* series_of(const Json& doc, const std::string& api) {
