@@ -222,6 +222,18 @@ struct RocmOverride {
   Provenance from;
 };
 
+// ---- gpu_fp32_lanes.json
+/// FP32 FMA lanes per compute unit of an architecture, for the expected peak.
+struct Fp32Lanes {
+  std::string vendor;                      ///< "nvidia", "amd", "intel"
+  std::optional<ComputeCapability> cc;     ///< nvidia rows
+  std::optional<VersionRange> gfx_major;   ///< amd rows: the gfx majors it covers
+  std::optional<std::string> device_type;  ///< "gpu" where the row is only for GPU devices
+  std::string unit;                        ///< "SM", "CU", "EU"
+  int lanes = 0;
+  Provenance from;
+};
+
 struct CompatData {
   std::map<std::string, std::vector<CompatSource>> sources;  ///< by file name
   std::vector<CudaDriverMinimum> cuda_driver_minimums;
@@ -242,6 +254,7 @@ struct CompatData {
   std::vector<RocmDistroKernels> rocm_kernels;
   std::vector<RocmGpu> rocm_gpus;
   std::vector<RocmOverride> rocm_overrides;
+  std::vector<Fp32Lanes> fp32_lanes;
 };
 
 struct CompatLoad {

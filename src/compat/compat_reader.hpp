@@ -29,6 +29,7 @@ class RowReader {
   std::string str(const char* key);
   std::optional<std::string> opt_str(const char* key);
   bool boolean(const char* key);
+  int count(const char* key, int max);  ///< a whole number from 1 to max
   Version version(const char* key);
   std::optional<Version> opt_version(const char* key);
   /// {"min": "...", "max": "..."}; either bound may be null. Checks min <= max.
