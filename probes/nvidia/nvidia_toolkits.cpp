@@ -278,6 +278,11 @@ std::vector<std::string> site_packages(const Root& paths, const std::string& pre
 
 }  // namespace
 
+InstallDirs toolkit_dirs(const Root& paths, const CudaToolkit& t) {
+  const Layout l = t.source == "pip" ? wheel_layout(paths, t.path) : toolkit_layout(paths, t.path);
+  return {l.lib_dirs, l.include_dirs};
+}
+
 std::vector<CudaToolkit> find_cuda_toolkits(const ProbeContext& ctx, const Root& paths) {
   Toolkits found(ctx, paths);
   std::vector<std::string> versioned;
