@@ -48,34 +48,11 @@ struct Place {
   std::map<std::string, std::string> packages;  ///< wheel base name or conda package → version
 };
 
-std::map<std::string, std::string> wheel_versions(const Root& paths, const std::string& site) {
-  std::map<std::string, std::string> out;
-  for (const auto& entry : paths.list(site)) {
-    if (!starts_with(to_lower(entry), "nvidia")) continue;
-    auto pkg = parse_dist_info_name(entry);
-    if (!pkg) continue;
-    std::string version = pkg->version;
-    if (auto meta = paths.read(join_path(join_path(site, entry), "METADATA"), 64 * 1024)) {
-      if (auto v = parse_wheel_metadata_version(*meta)) version = *v;
-    }
-    out.emplace(wheel_base_name(pkg->name), version);
-  }
-  return out;
-}
-
-std::map<std::string, std::string> conda_versions(const Root& paths, const std::string& prefix) {
-  std::map<std::string, std::string> out;
-  for (const auto& f : paths.list(join_path(prefix, "conda-meta"))) {
-    if (auto pkg = parse_conda_meta_name(f)) out.emplace(pkg->name, pkg->version);
-  }
-  return out;
-}
-
 /// site-packages/nvidia/<part>/lib of one site-packages directory.
 void add_wheel_places(const Root& paths, const std::string& site, std::vector<Place>& out) {
   const std::string nvidia = join_path(site, "nvidia");
   if (!paths.is_directory(nvidia)) return;
-  const auto versions = wheel_versions(paths, site);
+  const auto versions = nvidia_wheel_versions(paths, site);
   for (const auto& part : paths.list(nvidia)) {
     const std::string dir = join_path(nvidia, part);
     out.push_back({join_path(dir, "lib"), "pip", dir, {join_path(dir, "include")}, versions});
@@ -96,7 +73,7 @@ void add_conda_places(const ProbeContext& ctx, const Root& paths, std::vector<Pl
   for (const auto& prefix : prefixes) {
     if (!paths.is_directory(join_path(prefix, "conda-meta"))) continue;
     out.push_back({join_path(prefix, "lib"), "conda", prefix, {join_path(prefix, "include")},
-                   conda_versions(paths, prefix)});
+                   conda_package_versions(paths, prefix)});
     for (const auto& py : paths.list(join_path(prefix, "lib"))) {
       if (starts_with(py, "python3")) {
         add_wheel_places(paths, join_path(prefix, "lib/" + py + "/site-packages"), out);
@@ -163,7 +140,7 @@ std::vector<CudaLibrary> find_cuda_libraries(const ProbeContext& ctx, const Root
     }
     const InstallDirs dirs = toolkit_dirs(paths, t);
     const std::string kind = t.source == "conda" ? "conda" : "toolkit";
-    auto packages = kind == "conda" ? conda_versions(paths, t.path)
+    auto packages = kind == "conda" ? conda_package_versions(paths, t.path)
                                     : std::map<std::string, std::string>{};
     for (const auto& d : dirs.lib_dirs) {
       places.push_back({d, kind, t.path, dirs.include_dirs, packages});

@@ -1,5 +1,6 @@
 #pragma once
 // The pieces of the nvidia probe, one file each; nvidia_system_probe.cpp puts them together.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,13 @@ std::optional<std::string> find_on_path(const ProbeContext& ctx, const Root& pat
 /// CUDA toolkits: /usr/local/cuda*, /opt/cuda, CUDA_HOME, CUDA_PATH, nvcc on PATH, conda
 /// environments and pip nvidia-* wheels, de-duplicated by real path.
 std::vector<CudaToolkit> find_cuda_toolkits(const ProbeContext& ctx, const Root& paths);
+
+/// NVIDIA's wheels recorded in a directory of *.dist-info folders: base name ("nvidia_cudnn",
+/// wheel_base_name's form) → version (METADATA's, else the folder name's).
+std::map<std::string, std::string> nvidia_wheel_versions(const Root& paths, const std::string& dir);
+/// The packages a conda prefix records in conda-meta: name → version.
+std::map<std::string, std::string> conda_package_versions(const Root& paths,
+                                                          const std::string& prefix);
 
 /// Where one install found by find_cuda_toolkits keeps its libraries and headers.
 struct InstallDirs {
