@@ -22,21 +22,22 @@ struct LibrarySpec {
   std::optional<std::string> (*parse_header)(std::string_view);
   const char* wheel;   ///< base name as wheel_base_name gives it
   std::initializer_list<const char*> conda;
+  const char* version_json;  ///< its component in a toolkit's version.json
 };
 
 const LibrarySpec kLibraries[] = {
-    {"cudart", "libcudart.so", nullptr, nullptr, "nvidia_cuda_runtime", {"cuda-cudart", "cudatoolkit"}},
-    {"cublas", "libcublas.so", "cublas_api.h", parse_cublas_header, "nvidia_cublas", {"libcublas"}},
-    {"cublasLt", "libcublasLt.so", "cublas_api.h", parse_cublas_header, "nvidia_cublas", {"libcublas"}},
-    {"cudnn", "libcudnn.so", "cudnn_version.h", parse_cudnn_header, "nvidia_cudnn", {"cudnn"}},
-    {"nccl", "libnccl.so", "nccl.h", parse_nccl_header, "nvidia_nccl", {"nccl"}},
-    {"cufft", "libcufft.so", nullptr, nullptr, "nvidia_cufft", {"libcufft"}},
-    {"curand", "libcurand.so", nullptr, nullptr, "nvidia_curand", {"libcurand"}},
-    {"cusolver", "libcusolver.so", nullptr, nullptr, "nvidia_cusolver", {"libcusolver"}},
-    {"cusparse", "libcusparse.so", nullptr, nullptr, "nvidia_cusparse", {"libcusparse"}},
-    {"nvrtc", "libnvrtc.so", nullptr, nullptr, "nvidia_cuda_nvrtc", {"cuda-nvrtc"}},
-    {"nvJitLink", "libnvJitLink.so", nullptr, nullptr, "nvidia_nvjitlink", {"libnvjitlink"}},
-    {"cupti", "libcupti.so", nullptr, nullptr, "nvidia_cuda_cupti", {"cuda-cupti"}},
+    {"cudart", "libcudart.so", nullptr, nullptr, "nvidia_cuda_runtime", {"cuda-cudart", "cudatoolkit"}, "cuda_cudart"},
+    {"cublas", "libcublas.so", "cublas_api.h", parse_cublas_header, "nvidia_cublas", {"libcublas"}, "libcublas"},
+    {"cublasLt", "libcublasLt.so", "cublas_api.h", parse_cublas_header, "nvidia_cublas", {"libcublas"}, "libcublas"},
+    {"cudnn", "libcudnn.so", "cudnn_version.h", parse_cudnn_header, "nvidia_cudnn", {"cudnn"}, nullptr},
+    {"nccl", "libnccl.so", "nccl.h", parse_nccl_header, "nvidia_nccl", {"nccl"}, nullptr},
+    {"cufft", "libcufft.so", nullptr, nullptr, "nvidia_cufft", {"libcufft"}, "libcufft"},
+    {"curand", "libcurand.so", nullptr, nullptr, "nvidia_curand", {"libcurand"}, "libcurand"},
+    {"cusolver", "libcusolver.so", nullptr, nullptr, "nvidia_cusolver", {"libcusolver"}, "libcusolver"},
+    {"cusparse", "libcusparse.so", nullptr, nullptr, "nvidia_cusparse", {"libcusparse"}, "libcusparse"},
+    {"nvrtc", "libnvrtc.so", nullptr, nullptr, "nvidia_cuda_nvrtc", {"cuda-nvrtc"}, "cuda_nvrtc"},
+    {"nvJitLink", "libnvJitLink.so", nullptr, nullptr, "nvidia_nvjitlink", {"libnvjitlink"}, "libnvjitlink"},
+    {"cupti", "libcupti.so", nullptr, nullptr, "nvidia_cuda_cupti", {"cuda-cupti"}, "cuda_cupti"},
 };
 
 /// A directory to look in, and the install it belongs to.
@@ -115,6 +116,11 @@ void fill_version(const Root& paths, const Place& place, const LibrarySpec& spec
   if (place.found_in == "pip") {
     auto it = place.packages.find(spec.wheel);
     if (it != place.packages.end()) set(it->second, "dist-info");
+  } else if (place.found_in == "toolkit") {
+    auto it = spec.version_json ? place.packages.find(spec.version_json) : place.packages.end();
+    if (it != place.packages.end()) set(it->second, "version.json");
+    it = place.packages.find(spec.wheel);
+    if (it != place.packages.end()) set(it->second, "dist-info");
   } else {
     for (const char* c : spec.conda) {
       // cudatoolkit's version is the CUDA release: only libcudart shares it.
@@ -140,8 +146,17 @@ std::vector<CudaLibrary> find_cuda_libraries(const ProbeContext& ctx, const Root
     }
     const InstallDirs dirs = toolkit_dirs(paths, t);
     const std::string kind = t.source == "conda" ? "conda" : "toolkit";
-    auto packages = kind == "conda" ? conda_package_versions(paths, t.path)
-                                    : std::map<std::string, std::string>{};
+    std::map<std::string, std::string> packages;
+    if (kind == "conda") {
+      packages = conda_package_versions(paths, t.path);
+    } else {
+      // The toolkit's components (cuda_cudart, libcublas, … in version.json) and, for one
+      // assembled from pip wheels, their records (nvidia_cuda_runtime, … in dist-info).
+      if (auto text = paths.read(join_path(t.path, "version.json"))) {
+        packages = parse_cuda_version_json(*text);
+      }
+      packages.merge(nvidia_wheel_versions(paths, join_path(t.path, "dist-info")));
+    }
     for (const auto& d : dirs.lib_dirs) {
       places.push_back({d, kind, t.path, dirs.include_dirs, packages});
     }
