@@ -154,7 +154,7 @@ std::vector<CheckSpec> make_check_list() {
        "Before the and-cuda extra TensorFlow uses whatever CUDA and cuDNN the loader finds: a "
        "conda environment's lib/ is not searched by 2.7 and later, and an older cuDNN than the "
        "one it was built with fails every convolution.",
-       "https://github.com/tensorflow/tensorflow/blob/master/third_party/gpus/cuda_configure.bzl",
+       "https://github.com/tensorflow/tensorflow/blob/v2.7.0/third_party/gpus/cuda_configure.bzl",
        check_tensorflow_cuda_libraries, "python.tensorflow_cudnn_loaded"},
       {"python.torch_extension_cuda", "python",
        "The CUDA of the toolkit torch.utils.cpp_extension builds with (CUDA_HOME, CUDA_PATH, nvcc "

@@ -16,7 +16,7 @@ namespace {
 
 // The sonames TensorFlow's dso_loader asks for (cudart "11.0" for all of CUDA 11).
 constexpr const char* kTfSonames =
-    "https://github.com/tensorflow/tensorflow/blob/master/third_party/gpus/cuda_configure.bzl";
+    "https://github.com/tensorflow/tensorflow/blob/v2.7.0/third_party/gpus/cuda_configure.bzl";
 constexpr const char* kTfCudnnRule =
     "https://github.com/tensorflow/tensorflow/blob/v2.7.0/tensorflow/stream_executor/cuda/"
     "cuda_dnn.cc";
