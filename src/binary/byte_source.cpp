@@ -1,0 +1,41 @@
+#include "binary/byte_source.hpp"
+
+#include <algorithm>
+
+namespace gpudoctor::binary {
+
+std::optional<std::string_view> HeaderReader::at(std::uint64_t offset, std::size_t n) {
+  if (n > kWindow || !fits(offset, n, src_.size)) return std::nullopt;
+  const bool cached = offset >= window_at_ && offset - window_at_ <= window_.size() &&
+                      n <= window_.size() - (offset - window_at_);
+  if (!cached) {
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(
+        kWindow, src_.size - offset));
+    window_.assign(len, '\0');
+    ++reads_;
+    if (!src_.read(offset, len, reinterpret_cast<unsigned char*>(window_.data()))) {
+      window_.clear();
+      return std::nullopt;
+    }
+    window_at_ = offset;
+  }
+  return std::string_view(window_).substr(static_cast<std::size_t>(offset - window_at_), n);
+}
+
+std::optional<std::uint64_t> HeaderReader::skip_zeros(std::uint64_t from, std::uint64_t end,
+                                                      std::uint64_t limit) {
+  std::uint64_t pos = from;
+  while (pos < end && pos - from <= limit) {
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(kWindow, end - pos));
+    auto chunk = at(pos, n);
+    if (!chunk) return std::nullopt;
+    const std::size_t nz = chunk->find_first_not_of('\0');
+    if (nz != std::string_view::npos) return pos + nz;
+    pos += n;
+  }
+  if (pos >= end) return end;
+  return std::nullopt;
+}
+
+}  // namespace gpudoctor::binary
