@@ -86,6 +86,17 @@ void add_env(Snapshot& s, PythonPackage pkg) {
   s.python->envs.push_back(std::move(env));
 }
 
+/// The findings of `id` on machine `s` with `pkg` installed in a venv.
+std::vector<Finding> findings_of(Snapshot s, PythonPackage pkg,
+                                 const std::string& id = "python.torch_arch") {
+  add_env(s, std::move(pkg));
+  std::vector<Finding> out;
+  for (auto& f : run(s)) {
+    if (f.id == id) out.push_back(std::move(f));
+  }
+  return out;
+}
+
 TEST(CudaFit, CubinsRunWithinTheirMajorAndPtxRunsUpwards) {
   const ComputeCapability ada{8, 9, ""}, hopper{9, 0, ""}, blackwell{12, 0, ""};
   EXPECT_EQ(cuda_fit(ada, {"sm_80", "sm_86"}, {}).via, "sm_86");
@@ -104,29 +115,25 @@ TEST(CudaFit, CubinsRunWithinTheirMajorAndPtxRunsUpwards) {
 
 TEST(FrameworkArch, RtxFiftyNinetyWithACu124TorchReadFromTheFileFails) {
   // The list read from the 2.5.1 wheel's libtorch_cuda.so: sm_50 … sm_90 (and sm_90a), no PTX.
-  Snapshot s = machine(0x2b85, "GB202 [GeForce RTX 5090]", "570.124.06");
-  add_env(s, torch("2.5.1", "cu124", "12.4", true,
+  auto fs = findings_of(machine(0x2b85, "GB202 [GeForce RTX 5090]", "570.124.06"),
+                        torch("2.5.1", "cu124", "12.4", true,
                    {"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_90a"}));
-  const auto all = run(s);
-  auto fs = with_id(all, "python.torch_arch");
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0]->severity, Severity::fail);
-  EXPECT_TRUE(has(fs[0]->title, "no kernel image is available for execution on the device"));
-  EXPECT_TRUE(has(fs[0]->title, "read from torch/lib/libtorch_cuda.so"));
-  EXPECT_TRUE(has(fs[0]->fix, "sm_120")) << *fs[0]->fix;
-  EXPECT_TRUE(has(fs[0]->fix, "--index-url https://download.pytorch.org/whl/cu1")) << *fs[0]->fix;
-  EXPECT_TRUE(has(fs[0]->evidence.front(), "torch/lib/libtorch_cuda.so (read from the file)"));
+  EXPECT_EQ(fs[0].severity, Severity::fail);
+  EXPECT_TRUE(has(fs[0].title, "no kernel image is available for execution on the device"));
+  EXPECT_TRUE(has(fs[0].title, "read from torch/lib/libtorch_cuda.so"));
+  EXPECT_TRUE(has(fs[0].fix, "sm_120")) << *fs[0].fix;
+  EXPECT_TRUE(has(fs[0].fix, "--index-url https://download.pytorch.org/whl/cu1")) << *fs[0].fix;
+  EXPECT_TRUE(has(fs[0].evidence.front(), "torch/lib/libtorch_cuda.so (read from the file)"));
 }
 
 TEST(FrameworkArch, PtxOnlyIsAWarningThatNamesTheJitCost) {
-  Snapshot s = machine(0x2b85, "GB202 [GeForce RTX 5090]", "570.124.06");
-  add_env(s, torch("2.8.0", "cu129", "12.9", true, {"sm_90", "sm_100"}, {"compute_100"}));
-  const auto all = run(s);
-  auto fs = with_id(all, "python.torch_arch");
+  auto fs = findings_of(machine(0x2b85, "GB202 [GeForce RTX 5090]", "570.124.06"),
+                        torch("2.8.0", "cu129", "12.9", true, {"sm_90", "sm_100"}, {"compute_100"}));
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0]->severity, Severity::warn);
-  EXPECT_TRUE(has(fs[0]->title, "JIT")) << fs[0]->title;
-  EXPECT_TRUE(has(fs[0]->title, "compute_100"));
+  EXPECT_EQ(fs[0].severity, Severity::warn);
+  EXPECT_TRUE(has(fs[0].title, "JIT")) << fs[0].title;
+  EXPECT_TRUE(has(fs[0].title, "compute_100"));
 }
 
 TEST(FrameworkArch, NativeCodeAnywhereInTheMajorIsFine) {
@@ -138,53 +145,45 @@ TEST(FrameworkArch, NativeCodeAnywhereInTheMajorIsFine) {
 
 TEST(FrameworkArch, FilesWinOverTheTable) {
   // The table says 2.5 cu124 carries sm_50: a library read without it is what counts.
-  Snapshot s = machine(0x1380, "GM107 [GeForce GTX 750 Ti]", "550.54.15");
-  add_env(s, torch("2.5.1", "cu124", "12.4", true, {"sm_75", "sm_80"}));
-  const auto all = run(s);
-  auto fs = with_id(all, "python.torch_arch");
+  auto fs = findings_of(machine(0x1380, "GM107 [GeForce GTX 750 Ti]", "550.54.15"),
+                        torch("2.5.1", "cu124", "12.4", true, {"sm_75", "sm_80"}));
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_TRUE(has(fs[0]->title, "read from"));
+  EXPECT_TRUE(has(fs[0].title, "read from"));
 }
 
 TEST(FrameworkArch, WithoutTheLibraryTheBuildTableIsUsedAndCited) {
   // A --from report of an older gpudoctor: version.py only. PyTorch 2.5's cu121 build (the
   // release/2.5 build script) carries sm_50 … sm_90.
-  Snapshot s = machine(0x2b85, "GB202 [GeForce RTX 5090]", "590.48.01");
-  add_env(s, torch("2.5.1", "cu121", "12.1", false));
-  const auto all = run(s);
-  auto fs = with_id(all, "python.torch_arch");
+  auto fs = findings_of(machine(0x2b85, "GB202 [GeForce RTX 5090]", "590.48.01"),
+                        torch("2.5.1", "cu121", "12.1", false));
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0]->severity, Severity::fail);
-  EXPECT_TRUE(has(fs[0]->title, "from PyTorch's build table")) << fs[0]->title;
-  EXPECT_TRUE(has(fs[0]->source, "github.com/pytorch/builder")) << *fs[0]->source;
+  EXPECT_EQ(fs[0].severity, Severity::fail);
+  EXPECT_TRUE(has(fs[0].title, "from PyTorch's build table")) << fs[0].title;
+  EXPECT_TRUE(has(fs[0].source, "github.com/pytorch/builder")) << *fs[0].source;
   // The same release has no build with sm_120: the newest one that has, on a driver that runs it.
-  EXPECT_TRUE(has(fs[0]->fix, "--index-url https://download.pytorch.org/whl/cu1")) << *fs[0]->fix;
-  EXPECT_FALSE(has(fs[0]->fix, "needs NVIDIA driver")) << *fs[0]->fix;
+  EXPECT_TRUE(has(fs[0].fix, "--index-url https://download.pytorch.org/whl/cu1")) << *fs[0].fix;
+  EXPECT_FALSE(has(fs[0].fix, "needs NVIDIA driver")) << *fs[0].fix;
 }
 
 TEST(FrameworkArch, KeplerOnANewCudaBuildIsDerivedFromTheCudaRangeWhenNoTableKnowsIt) {
   // Tesla K80 (3.7) with a torch release newer than every table: CUDA 12.8 cannot build
   // below sm_50, so no torch built with it has code for this GPU.
-  Snapshot s = machine(0x102d, "GK210GL [Tesla K80]", "470.256.02");
-  add_env(s, torch("9.1.0", "cu128", "12.8", false));
-  const auto all = run(s);
-  auto fs = with_id(all, "python.torch_arch");
+  auto fs = findings_of(machine(0x102d, "GK210GL [Tesla K80]", "470.256.02"),
+                        torch("9.1.0", "cu128", "12.8", false));
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0]->severity, Severity::fail);
-  EXPECT_TRUE(has(fs[0]->title, "older than anything CUDA 12.8 compiles for")) << fs[0]->title;
+  EXPECT_EQ(fs[0].severity, Severity::fail);
+  EXPECT_TRUE(has(fs[0].title, "older than anything CUDA 12.8 compiles for")) << fs[0].title;
 }
 
 TEST(FrameworkArch, ANewerReleaseThanTheTablesIsSaidNotSilent) {
   // An H100 (9.0) inside CUDA 12.8's range: nothing certain, and the finding says what was
   // checked instead of the missing table row.
-  Snapshot s = machine(0x2330, "GH100 [H100 SXM5 80GB]", "570.124.06");
-  add_env(s, torch("9.1.0", "cu128", "12.8", false));
-  const auto all = run(s);
-  auto fs = with_id(all, "python.torch_arch");
+  auto fs = findings_of(machine(0x2330, "GH100 [H100 SXM5 80GB]", "570.124.06"),
+                        torch("9.1.0", "cu128", "12.8", false));
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0]->severity, Severity::info);
-  EXPECT_TRUE(has(fs[0]->title, "not in gpudoctor's tables")) << fs[0]->title;
-  EXPECT_TRUE(has(fs[0]->title, "CUDA 12.8's range")) << fs[0]->title;
+  EXPECT_EQ(fs[0].severity, Severity::info);
+  EXPECT_TRUE(has(fs[0].title, "not in gpudoctor's tables")) << fs[0].title;
+  EXPECT_TRUE(has(fs[0].title, "CUDA 12.8's range")) << fs[0].title;
 }
 
 TEST(FrameworkArch, TensorflowFallsBackToItsBuildInfo) {

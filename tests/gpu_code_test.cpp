@@ -178,7 +178,9 @@ TEST(GpuCodeNvcc, TargetsAreWhatTheGencodeFlagsAskedFor) {
     EXPECT_GE(lib.cuda_fatbins.value_or(0), 2u) << name;
     EXPECT_EQ(as_set(lib.sass), targets.first) << name;
     EXPECT_EQ(as_set(lib.ptx), targets.second) << name;
-    if (name == "libfatbin_lto.so") EXPECT_EQ(lib.lto, std::vector<std::string>{"lto_89"});
+    if (name == "libfatbin_lto.so") {
+      EXPECT_EQ(lib.lto, std::vector<std::string>{"lto_89"});
+    }
     if (name == "libfatbin_compressed.so") {
       FatbinScan scan = scan_library(bytes);
       EXPECT_EQ(scan.compressed_entries, scan.entries);
@@ -227,14 +229,19 @@ std::string elf32_with(const std::string& name, const std::string& body) {
   return f;
 }
 
-TEST(GpuCodeNvcc, Elf32LibraryWithTheSameFatbinariesReadsTheSame) {
-  const std::string path = lib_path("libfatbin_sass_and_ptx.so");
-  if (!fs::exists(path)) GTEST_SKIP() << "libfatbin_sass_and_ptx.so not built (no CUDA 13 nvcc)";
-  const std::string bytes = slurp(path);
+/// The .nv_fatbin section of an nvcc-built test library; empty when it was not built.
+std::string nv_fatbin_of(const std::string& name) {
+  if (!fs::exists(lib_path(name))) return {};
+  const std::string bytes = slurp(lib_path(name));
   ElfFile elf = read_elf_sections(bytes_source(bytes));
   const ElfSection* s = find_section(elf, ".nv_fatbin");
-  ASSERT_NE(s, nullptr);
-  const std::string wrapped = elf32_with(".nv_fatbin", bytes.substr(s->offset, s->size));
+  return s == nullptr ? std::string() : bytes.substr(s->offset, s->size);
+}
+
+TEST(GpuCodeNvcc, Elf32LibraryWithTheSameFatbinariesReadsTheSame) {
+  const std::string section = nv_fatbin_of("libfatbin_sass_and_ptx.so");
+  if (section.empty()) GTEST_SKIP() << "libfatbin_sass_and_ptx.so not built (no CUDA 13 nvcc)";
+  const std::string wrapped = elf32_with(".nv_fatbin", section);
   GpuCodeLibrary lib = read_gpu_code(bytes_source(wrapped), "lib32.so");
   EXPECT_FALSE(lib.error);
   EXPECT_EQ(lib.sass, (std::vector<std::string>{"sm_75", "sm_86"}));
@@ -242,13 +249,9 @@ TEST(GpuCodeNvcc, Elf32LibraryWithTheSameFatbinariesReadsTheSame) {
 }
 
 TEST(GpuCodeNvcc, EveryTruncationIsAnErrorOrASubsetNeverACrash) {
-  const std::string path = lib_path("libfatbin_sass_and_ptx.so");
-  if (!fs::exists(path)) GTEST_SKIP() << "libfatbin_sass_and_ptx.so not built (no CUDA 13 nvcc)";
-  const std::string bytes = slurp(path);
-  ElfFile elf = read_elf_sections(bytes_source(bytes));
-  const ElfSection* s = find_section(elf, ".nv_fatbin");
-  ASSERT_NE(s, nullptr);
-  const std::string section = bytes.substr(s->offset, s->size);
+  const std::string section = nv_fatbin_of("libfatbin_sass_and_ptx.so");
+  if (section.empty()) GTEST_SKIP() << "libfatbin_sass_and_ptx.so not built (no CUDA 13 nvcc)";
+  const std::string bytes = slurp(lib_path("libfatbin_sass_and_ptx.so"));
   for (std::size_t cut = 0; cut < section.size(); cut += 7) {
     const std::string part = section.substr(0, cut);
     FatbinScan scan = scan_fatbins(bytes_source(part), 0, part.size());

@@ -38,4 +38,19 @@ std::optional<std::uint64_t> HeaderReader::skip_zeros(std::uint64_t from, std::u
   return std::nullopt;
 }
 
+std::optional<std::string> walk_containers(
+    HeaderReader& reader, std::uint64_t source_size, std::uint64_t offset, std::uint64_t size,
+    std::uint64_t max_padding, const std::function<bool(std::uint64_t& at, std::uint64_t end)>& one) {
+  if (!fits(offset, size, source_size)) return "section runs past the end of the file";
+  const std::uint64_t end = offset + size;
+  std::uint64_t at = offset;
+  while (at < end) {
+    auto next = reader.skip_zeros(at, end, max_padding);
+    if (!next) return "padding at " + hex(at) + " is too long or cannot be read";
+    at = *next;
+    if (at >= end || !one(at, end)) break;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpudoctor::binary

@@ -83,6 +83,15 @@ class HeaderReader {
   std::uint64_t reads_ = 0;
 };
 
+/// Walks containers lying back to back in [offset, offset + size) of the reader's source, with
+/// zero padding (at most `max_padding` bytes at a time) allowed between them: `one(at, end)`
+/// reads the container at `at`, moves `at` past it and returns false to stop (having noted
+/// why). Returns why the walk itself stopped early: a region past the end of the source, or
+/// padding too long or unreadable.
+std::optional<std::string> walk_containers(
+    HeaderReader& reader, std::uint64_t source_size, std::uint64_t offset, std::uint64_t size,
+    std::uint64_t max_padding, const std::function<bool(std::uint64_t& at, std::uint64_t end)>& one);
+
 /// "0x1a2b" for error messages.
 inline std::string hex(std::uint64_t v) {
   char buf[24];

@@ -110,20 +110,11 @@ struct Walk {
 
 FatbinScan scan_fatbins(const ByteSource& src, std::uint64_t offset, std::uint64_t size) {
   Walk w{HeaderReader(src), {}, {}, {}, {}};
-  if (!fits(offset, size, src.size)) {
-    w.scan.error = "section runs past the end of the file";
-    return w.scan;
-  }
-  const std::uint64_t end = offset + size;
-  std::uint64_t at = offset;
-  while (at < end) {
-    auto next = w.reader.skip_zeros(at, end, kMaxPadding);
-    if (!next) {
-      w.scan.error = "padding at " + hex(at) + " is longer than 1 MiB or cannot be read";
-      break;
-    }
-    at = *next;
-    if (at < end && !w.container(at, end)) break;
+  if (auto why = walk_containers(w.reader, src.size, offset, size, kMaxPadding,
+                                 [&w](std::uint64_t& at, std::uint64_t end) {
+                                   return w.container(at, end);
+                                 })) {
+    w.scan.error = std::move(why);
   }
   w.scan.sass = names(w.sass, "sm_");
   w.scan.ptx = names(w.ptx, "compute_");

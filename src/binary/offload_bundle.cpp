@@ -109,33 +109,19 @@ std::string_view gfx_processor(std::string_view target_id) {
 
 BundleScan scan_offload_bundles(const ByteSource& src, std::uint64_t offset, std::uint64_t size) {
   Walk w{HeaderReader(src), {}, {}, {}};
-  if (!fits(offset, size, src.size)) {
-    w.scan.error = "section runs past the end of the file";
-    return w.scan;
-  }
-  const std::uint64_t end = offset + size;
-  std::uint64_t at = offset;
-  while (at < end) {
-    auto next = w.reader.skip_zeros(at, end, kMaxPadding);
-    if (!next) {
-      w.scan.error = "padding at " + hex(at) + " is longer than 1 MiB or cannot be read";
-      break;
-    }
-    at = *next;
-    if (at >= end) break;
+  auto one = [&w](std::uint64_t& at, std::uint64_t end) {
     if (w.scan.bundles + w.scan.compressed >= kMaxBundles) {
-      w.scan.error = "more than " + std::to_string(kMaxBundles) + " bundles";
-      break;
+      return w.stop("more than " + std::to_string(kMaxBundles) + " bundles");
     }
     auto magic = w.reader.at(at, std::min<std::uint64_t>(end - at, kBundleMagic.size()));
-    if (magic && *magic == kBundleMagic) {
-      if (!w.bundle(at, end)) break;
-    } else if (magic && magic->substr(0, kCompressedMagic.size()) == kCompressedMagic) {
-      if (!w.compressed(at, end)) break;
-    } else {
-      w.scan.error = "no offload bundle at " + hex(at);
-      break;
+    if (magic && *magic == kBundleMagic) return w.bundle(at, end);
+    if (magic && magic->substr(0, kCompressedMagic.size()) == kCompressedMagic) {
+      return w.compressed(at, end);
     }
+    return w.stop("no offload bundle at " + hex(at));
+  };
+  if (auto why = walk_containers(w.reader, src.size, offset, size, kMaxPadding, one)) {
+    w.scan.error = std::move(why);
   }
   w.scan.targets.assign(w.targets.begin(), w.targets.end());
   w.scan.other_ids.assign(w.others.begin(), w.others.end());
