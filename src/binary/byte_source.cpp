@@ -9,8 +9,10 @@ std::optional<std::string_view> HeaderReader::at(std::uint64_t offset, std::size
   const bool cached = offset >= window_at_ && offset - window_at_ <= window_.size() &&
                       n <= window_.size() - (offset - window_at_);
   if (!cached) {
-    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(
-        kWindow, src_.size - offset));
+    // A small read serves the headers that follow one another (a container's first entry, a
+    // bundle's table); skip_zeros asks for whole windows itself.
+    const std::size_t len = static_cast<std::size_t>(
+        std::min<std::uint64_t>(std::max<std::size_t>(n, kSmallRead), src_.size - offset));
     window_.assign(len, '\0');
     ++reads_;
     if (!src_.read(offset, len, reinterpret_cast<unsigned char*>(window_.data()))) {

@@ -62,6 +62,7 @@ T le(std::string_view bytes, std::size_t pos) {
 class HeaderReader {
  public:
   static constexpr std::size_t kWindow = 4096;
+  static constexpr std::size_t kSmallRead = 256;
   explicit HeaderReader(const ByteSource& src) : src_(src) {}
 
   /// `n` (≤ kWindow) bytes at `offset`, valid until the next call; nullopt when not all there.
