@@ -136,6 +136,29 @@ TEST(FrameworkArch, PtxOnlyIsAWarningThatNamesTheJitCost) {
   EXPECT_TRUE(has(fs[0].title, "compute_100"));
 }
 
+TEST(FrameworkArch, ALibraryWithFewerArchsThanTheMainOneIsAWarningNamingIt) {
+  // torch 2.12.1+cu130 from PyPI, as read: libtorch_cuda.so (448 containers) from sm_75,
+  // libtorch_cuda_linalg.so (65) from sm_80. A T4 (7.5) runs the first, not the second.
+  PythonPackage p = torch("2.12.1", "cu130", "13.0", true,
+                          {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"});
+  p.gpu_code[0].cuda_fatbins = 448;
+  GpuCodeLibrary linalg;
+  linalg.path = std::string(kSite) + "/torch/lib/libtorch_cuda_linalg.so";
+  linalg.sass = {"sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
+  linalg.cuda_fatbins = 65;
+  p.gpu_code.push_back(linalg);
+  auto fs = findings_of(machine(0x1eb8, "TU104GL [Tesla T4]", "580.95.05"), p);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].severity, Severity::warn);
+  EXPECT_TRUE(has(fs[0].title, "libtorch_cuda_linalg.so")) << fs[0].title;
+  EXPECT_TRUE(has(fs[0].title, "the operations that library holds fail")) << fs[0].title;
+  // A Pascal GPU runs neither: the main library decides, and it is a failure.
+  auto p100 = findings_of(machine(0x15f8, "GP100GL [Tesla P100 PCIe 16GB]", "580.95.05"), p);
+  ASSERT_EQ(p100.size(), 1u);
+  EXPECT_EQ(p100[0].severity, Severity::fail);
+  EXPECT_TRUE(has(p100[0].title, "read from torch/lib/libtorch_cuda.so)")) << p100[0].title;
+}
+
 TEST(FrameworkArch, NativeCodeAnywhereInTheMajorIsFine) {
   // An L4 (8.9) runs sm_86 cubins; nothing to say.
   Snapshot s = machine(0x27b8, "AD104GL [L4]", "550.54.15");

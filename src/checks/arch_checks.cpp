@@ -154,17 +154,27 @@ std::string generic_fix(const CudaFramework& f, const ComputeCapability& gpu) {
 void judge(const CheckSpec& self, const CheckInput& in, const CudaFramework& f,
            const CudaCode& code, const GpuCapability& g, std::vector<Finding>& out) {
   const ComputeCapability gpu = gpu_cc(*g.cc);
-  // The part that runs worst decides: a framework needs every one of its libraries.
+  // The part that runs worst decides, a library holding only some of the kernels (torch
+  // 2.11's libtorch_cuda_linalg.so starts at sm_80 where libtorch_cuda.so has sm_75) failing
+  // only the operations it holds.
+  const CudaCodePart* main = &code.parts.front();
+  for (const auto& part : code.parts) {
+    if (part.containers > main->containers) main = &part;
+  }
   const CudaCodePart* worst = nullptr;
   CudaFitResult fit{CudaFit::native, std::nullopt};
   for (const auto& part : code.parts) {
     auto f_part = cuda_fit(gpu, part.sass, part.ptx);
-    if (!worst || static_cast<int>(f_part.fit) > static_cast<int>(fit.fit)) {
+    const int badness = static_cast<int>(f_part.fit);
+    if (!worst || badness > static_cast<int>(fit.fit) ||
+        (badness == static_cast<int>(fit.fit) && &part == main)) {
       worst = &part;
       fit = f_part;
     }
   }
   if (!worst || fit.fit == CudaFit::native) return;
+  const bool partial =
+      worst != main && cuda_fit(gpu, main->sass, main->ptx).fit == CudaFit::native;
   const std::string gpu_label = g.name + " (compute capability " + g.cc->text + ")";
   Finding fd = make_finding(self, Severity::fail, "");
   fd.id = f.id;
@@ -177,6 +187,11 @@ void judge(const CheckSpec& self, const CheckInput& in, const CudaFramework& f,
                ": it runs only through " +
                "the driver's JIT of " + *fit.via + " PTX, which compiles every kernel at the " +
                "first start (minutes; cached in ~/.nv/ComputeCache) and is not tuned for it";
+  } else if (partial) {
+    fd.severity = Severity::warn;
+    fd.title = gpu_label + " has no kernels in " + where(f, worst->how) + ", while its main " +
+               "library has: the operations that library holds fail with \"no kernel image " +
+               "is available for execution on the device\"";
   } else {
     fd.title = gpu_label + " has no kernels in " + where(f, worst->how) +
                ": \"no kernel image is available for execution on the device\"";

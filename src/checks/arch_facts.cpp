@@ -44,7 +44,8 @@ std::optional<CudaCode> files_code(const PythonPackage& pkg) {
   CudaCode code;
   for (const auto& lib : pkg.gpu_code) {
     if (lib.error || !lib.cuda_fatbins || *lib.cuda_fatbins == 0) continue;
-    code.parts.push_back({"read from " + short_path(pkg, lib), lib.sass, lib.ptx});
+    code.parts.push_back({"read from " + short_path(pkg, lib), lib.sass, lib.ptx,
+                          *lib.cuda_fatbins});
     code.evidence.push_back(short_path(pkg, lib) + " (read from the file): SASS " +
                             list_or_none(lib.sass) + "; PTX " + list_or_none(lib.ptx));
   }

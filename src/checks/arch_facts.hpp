@@ -16,9 +16,11 @@ struct CudaCodePart {
   std::string how;                ///< "read from torch/lib/libtorch_cuda.so"
   std::vector<std::string> sass;  ///< "sm_80"
   std::vector<std::string> ptx;   ///< "compute_90"
+  std::uint64_t containers = 0;   ///< fatbinaries read; 0 for a table's list
 };
 
-/// CUDA targets a framework carries and how that is known.
+/// CUDA targets a framework carries and how that is known. The part with the most containers
+/// (libtorch_cuda.so beside libtorch_cuda_linalg.so) holds nearly all of its kernels.
 struct CudaCode {
   std::vector<CudaCodePart> parts;
   std::optional<std::string> source;  ///< the table row's URL, when from a table
