@@ -101,5 +101,25 @@ TEST(ArchFixture, AnNvccBuiltLibraryInATorchInstallIsReadAndJudged) {
   EXPECT_TRUE(has(fs[0]["evidence"][0], "SASS sm_75, sm_80, sm_90; PTX none")) << fs[0]["evidence"];
 }
 
+TEST(ArchFixture, CondaForgeTorchLibrariesInTheEnvironmentsLibAreRead) {
+  // conda-forge's pytorch puts libtorch_cuda.so in <prefix>/lib, not in site-packages/torch/lib.
+  const std::string lib = std::string(GPUDOCTOR_GPU_CODE) + "/libfatbin_sass_and_ptx.so";
+  if (!fs::exists(lib)) GTEST_SKIP() << "libfatbin_sass_and_ptx.so not built (no CUDA 13 nvcc)";
+  test::TempTree tree;
+  const std::string site = "opt/conda/envs/ml/lib/python3.12/site-packages";
+  tree.write(site + "/torch-2.9.1.dist-info/METADATA", "Name: torch\nVersion: 2.9.1\n");
+  tree.write(site + "/torch/version.py", "__version__ = '2.9.1'\ncuda = '12.9'\n");
+  fs::copy_file(lib, fs::path(tree.path()) / "opt/conda/envs/ml/lib/libtorch_cuda.so");
+  auto r = test::run_gpudoctor({"query", "--json", "--backend", "python", "--sysroot", tree.path()},
+                               {"CONDA_PREFIX=/opt/conda/envs/ml", "VIRTUAL_ENV=", "HOME=/root"});
+  Json q = Json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(q.is_object()) << r.err;
+  const Json& code = q["python"]["envs"][0]["packages"][0]["gpu_code"];
+  ASSERT_EQ(code.size(), 1u) << q["python"].dump(1);
+  EXPECT_EQ(code[0]["path"], "/opt/conda/envs/ml/lib/libtorch_cuda.so");
+  EXPECT_EQ(code[0]["sass"], Json::array({"sm_75", "sm_86"}));
+  EXPECT_EQ(code[0]["ptx"], Json::array({"compute_90"}));
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -63,6 +63,12 @@ std::vector<Candidate> candidates(const Root& root, const std::string& site,
     // and the ROCm builds' libtorch_hip.so / libc10_hip.so.
     static const std::regex kTorch(R"(lib(torch|c10)_(cuda|hip)[A-Za-z0-9_]*\.so.*)");
     add_dir(root, join_path(site, "torch/lib"), &kTorch, true, out);
+    // conda-forge's pytorch keeps its libraries in the environment's lib/, beside
+    // lib/pythonX.Y/site-packages.
+    if (out.empty()) {
+      const std::string prefix_lib = parent_path(parent_path(site));
+      if (file_name(prefix_lib) == "lib") add_dir(root, prefix_lib, &kTorch, true, out);
+    }
   } else if (pkg.tensorflow) {
     for (const char* rel : {"tensorflow/libtensorflow_framework.so.2",
                             "tensorflow/libtensorflow_cc.so.2",
