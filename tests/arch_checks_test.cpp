@@ -10,15 +10,12 @@
 namespace gpudoctor {
 namespace {
 
-std::vector<Finding> run(const Snapshot& s) {
+/// The findings with `id` when every check runs on `s`.
+std::vector<Finding> checked(const Snapshot& s, const std::string& id) {
   auto devices = merge_devices(s);
-  return run_checks(CheckInput{s, devices, builtin_compat()});
-}
-
-std::vector<const Finding*> with_id(const std::vector<Finding>& fs, const std::string& id) {
-  std::vector<const Finding*> out;
-  for (const auto& f : fs) {
-    if (f.id == id) out.push_back(&f);
+  std::vector<Finding> out;
+  for (auto& f : run_checks(CheckInput{s, devices, builtin_compat()})) {
+    if (f.id == id) out.push_back(std::move(f));
   }
   return out;
 }
@@ -90,11 +87,7 @@ void add_env(Snapshot& s, PythonPackage pkg) {
 std::vector<Finding> findings_of(Snapshot s, PythonPackage pkg,
                                  const std::string& id = "python.torch_arch") {
   add_env(s, std::move(pkg));
-  std::vector<Finding> out;
-  for (auto& f : run(s)) {
-    if (f.id == id) out.push_back(std::move(f));
-  }
-  return out;
+  return checked(s, id);
 }
 
 TEST(CudaFit, CubinsRunWithinTheirMajorAndPtxRunsUpwards) {
@@ -163,7 +156,7 @@ TEST(FrameworkArch, NativeCodeAnywhereInTheMajorIsFine) {
   // An L4 (8.9) runs sm_86 cubins; nothing to say.
   Snapshot s = machine(0x27b8, "AD104GL [L4]", "550.54.15");
   add_env(s, torch("2.5.1", "cu124", "12.4", true, {"sm_80", "sm_86", "sm_90"}));
-  EXPECT_TRUE(with_id(run(s), "python.torch_arch").empty());
+  EXPECT_TRUE(checked(s, "python.torch_arch").empty());
 }
 
 TEST(FrameworkArch, FilesWinOverTheTable) {
@@ -222,11 +215,10 @@ TEST(FrameworkArch, TensorflowFallsBackToItsBuildInfo) {
   b.cuda_compute_capabilities = {"sm_50", "sm_60", "sm_70", "sm_80", "compute_90"};
   tf.tensorflow = b;
   add_env(s, tf);
-  const auto all = run(s);
-  auto fs = with_id(all, "python.tensorflow_arch");
+  auto fs = checked(s, "python.tensorflow_arch");
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0]->severity, Severity::warn);  // compute_90 PTX JITs for 12.0
-  EXPECT_TRUE(has(fs[0]->evidence.front(), "build_info.py"));
+  EXPECT_EQ(fs[0].severity, Severity::warn);  // compute_90 PTX JITs for 12.0
+  EXPECT_TRUE(has(fs[0].evidence.front(), "build_info.py"));
 }
 
 TEST(FrameworkGfx, RocmTorchWithoutTheGpusTargetFailsAndNamesTheOverride) {
@@ -254,17 +246,16 @@ TEST(FrameworkGfx, RocmTorchWithoutTheGpusTargetFailsAndNamesTheOverride) {
   lib.compressed_bundles = 0;
   p.gpu_code.push_back(lib);
   add_env(s, p);
-  auto fs = run(s);
-  auto gfx = with_id(fs, "python.torch_gfx");
+  auto gfx = checked(s, "python.torch_gfx");
   ASSERT_EQ(gfx.size(), 1u);
-  EXPECT_EQ(gfx[0]->severity, Severity::fail);
-  EXPECT_TRUE(has(gfx[0]->title, "HIP error: invalid device function"));
-  EXPECT_TRUE(has(gfx[0]->fix, "HSA_OVERRIDE_GFX_VERSION=10.3.0")) << *gfx[0]->fix;
+  EXPECT_EQ(gfx[0].severity, Severity::fail);
+  EXPECT_TRUE(has(gfx[0].title, "HIP error: invalid device function"));
+  EXPECT_TRUE(has(gfx[0].fix, "HSA_OVERRIDE_GFX_VERSION=10.3.0")) << *gfx[0].fix;
   // One cause, one finding: the matrix-based check leaves this torch to the files.
-  EXPECT_TRUE(with_id(fs, "rocm.torch_gfx_unsupported").empty());
+  EXPECT_TRUE(checked(s, "rocm.torch_gfx_unsupported").empty());
   // With the override set, the GPU runs as gfx1030, which the build carries.
   s.rocm->hsa_override_gfx_version = "10.3.0";
-  EXPECT_TRUE(with_id(run(s), "python.torch_gfx").empty());
+  EXPECT_TRUE(checked(s, "python.torch_gfx").empty());
 }
 
 }  // namespace
