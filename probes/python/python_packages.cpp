@@ -5,6 +5,7 @@
 #include "json.hpp"
 #include "parse/python_frameworks.hpp"
 #include "parse/python_metadata.hpp"
+#include "python/gpu_code_files.hpp"
 #include "core/paths.hpp"
 #include "text.hpp"
 
@@ -125,6 +126,7 @@ std::vector<PythonPackage> scan_site_packages(const Root& root, const std::strin
     if (!dist->egg_info) read_dist_info_extras(root, entry_path, pkg);
     pkg.cuda_series = cuda_series_from_name(pkg.name);
     read_framework_builds(root, dir, entry_path, pkg, errors);
+    read_package_gpu_code(root, dir, pkg);
     out.push_back(std::move(pkg));
   }
   return out;

@@ -123,11 +123,22 @@ std::vector<CheckSpec> make_check_list() {
        "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
        check_torch_cuda_vs_driver},
       {"python.torch_arch", "python",
-       "The sm_XX kernels inside each torch CUDA wheel (PyTorch's support matrix) against every "
-       "NVIDIA GPU's compute capability.",
-       "A GPU whose architecture is not in the wheel (and not reachable by PTX JIT) fails at the "
-       "first kernel.",
-       "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", check_torch_arch},
+       "The SASS (sm_XX) and PTX (compute_XX) targets in the fatbinaries of the CUDA libraries "
+       "each framework loads (torch/lib/libtorch_cuda*.so, TensorFlow's libtensorflow_*.so.2, "
+       "jaxlib and the JAX plugins, CuPy), read from the files; else TensorFlow's build_info.py "
+       "or PyTorch's build table; else what the framework's CUDA can target at all. Against "
+       "every NVIDIA GPU's compute capability.",
+       "A cubin runs on its own major at an equal or higher minor, PTX is JIT-compiled for newer "
+       "GPUs at the first start; with neither the first kernel fails with \"no kernel image is "
+       "available for execution on the device\".",
+       "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility",
+       check_framework_arch, "python.tensorflow_arch, python.jax_arch, python.cupy_arch"},
+      {"python.torch_gfx", "python",
+       "The gfx targets in the clang offload bundles of a ROCm torch's libtorch_hip.so, read "
+       "from the file, against each AMD GPU's target (KFD) and HSA_OVERRIDE_GFX_VERSION.",
+       "HIP code objects run only on the exact processor they were built for; torch then fails "
+       "with \"HIP error: invalid device function\".",
+       "https://llvm.org/docs/AMDGPUUsage.html#processors", check_framework_gfx},
       {"python.framework_python", "python",
        "Each environment's Python version against the range the installed torch release "
        "supports and the Python versions TensorFlow's tested build configuration lists.",

@@ -25,7 +25,8 @@ void check_arch_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Fin
 void check_cudnn_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_cuda_vs_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
-void check_torch_arch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_framework_arch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_framework_gfx(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_framework_python(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_tensorflow_python(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_tensorflow_cuda_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

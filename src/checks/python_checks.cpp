@@ -143,41 +143,6 @@ void check_torch_cuda_vs_driver(const CheckSpec& self, const CheckInput& in,
   }
 }
 
-void check_torch_arch(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
-  auto gpus = nvidia_capabilities(in);
-  if (gpus.empty()) return;
-  for (const auto& t : torches(in.snap)) {
-    if (!t.build->cuda) continue;
-    auto v = parse_version(t.pkg->version.value_or(""));
-    auto cuda = parse_version(*t.build->cuda);
-    if (!v || !cuda) continue;
-    auto archs = torch_archs(in.compat, *v, *cuda, "linux-x86_64");
-    if (!archs || archs->archs.empty()) continue;
-    for (const auto& g : gpus) {
-      if (!g.cc) continue;
-      // A cubin runs on its own major at an equal or higher minor; PTX JITs upwards.
-      bool ok = std::any_of(archs->archs.begin(), archs->archs.end(), [&](const Version& a) {
-        return a.parts.at(0) == g.cc->parts.at(0) && a <= *g.cc;
-      });
-      ok = ok || std::any_of(archs->ptx.begin(), archs->ptx.end(),
-                             [&](const Version& p) { return p <= *g.cc; });
-      if (ok) continue;
-      std::vector<std::string> list;
-      for (const auto& a : archs->archs) list.push_back("sm_" + numeric_string(a));
-      Finding f = make_finding(self, Severity::fail,
-                               g.name + " (compute capability " + g.cc->text +
-                                   ") is not in torch " + t.build->version.value_or("") +
-                                   "'s CUDA kernels: \"no kernel image is available for "
-                                   "execution on the device\"");
-      f.evidence.push_back("wheel archs: " + join(list, ", "));
-      f.fix = "install a torch build that still includes sm_" + numeric_string(*g.cc) +
-              " (an older CUDA build, e.g. +cu118 or +cu126 for Maxwell/Pascal)";
-      f.source = archs->from.url;
-      out.push_back(std::move(f));
-    }
-  }
-}
-
 void check_framework_python(const CheckSpec& self, const CheckInput& in,
                             std::vector<Finding>& out) {
   for (const auto& t : torches(in.snap)) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "checks/arch_facts.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 #include "compat/compat_query.hpp"
@@ -47,6 +48,7 @@ std::vector<RocmBuild> rocm_builds(const Snapshot& s) {
   for (const auto& env : s.python->envs) {
     for (const auto& p : env.packages) {
       if (p.name != "torch" || !p.torch || !p.torch->local_version) continue;
+      if (files_amdgpu(p)) continue;  // its own code objects were read: python.torch_gfx
       if (auto v = rocm_version_from_tag(*p.torch->local_version)) {
         out.push_back(
             {"rocm.torch_gfx_unsupported",

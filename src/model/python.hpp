@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "json.hpp"
+#include "model/gpu_code.hpp"
 
 namespace gpudoctor {
 
@@ -63,9 +64,10 @@ struct PythonPackage {
   std::optional<TensorflowBuildInfo>
       tensorflow;  ///< on the distribution that installs the tensorflow package
   std::optional<KerasConfig> keras;
+  std::vector<GpuCodeLibrary> gpu_code;  ///< the libraries carrying its CUDA / HIP kernels
 };
 GPUDOCTOR_JSON(PythonPackage, name, version, location, metadata_dir, installer, wheel_tags,
-               direct_url, requires_dist, cuda_series, torch, tensorflow, keras)
+               direct_url, requires_dist, cuda_series, torch, tensorflow, keras, gpu_code)
 
 /// One Python environment a user would run: a prefix and the site-packages of one X.Y.
 struct PythonEnv {

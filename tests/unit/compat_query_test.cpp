@@ -233,15 +233,31 @@ TEST(CompatQueryTorch, ArchsInsideTheWheels) {
   ASSERT_TRUE(linux130);
   EXPECT_TRUE(has_version(linux130->archs, "7.5"));
   EXPECT_FALSE(has_version(linux130->archs, "7.0"));
-  EXPECT_TRUE(has_version(linux130->ptx, "12.0"));
+  // RELEASE.md says 12.0+PTX; the 2.12.1, 2.13.0 and 2.14.1 wheels' libtorch_cuda.so hold none.
+  EXPECT_TRUE(linux130->ptx.empty());
   EXPECT_TRUE(torch_archs(data(), v("2.13.0"), v("13.0"), "windows-x86_64")->ptx.empty());
   EXPECT_TRUE(
       has_version(torch_archs(data(), v("2.12.0"), v("12.6"), "linux-x86_64")->archs, "5.0"));
   // 2.8's CUDA 12.8 wheel kept sm_70 (pytorch issue 157517).
   EXPECT_TRUE(
       has_version(torch_archs(data(), v("2.8.0"), v("12.8"), "linux-x86_64")->archs, "7.0"));
-  // Not documented here: 2.5's archs.
-  EXPECT_FALSE(torch_archs(data(), v("2.5.1"), v("12.4"), "linux-x86_64"));
+  // 2.5.1's PyPI wheel (+cu124), read with the fatbinary reader and cuobjdump: sm_50 … sm_90,
+  // no PTX, which is also what pytorch/builder's release/2.5 script builds for cu121.
+  auto t25 = torch_archs(data(), v("2.5.1"), v("12.4"), "linux-x86_64");
+  ASSERT_TRUE(t25);
+  EXPECT_EQ(t25->archs.size(), 7u);
+  EXPECT_TRUE(has_version(t25->archs, "5.0"));
+  EXPECT_FALSE(has_version(t25->archs, "12.0"));
+  EXPECT_TRUE(t25->ptx.empty());
+  EXPECT_TRUE(has_version(torch_archs(data(), v("2.5.1"), v("12.1"), "linux-x86_64")->archs, "9.0"));
+  // The CUDA 11.8 builds kept Kepler's sm_37 through 2.5; 2.0's CUDA 11.7 build had no sm_90.
+  EXPECT_TRUE(has_version(torch_archs(data(), v("2.3.1"), v("11.8"), "linux-x86_64")->archs, "3.7"));
+  EXPECT_FALSE(has_version(torch_archs(data(), v("2.0.1"), v("11.7"), "linux-x86_64")->archs, "9.0"));
+  // 2.11's CUDA 12.8 build dropped sm_70 again (pytorch issue 182250).
+  EXPECT_FALSE(has_version(torch_archs(data(), v("2.11.0"), v("12.8"), "linux-x86_64")->archs, "7.0"));
+  EXPECT_TRUE(has_version(torch_archs(data(), v("2.10.0"), v("12.8"), "linux-x86_64")->archs, "7.0"));
+  // Not documented here: builds no wheel, script or maintainer's output was read for.
+  EXPECT_FALSE(torch_archs(data(), v("2.7.1"), v("12.8"), "linux-x86_64"));
 }
 
 TEST(CompatQueryTorch, MpsNeedsMacos) {
