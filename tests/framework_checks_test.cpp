@@ -7,6 +7,7 @@
 #include "checks/checks.hpp"
 #include "compat/compat_data.hpp"
 #include "core/root.hpp"
+#include "pci_gpu.hpp"
 #include "python/python_probe.hpp"
 #include "test_support.hpp"
 
@@ -56,14 +57,7 @@ PythonInfo ana_envs() {
 Snapshot nvidia_machine(std::uint16_t device, std::string name, std::string driver) {
   Snapshot s;
   s.pci = PciInfo{};
-  PciDevice p;
-  p.address = "0000:01:00.0";
-  p.class_code = 0x030000;
-  p.vendor_id = 0x10de;
-  p.device_id = device;
-  p.device_name = std::move(name);
-  p.driver = "nvidia";
-  s.pci->devices.push_back(std::move(p));
+  s.pci->devices.push_back(test::pci_gpu(0x10de, device, "nvidia", std::move(name)));
   s.nvidia = NvidiaSystem{};
   s.nvidia->kernel.module_version = std::move(driver);
   s.nvidia->kernel.loaded_modules = {"nvidia", "nvidia_uvm"};

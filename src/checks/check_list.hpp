@@ -39,7 +39,7 @@ void check_smoke_results(const CheckSpec&, const CheckInput&, std::vector<Findin
 struct GpuCapability {
   std::string name;
   std::optional<Version> cc;
-  std::optional<std::string> cc_source;  ///< the matrix's URL when it came from the PCI id
+  std::optional<std::string> cc_source;  ///< where a table gave it: "its chip GA102, <URL>"
 };
 std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in);
 /// The NVIDIA driver's version: the loaded kernel module, else NVML's answer.
