@@ -99,7 +99,8 @@ TEST(FrameworkChecks, PlainPipTensorflowHasNoCudnnToLoad) {
   EXPECT_EQ(find(fs, "python.tensorflow_cuda_driver"), nullptr);
   const Finding* f = find(fs, "python.tensorflow_cudnn");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::warn);
+  // No cuDNN at all to load: TensorFlow certainly cannot use the GPU (docs/severity.md).
+  EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->title.find("Cannot dlopen some GPU libraries"), std::string::npos) << f->title;
   EXPECT_EQ(*f->fix,
             "pip install 'tensorflow[and-cuda]==2.15.0' (it installs the CUDA and cuDNN wheels "
@@ -119,6 +120,27 @@ TEST(FrameworkChecks, PlainPipTensorflowHasNoCudnnToLoad) {
   Snapshot cpu_box;
   cpu_box.python = ana_envs();
   EXPECT_EQ(find(run(cpu_box), "python.tensorflow_cudnn"), nullptr);
+}
+
+TEST(FrameworkChecks, CpuOnlyTensorflowOnAGpuMachineIsAFailure) {
+  // The same TensorFlow 2.15 as the CPU build (build_info.py is_cuda_build = False): it never
+  // uses the RTX 3090, for certain, so the severity rule makes it a failure, as for torch.
+  Snapshot s = nvidia_machine(0x2204, "GA102 [GeForce RTX 3090]", "550.90.07");
+  s.python = ana_envs();
+  bool changed = false;
+  for (auto& env : s.python->envs) {
+    for (auto& p : env.packages) {
+      if (p.tensorflow) {
+        p.tensorflow->is_cuda_build = false;
+        changed = true;
+      }
+    }
+  }
+  ASSERT_TRUE(changed);
+  const Finding* f = find(run(s), "python.tensorflow_cpu_only");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->fix->find("tensorflow[and-cuda]==2.15.0"), std::string::npos) << *f->fix;
 }
 
 TEST(FrameworkChecks, JaxPluginOfAnotherReleaseThanJaxlibIsDropped) {
@@ -155,7 +177,7 @@ TEST(FrameworkChecks, JaxWithoutAPluginOnAGpuMachineRunsOnTheCpu) {
   auto fs = run(s);
   const Finding* f = find(fs, "python.jax_cpu_only");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::warn);
+  EXPECT_EQ(f->severity, Severity::fail);  // a CPU-only JAX on a GPU machine: certain
   // Driver 580 meets the CUDA 13 plugin's minimum (the installation page's row).
   EXPECT_EQ(*f->fix, "pip install -U 'jax[cuda13]'");
   s.nvidia->kernel.module_version = "550.90.07";
