@@ -8,6 +8,7 @@ namespace gpudoctor {
 // Each check, by area. Their specs (id, what they look at, why, source) are in check_list.cpp.
 void check_probe_failures(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_gpu_without_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_no_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nouveau_bound(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_module_not_loaded(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_device_nodes(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
