@@ -143,11 +143,20 @@ TEST(Checks, ModuleNotLoadedWithSecureBootSaysMok) {
 }
 
 TEST(Checks, NvidiaGpuWithNothingOfTheDriverInstalledIsToldToInstallIt) {
-  // hwloc#653's A100 as far as its capture goes: no module, no dkms, no libcuda.
-  Snapshot s = machine_with(nvidia_gpu(0x20b0, "GA100 [A100 SXM4 40GB]", std::nullopt),
-                            std::nullopt);
+  // An A100 whose kernel's modules.alias offers only nouveau for it: no nvidia module for this
+  // kernel, no dkms, no libcuda.
+  PciDevice gpu = nvidia_gpu(0x20b0, "GA100 [A100 SXM4 40GB]", std::nullopt);
+  gpu.modules = {"nouveau"};
+  Snapshot s = machine_with(gpu, std::nullopt);
   s.host = HostInfo{};
   s.host->os_id = "ubuntu";
+  // Without modules.alias (a partial capture) nothing says the driver is missing: modprobe.
+  Snapshot partial = machine_with(nvidia_gpu(0x20b0, "GA100 [A100 SXM4 40GB]", std::nullopt),
+                                  std::nullopt);
+  const auto partial_findings = run(partial);
+  const Finding* unsure = find(partial_findings, "nvidia.module_not_loaded");
+  ASSERT_NE(unsure, nullptr);
+  EXPECT_EQ(unsure->fix->rfind("sudo modprobe nvidia", 0), 0u) << *unsure->fix;
   auto fs = run(s);
   EXPECT_EQ(find(fs, "gpu.no_driver"), nullptr);
   const Finding* f = find(fs, "nvidia.module_not_loaded");

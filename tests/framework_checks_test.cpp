@@ -137,7 +137,8 @@ TEST(FrameworkChecks, CpuOnlyTensorflowOnAGpuMachineIsAFailure) {
     }
   }
   ASSERT_TRUE(changed);
-  const Finding* f = find(run(s), "python.tensorflow_cpu_only");
+  const auto fs = run(s);
+  const Finding* f = find(fs, "python.tensorflow_cpu_only");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->fix->find("tensorflow[and-cuda]==2.15.0"), std::string::npos) << *f->fix;

@@ -194,10 +194,14 @@ void check_nvidia_module_not_loaded(const CheckSpec& self, const CheckInput& in,
                                                          " more NVIDIA GPUs have"
                                                    : " has") +
                                " no driver: the nvidia kernel module is not loaded");
+  // "Nothing installed" needs evidence: modules.alias read (every NVIDIA GPU matches nouveau's
+  // alias at least) without nvidia in it, no dkms build and no userspace library.
   bool module_installed = !k.dkms.empty();
+  bool aliases_read = false;
   for (const PciDevice* p : unbound) {
     f.evidence.push_back("PCI " + p->address + ": no driver link in sysfs");
     if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));
+    aliases_read = aliases_read || !p->modules.empty();
     module_installed = module_installed ||
                        std::find(p->modules.begin(), p->modules.end(), "nvidia") != p->modules.end();
   }
@@ -206,7 +210,7 @@ void check_nvidia_module_not_loaded(const CheckSpec& self, const CheckInput& in,
   const bool userspace = std::any_of(n.libcuda.begin(), n.libcuda.end(),
                                      [](const LibraryFile& l) { return !l.stub; }) ||
                          !n.libnvidia_ml.empty();
-  if (!module_installed && !userspace) {
+  if (aliases_read && !module_installed && !userspace) {
     // Nothing of the driver is here: no module for this kernel, no dkms, no libcuda.
     f.evidence.push_back("no NVIDIA driver installed: no nvidia module for this kernel, no dkms "
                          "build, no libcuda or libnvidia-ml");
