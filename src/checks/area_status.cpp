@@ -122,11 +122,14 @@ MaybeBase gpu_base(const Snapshot& s, const std::vector<MergedDevice>& devices) 
   const bool pci_read = pci_was_read(s);
   if (pci_read && !s.pci->devices.empty()) {
     std::vector<std::string> names;
+    bool unbound = false;
     for (const auto& p : s.pci->devices) {
       names.push_back(pci_device_name(p).value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4)) +
                       " (" + p.driver.value_or("no driver") + ")");
+      unbound = unbound || !p.driver;
     }
-    return Base{AreaState::ok, counted(names)};
+    // A GPU no driver claimed is not fine, whichever area's finding names the cause.
+    return Base{unbound ? AreaState::info : AreaState::ok, counted(names)};
   }
   // No PCI view (a Mac, a report from a collect_env): the GPUs the other APIs saw.
   std::vector<std::string> seen;

@@ -57,6 +57,7 @@ TEST(AreaStatus, NoNvidiaDriverNextToAnNvidiaGpuIsNeverOk) {
   EXPECT_EQ(state(c, "nvidia"), "fail");
   EXPECT_EQ(count(c, "nvidia.module_not_loaded"), 1);
   EXPECT_EQ(count(c, "gpu.no_driver"), 0);
+  EXPECT_EQ(state(c, "gpu"), "info");  // listed, not ✓: it has no driver
   // The same GPU handed to a VM (vfio-pci): no driver of NVIDIA's, said as such, never ✓.
   Snapshot s;
   s.pci = PciInfo{};
