@@ -2,6 +2,7 @@
 // fall back to the CPU.
 #include <algorithm>
 
+#include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 
@@ -53,6 +54,8 @@ void software_only(const CheckSpec& self, const CheckInput& in, bool vulkan,
                    std::vector<Finding>& out) {
   auto gpus = bound_gpus(in.snap);
   if (gpus.empty() || has_hardware_device(in, vulkan)) return;
+  // A driver that crashed or hung is the cause probe.* names; it may be the GPU's own.
+  if (probe_went_wrong(in.snap, vulkan ? "vulkan" : "opencl")) return;
   const char* api = vulkan ? "Vulkan" : "OpenCL";
   std::size_t sw = software_devices(in, vulkan);
   Finding f = make_finding(self, Severity::warn,
@@ -68,6 +71,35 @@ void software_only(const CheckSpec& self, const CheckInput& in, bool vulkan,
   f.fix = "install " + driver_package(gpus.front()->vendor_id, vulkan) +
           "; if it is installed, check that this user can open /dev/dri/renderD* (group render)";
   out.push_back(std::move(f));
+}
+
+/// A platform whose driver loaded but offered no device: PoCL does so when it has no writable
+/// cache directory (HOME unwritable or absent, as for a service account).
+void opencl_platforms_without_devices(const CheckSpec& self, const CheckInput& in,
+                                      std::vector<Finding>& out) {
+  if (!in.snap.live) return;
+  for (const auto& plat : in.snap.opencl->platforms) {
+    if (!plat.devices.empty()) continue;
+    const std::string name = plat.name.value_or("an OpenCL platform");
+    Finding f = make_finding(self, Severity::warn,
+                             "OpenCL platform " + name + " (" + plat.library +
+                                 ") loads but offers no device: programs see it and cannot run");
+    f.id = "opencl.no_device";
+    f.evidence.push_back("clGetDeviceIDs(" + name + ", CL_DEVICE_TYPE_ALL): 0 devices");
+    const bool pocl = name.find("Portable Computing Language") != std::string::npos ||
+                      plat.library.find("pocl") != std::string::npos;
+    if (pocl) {
+      f.fix = "PoCL compiles kernels into a cache directory ($POCL_CACHE_DIR, else "
+              "$XDG_CACHE_HOME/pocl or $HOME/.cache/pocl) and offers no device when it cannot "
+              "write one: export POCL_CACHE_DIR=<a writable directory>, or give this user a "
+              "writable HOME";
+      f.source = "https://portablecl.org/docs/html/using.html";
+    } else {
+      f.fix = "run clinfo as this user to see the driver's own error; reinstall the package "
+              "that owns " + plat.library + " (dpkg -S " + plat.library + ")";
+    }
+    out.push_back(std::move(f));
+  }
 }
 
 }  // namespace
@@ -92,6 +124,7 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
     out.push_back(std::move(f));
     return;
   }
+  opencl_platforms_without_devices(self, in, out);
   for (const auto& icd : cl.icds) {
     if (!icd.error && icd.loads != std::optional<bool>(false)) continue;
     Finding f = make_finding(self, Severity::warn,

@@ -27,6 +27,12 @@ std::vector<CheckSpec> make_check_list() {
        "/sys/bus/pci/devices/<address>/driver.",
        "A GPU that no kernel driver has claimed cannot be used by any API.",
        "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_gpu_without_driver},
+      {"gpu.none", "gpu",
+       "Every GPU any source saw: PCI display, 3D and accelerator functions, system_profiler, "
+       "CUDA, NVML, KFD, and the OpenCL and Vulkan devices that are not the CPU.",
+       "A machine with no GPU can run no GPU code; in a VM or a container it is usually one that "
+       "was not passed in.",
+       "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_no_gpu},
       {"nvidia.nouveau_bound", "nvidia",
        "NVIDIA GPUs whose bound driver is nouveau; modprobe.d files that blacklist nouveau.",
        "nouveau and the NVIDIA driver cannot both own a GPU; CUDA needs NVIDIA's.",
@@ -191,7 +197,8 @@ std::vector<CheckSpec> make_check_list() {
        "names a library the loader finds and that loads.",
        "The ICD loader skips ICDs it cannot load, silently; with none left clinfo shows 0 "
        "platforms and programs get -1001.",
-       kOpenClIcdLoader, check_opencl_icds, "opencl.no_icd, opencl.icd_broken"},
+       kOpenClIcdLoader, check_opencl_icds,
+       "opencl.no_icd, opencl.icd_broken, opencl.no_device"},
       {"opencl.cpu_only", "opencl",
        "OpenCL devices against the GPUs on PCI that have a driver bound.",
        "When only a CPU device answers, OpenCL programs run on the CPU without saying so.",

@@ -8,6 +8,7 @@ namespace gpudoctor {
 // Each check, by area. Their specs (id, what they look at, why, source) are in check_list.cpp.
 void check_probe_failures(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_gpu_without_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_no_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nouveau_bound(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_module_not_loaded(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_device_nodes(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
@@ -44,7 +45,7 @@ void check_nvidia_wheel_conflict(const CheckSpec&, const CheckInput&, std::vecto
 struct GpuCapability {
   std::string name;
   std::optional<Version> cc;
-  std::optional<std::string> cc_source;  ///< the matrix's URL when it came from the PCI id
+  std::optional<std::string> cc_source;  ///< where a table gave it: "its chip GA102, <URL>"
 };
 std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in);
 /// The NVIDIA driver's version: the loaded kernel module, else NVML's answer.

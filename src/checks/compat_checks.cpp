@@ -28,11 +28,25 @@ std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in) {
         g.cc = parse_version(std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor));
       }
     }
+    // No driver answered (none installed, a --sysroot tree, a report): the board's row where
+    // one exists, else its chip as pci.ids names it, else the model in a driver's name.
     if (!g.cc && m.device_id) {
       if (auto row = compute_capability_for_pci(in.compat, kPciVendorNvidia,
                                                 static_cast<std::uint16_t>(*m.device_id))) {
         g.cc = row->cc;
-        g.cc_source = row->from.url;
+        g.cc_source = "its board " + row->model + ", " + row->from.url;
+      }
+    }
+    if (!g.cc && m.chip) {
+      if (auto row = compute_capability_for_chip(in.compat, *m.chip)) {
+        g.cc = row->cc;
+        g.cc_source = "its chip " + row->chip + ", " + row->from.url;
+      }
+    }
+    if (!g.cc && m.name_source != "none") {
+      if (auto row = compute_capability_for_model(in.compat, m.name)) {
+        g.cc = row->cc;
+        g.cc_source = "its model " + row->model + ", " + row->from.url;
       }
     }
     out.push_back(std::move(g));

@@ -143,7 +143,8 @@ void check_macos_plaidml(const CheckSpec& self, const CheckInput& in, std::vecto
   for (const auto& p : installed(in.snap, "plaidml-keras")) {
     const PythonPackage* keras = find_package(*p.env, "keras");
     if (keras && keras->keras && keras->keras->backend != kPlaidmlKerasBackend) {
-      Finding f = make_finding(self, Severity::warn,
+      // Keras on another backend never reaches PlaidML, so never the GPU: a certain failure.
+      Finding f = make_finding(self, Severity::fail,
                                "Keras in " + env_label(*p.env) + " uses its \"" +
                                    keras->keras->backend + "\" backend: plaidml-keras " +
                                    p.version.text + " is installed but not used");

@@ -92,6 +92,13 @@ struct GpuModel {
   Version cc;
   Provenance from;
 };
+/// An NVIDIA chip as pci.ids names it before the product ("GA102"), without variant suffixes.
+struct GpuChip {
+  std::string chip;
+  Version cc;
+  std::vector<std::string> boards;  ///< model rows on this chip that state the same cc
+  Provenance from;
+};
 struct GpuPciId {
   std::uint16_t vendor_id = 0;
   std::uint16_t device_id = 0;
@@ -262,6 +269,7 @@ struct CompatData {
   std::vector<CudaArch> cuda_arch_range;
   std::vector<GpuModel> gpu_models;
   std::vector<GpuPciId> gpu_pci_ids;
+  std::vector<GpuChip> gpu_chips;
   std::vector<CudnnSupport> cudnn;
   std::vector<TensorflowBuild> tensorflow;
   std::vector<TorchRelease> torch_releases;

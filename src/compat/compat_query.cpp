@@ -151,6 +151,24 @@ std::optional<GpuModel> compute_capability_for_pci(const CompatData& data, std::
   return std::nullopt;
 }
 
+std::string nvidia_chip_key(std::string_view chip) {
+  std::size_t i = 0;
+  while (i < chip.size() && chip[i] >= 'A' && chip[i] <= 'Z') ++i;
+  const std::size_t letters = i;
+  while (i < chip.size() && chip[i] >= '0' && chip[i] <= '9') ++i;
+  if (letters == 0 || i == letters) return "";
+  return std::string(chip.substr(0, i));
+}
+
+std::optional<GpuChip> compute_capability_for_chip(const CompatData& data, std::string_view chip) {
+  const std::string key = nvidia_chip_key(chip);
+  if (key.empty()) return std::nullopt;
+  for (const GpuChip& c : data.gpu_chips) {
+    if (c.chip == key) return c;
+  }
+  return std::nullopt;
+}
+
 std::vector<CudnnSupport> cudnn_support(const CompatData& data, const Version& cudnn,
                                         const std::optional<Version>& cuda) {
   std::vector<CudnnSupport> out;

@@ -51,6 +51,13 @@ std::optional<GpuModel> compute_capability_for_model(const CompatData& data,
 std::optional<GpuModel> compute_capability_for_pci(const CompatData& data, std::uint16_t vendor_id,
                                                    std::uint16_t device_id);
 
+/// "GA102" from pci.ids' chip name "GA102GL", "GK110B", "TU116M" (family letters and chip
+/// number; variant suffixes dropped); empty when the name is not such a code.
+std::string nvidia_chip_key(std::string_view chip);
+
+/// The chip row for an NVIDIA chip as pci.ids names it ("GA102GL" → GA102's row).
+std::optional<GpuChip> compute_capability_for_chip(const CompatData& data, std::string_view chip);
+
 /// Every cuDNN row covering cuDNN `cudnn` (and, when given, CUDA `cuda`); most specific CUDA
 /// range first.
 std::vector<CudnnSupport> cudnn_support(const CompatData& data, const Version& cudnn,

@@ -128,11 +128,40 @@ TEST(Checks, ModuleNotLoadedWithSecureBootSaysMok) {
   Snapshot s = machine_with(nvidia_gpu(0x2684, "AD102 [GeForce RTX 4090]", std::nullopt),
                             std::nullopt);
   s.nvidia->kernel.secure_boot = true;
+  s.nvidia->kernel.dkms = {"nvidia/550.54.14, 6.5.0-21-generic, x86_64: installed"};
   auto fs = run(s);
-  ASSERT_NE(test::find_finding(fs, "gpu.no_driver"), nullptr);
+  // One cause, one finding: the unbound GPU is the module's finding, not also gpu.no_driver.
+  EXPECT_EQ(test::find_finding(fs, "gpu.no_driver"), nullptr);
   const Finding* f = test::find_finding(fs, "nvidia.module_not_loaded");
   ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("AD102 [GeForce RTX 4090]"), std::string::npos) << f->title;
   EXPECT_NE(f->fix->find("mokutil"), std::string::npos) << *f->fix;
+}
+
+TEST(Checks, NvidiaGpuWithNothingOfTheDriverInstalledIsToldToInstallIt) {
+  // An A100 whose kernel's modules.alias offers only nouveau for it: no nvidia module for this
+  // kernel, no dkms, no libcuda.
+  PciDevice gpu = nvidia_gpu(0x20b0, "GA100 [A100 SXM4 40GB]", std::nullopt);
+  gpu.modules = {"nouveau"};
+  Snapshot s = machine_with(gpu, std::nullopt);
+  s.host = HostInfo{};
+  s.host->os_id = "ubuntu";
+  // Without modules.alias (a partial capture) nothing says the driver is missing: modprobe.
+  Snapshot partial = machine_with(nvidia_gpu(0x20b0, "GA100 [A100 SXM4 40GB]", std::nullopt),
+                                  std::nullopt);
+  const auto partial_findings = run(partial);
+  const Finding* unsure = find(partial_findings, "nvidia.module_not_loaded");
+  ASSERT_NE(unsure, nullptr);
+  EXPECT_EQ(unsure->fix->rfind("sudo modprobe nvidia", 0), 0u) << *unsure->fix;
+  auto fs = run(s);
+  EXPECT_EQ(find(fs, "gpu.no_driver"), nullptr);
+  const Finding* f = find(fs, "nvidia.module_not_loaded");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_EQ(*f->fix, "sudo ubuntu-drivers install, then reboot");
+  // Without the NVIDIA section (--backend pci) the PCI check still names it.
+  s.nvidia.reset();
+  EXPECT_NE(find(run(s), "gpu.no_driver"), nullptr);
 }
 
 TEST(Checks, DriverLibraryMismatch) {

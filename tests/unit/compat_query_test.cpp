@@ -146,18 +146,23 @@ TEST(CompatQueryGpu, ModelNamesAsDriversReportThem) {
   EXPECT_EQ(cc("NVIDIA RTX 6000 Ada Generation"), "8.9");
   EXPECT_EQ(cc("Tesla K80"), "3.7");
   EXPECT_EQ(cc("NVIDIA GeForce RTX 5090"), "12.0");
+  EXPECT_EQ(cc("Quadro RTX 6000"), "7.5");  // in the 2022 copies of NVIDIA's page
   // Not in the table (no document read for it): unknown, not a neighbour's value.
-  EXPECT_EQ(cc("Quadro RTX 6000"), "unknown");
   EXPECT_EQ(cc("Tesla V100S-PCIE-32GB"), "unknown");
   EXPECT_EQ(cc("AMD Radeon RX 7900 XTX"), "unknown");
 }
 
 TEST(CompatQueryGpu, PciIds) {
-  auto h100 = compute_capability_for_pci(data(), 0x10de, 0x2330);
-  ASSERT_TRUE(h100);
-  EXPECT_EQ(h100->model, "H100");
-  EXPECT_EQ(numeric_string(h100->cc), "9.0");
-  EXPECT_EQ(numeric_string(compute_capability_for_pci(data(), 0x10de, 0x1eb8)->cc), "7.5");  // T4
+  // Board rows are kept only where the chip rows cannot answer: boards the built-in pci.ids
+  // (2023) does not name, and the GK180 K40c. The H100 SXM5 and T4 go by their chips.
+  EXPECT_FALSE(compute_capability_for_pci(data(), 0x10de, 0x2330));
+  EXPECT_EQ(numeric_string(compute_capability_for_chip(data(), "GH100")->cc), "9.0");
+  EXPECT_EQ(numeric_string(compute_capability_for_chip(data(), "TU104GL")->cc), "7.5");  // T4
+  auto h200 = compute_capability_for_pci(data(), 0x10de, 0x2335);
+  ASSERT_TRUE(h200);
+  EXPECT_EQ(h200->model, "H200");
+  EXPECT_EQ(numeric_string(h200->cc), "9.0");
+  EXPECT_EQ(numeric_string(compute_capability_for_pci(data(), 0x10de, 0x1024)->cc), "3.5");
   EXPECT_EQ(numeric_string(compute_capability_for_pci(data(), 0x10de, 0x2b85)->cc), "12.0");
   EXPECT_FALSE(compute_capability_for_pci(data(), 0x1002, 0x2330));
   EXPECT_FALSE(compute_capability_for_pci(data(), 0x10de, 0x1e04));  // RTX 2080 Ti: left out
