@@ -98,7 +98,7 @@ TEST(CompatVersion, ParsesNvccTargets) {
 TEST(CompatData, EveryFileLoadsWithoutErrors) {
   CompatLoad load = load_compat(embedded_compat_files());
   for (const std::string& e : load.errors) ADD_FAILURE() << e;
-  EXPECT_EQ(embedded_compat_files().size(), 11u);
+  EXPECT_EQ(embedded_compat_files().size(), 12u);
   std::size_t rows = 0;
   for (const auto& [name, text] : embedded_compat_files()) {
     Json doc = Json::parse(text.begin(), text.end(), nullptr, false);
@@ -128,7 +128,7 @@ TEST(CompatData, EmbeddedFilesAreTheFilesInTheTree) {
 
 TEST(CompatData, EveryRowCitesAnHttpsDocument) {
   const CompatData& d = data();
-  EXPECT_EQ(d.sources.size(), 11u);
+  EXPECT_EQ(d.sources.size(), 12u);
   for (const auto& [file, sources] : d.sources) {
     for (const CompatSource& s : sources) {
       EXPECT_EQ(s.url.rfind("https://", 0), 0u) << file << " " << s.id;
@@ -156,6 +156,9 @@ TEST(CompatData, EveryRowCitesAnHttpsDocument) {
   for (const auto& r : d.rocm_releases) check(r.from, r.rocm.text);
   for (const auto& r : d.rocm_kernels) check(r.from, r.distro);
   for (const auto& r : d.rocm_gpus) check(r.from, r.gpu);
+  for (const auto& r : d.rocm_overrides) check(r.from, r.value);
+  for (const auto& r : d.amdgpu_kfd_chips) check(r.from, r.chip);
+  for (const auto& r : d.vulkan_layer_rules) check(r.from, r.layer);
   // Installer-based driver rows cite the installer itself.
   for (const auto& r : d.cuda_driver_minimums) {
     if (r.basis != DriverBasis::kInstaller) continue;
@@ -253,6 +256,14 @@ TEST(CompatData, NoTableHasTwoRowsForOneKey) {
       d.rocm_kernels, [](const auto& r) { return r.distro + " " + r.version; }, "kernels");
   expect_unique(
       d.rocm_gpus, [](const auto& r) { return r.gpu; }, "rocm gpus");
+  expect_unique(
+      d.amdgpu_kfd_chips, [](const auto& r) { return r.chip; }, "kfd chips");
+  std::vector<std::uint16_t> ids;  // no PCI id belongs to two ASICs
+  for (const auto& c : d.amdgpu_kfd_chips) ids.insert(ids.end(), c.device_ids.begin(), c.device_ids.end());
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
+  expect_unique(
+      d.rocm_overrides, [](const auto& r) { return r.gfx.front() + "=" + r.value; }, "overrides");
 }
 
 TEST(CompatData, TablesAreConsistent) {

@@ -250,7 +250,8 @@ const std::set<std::string>& known_files() {
                                               "pytorch.json",
                                               "jax.json",
                                               "tensorflow_metal.json",
-                                              "rocm.json"};
+                                              "rocm.json",
+                                              "vulkan_layers.json"};
   return names;
 }
 
@@ -291,6 +292,7 @@ CompatLoad load_compat(const std::map<std::string, std::string_view>& files) {
     FileContext file{name, &sources, &out.errors, &out.rows};
     load_nvidia_file(file, *rows, out.data);
     load_framework_file(file, *rows, out.data);
+    load_vulkan_file(file, *rows, out.data);
   }
   return out;
 }
