@@ -14,18 +14,9 @@
 namespace gpudoctor {
 namespace {
 
-std::vector<Finding> check(const Snapshot& s) {
-  auto devices = merge_devices(s);
-  return run_checks(CheckInput{s, devices, builtin_compat()});
-}
+using test::with_id;
 
-std::vector<Finding> with_id(const std::vector<Finding>& all, const std::string& id) {
-  std::vector<Finding> out;
-  for (const auto& f : all) {
-    if (f.id == id) out.push_back(f);
-  }
-  return out;
-}
+std::vector<Finding> check(const Snapshot& s) { return test::run_all_checks(s); }
 
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;

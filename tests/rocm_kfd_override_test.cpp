@@ -13,16 +13,8 @@
 namespace gpudoctor {
 namespace {
 
-/// The rocm findings of `gpudoctor check --json --sysroot root`, with extra environment.
 std::vector<Json> rocm_findings_at(const std::string& root, std::vector<std::string> env = {}) {
-  auto r = test::run_gpudoctor({"check", "--json", "--sysroot", root}, env);
-  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
-  std::vector<Json> out;
-  const Json report = Json::parse(r.out);
-  for (const auto& f : report["findings"]) {
-    if (f["area"] == "rocm") out.push_back(f);
-  }
-  return out;
+  return test::area_findings(root, "rocm", env);
 }
 
 std::vector<Json> rocm_findings(const std::string& fixture, std::vector<std::string> env = {}) {

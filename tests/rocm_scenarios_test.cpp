@@ -14,14 +14,7 @@ namespace {
 
 /// `gpudoctor check` on a fixture, with extra environment: the findings of the rocm area.
 std::vector<Json> rocm_findings(const std::string& fixture, std::vector<std::string> env = {}) {
-  auto r = test::run_gpudoctor({"check", "--json", "--sysroot", test::fixture_path(fixture)}, env);
-  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
-  std::vector<Json> out;
-  const Json report = Json::parse(r.out);
-  for (const auto& f : report["findings"]) {
-    if (f["area"] == "rocm") out.push_back(f);
-  }
-  return out;
+  return test::area_findings(test::fixture_path(fixture), "rocm", env);
 }
 
 TEST(RocmScenario, Rx7600XtIsNotAnRocm600Target) {

@@ -2,6 +2,10 @@
 #include <string>
 #include <vector>
 
+#include "checks/finding.hpp"
+#include "json.hpp"
+#include "model/snapshot.hpp"
+
 namespace gpudoctor::test {
 
 struct CommandResult {
@@ -24,5 +28,15 @@ std::string fixture_path(const std::string& name);
 /// Compares text with the golden file tests/fixtures/<name>/<file>; with GPUDOCTOR_REGOLD=1
 /// set, writes it instead.
 void expect_golden(const std::string& fixture, const std::string& file, const std::string& text);
+
+/// The findings of one area in `gpudoctor check --json --sysroot root`, with extra environment.
+std::vector<Json> area_findings(const std::string& root, const std::string& area,
+                                const std::vector<std::string>& extra_env = {});
+
+/// Every check on a snapshot, with the built-in tables, as `gpudoctor check` runs them.
+std::vector<Finding> run_all_checks(const Snapshot& s);
+
+/// The findings with this id.
+std::vector<Finding> with_id(const std::vector<Finding>& all, const std::string& id);
 
 }  // namespace gpudoctor::test

@@ -53,14 +53,7 @@ Environment env_of(std::initializer_list<std::pair<const std::string, std::strin
 
 std::vector<Json> findings_at(const std::string& root, const std::string& area,
                               std::vector<std::string> env = {}) {
-  auto r = test::run_gpudoctor({"check", "--json", "--sysroot", root}, env);
-  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
-  std::vector<Json> out;
-  const Json report = Json::parse(r.out);
-  for (const auto& f : report["findings"]) {
-    if (f["area"] == area) out.push_back(f);
-  }
-  return out;
+  return test::area_findings(root, area, env);
 }
 
 const Json* with_id(const std::vector<Json>& fs, const std::string& id) {

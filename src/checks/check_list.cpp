@@ -173,7 +173,7 @@ std::vector<CheckSpec> make_check_list() {
        "on PCI that have a driver bound, and the kernel driver each GPU driver needs.",
        "When only llvmpipe/lavapipe answers, Vulkan compute runs on the CPU, many times slower.",
        kVulkanLoaderDrivers, check_vulkan_software_only, "vulkan.radeon_kernel_driver"},
-      {"vulkan.implicit_layers", "vulkan",
+      {"vulkan.layer_broken", "vulkan",
        "The implicit layer manifests in the loader's order (VK_IMPLICIT_LAYER_PATH, "
        "VK_ADD_IMPLICIT_LAYER_PATH, implicit_layer.d under $XDG_CONFIG_HOME, $XDG_CONFIG_DIRS, "
        "/etc, $XDG_DATA_HOME, $XDG_DATA_DIRS), their libraries, their enable and disable "
@@ -182,7 +182,7 @@ std::vector<CheckSpec> make_check_list() {
        "is gone makes it print an error each time, and some layers hide GPUs (AMDVLK's "
        "switchable-graphics layer hides RADV).",
        "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderLayerInterface.md",
-       check_vulkan_layers, "vulkan.layer_broken, vulkan.layer_hides_devices"},
+       check_vulkan_layers, "vulkan.layer_hides_devices"},
       {"smoke.failed", "cuda",
        "The smoke matmul's result on each device of every API (CUDA, OpenCL, Vulkan) against "
        "the CPU reference, and whether its driver survived running it; a test that could not "

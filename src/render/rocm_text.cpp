@@ -47,10 +47,10 @@ std::string rocm_summary(const RocmInfo& r) {
   std::vector<std::string> parts;
   for (const auto& in : r.installs) {
     if (in.default_link || r.installs.size() == 1)
-      parts.push_back(in.version ? "ROCm " + *in.version : "ROCm at " + in.path + ", version unknown");
+      parts.push_back("ROCm " + in.version.value_or("?"));
   }
   std::vector<std::string> targets;
-  for (const auto& n : r.nodes) targets.push_back(n.gfx_target.value_or("target unknown"));
+  for (const auto& n : r.nodes) targets.push_back(n.gfx_target.value_or("?"));
   if (!r.nodes.empty()) {
     parts.push_back(std::to_string(r.nodes.size()) + (r.nodes.size() == 1 ? " GPU (" : " GPUs (") +
                     join(targets, ", ") + ")");
