@@ -259,7 +259,9 @@ TEST(CompatData, NoTableHasTwoRowsForOneKey) {
   expect_unique(
       d.amdgpu_kfd_chips, [](const auto& r) { return r.chip; }, "kfd chips");
   std::vector<std::uint16_t> ids;  // no PCI id belongs to two ASICs
-  for (const auto& c : d.amdgpu_kfd_chips) ids.insert(ids.end(), c.device_ids.begin(), c.device_ids.end());
+  for (const auto& c : d.amdgpu_kfd_chips) {
+    ids.insert(ids.end(), c.device_ids.begin(), c.device_ids.end());
+  }
   std::sort(ids.begin(), ids.end());
   EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
   expect_unique(

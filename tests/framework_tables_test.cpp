@@ -50,7 +50,8 @@ TEST(MetalTable, Tf218WithMetal110IsAFailureWithThePluginFor218) {
   // tensorflow/tensorflow#84167: M2 Max, macOS 15.2, tensorflow-metal 1.1.0 after TF 2.18.
   const std::string prefix = "/Users/mspanchenko/anaconda3/envs/cryptoNN_ml_core";
   auto r = test::run_gpudoctor(
-      {"check", "--json", "--no-smoke", "--sysroot", test::fixture_path("mac-m2max-tf218-metal110")},
+      {"check", "--json", "--no-smoke", "--sysroot",
+       test::fixture_path("mac-m2max-tf218-metal110")},
       {"HOME=/Users/mspanchenko", "PATH=/usr/bin:/bin", "CONDA_PREFIX=" + prefix});
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
   std::vector<Json> metal;
@@ -82,7 +83,8 @@ TEST(MetalTable, RowsNoLongerStretchOver218) {
 
 TEST(MetalTable, TensorflowNewerThanTheNewestPairingIsANote) {
   // 1.2.0 is the newest plugin; whether it loads with TensorFlow 2.19 is not in any source read.
-  auto s = mac_with("15.2", {package("tensorflow", "2.19.0"), package("tensorflow-metal", "1.2.0")});
+  auto s =
+      mac_with("15.2", {package("tensorflow", "2.19.0"), package("tensorflow-metal", "1.2.0")});
   auto f = with_id(check(s), "macos.tensorflow_metal");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::info);
@@ -124,9 +126,9 @@ TEST(NewerThanTables, TorchAndTensorflowBeyondTheTablesAreNamed) {
   }
   EXPECT_TRUE(contains(f[0].title, "(newest: torch 2.14)")) << f[0].title;
   // A release the tables hold raises nothing.
-  EXPECT_TRUE(with_id(check(mac_with("15.0", {package("torch", "2.5.1")})),
-                      "compat.newer_than_tables")
-                  .empty());
+  EXPECT_TRUE(
+      with_id(check(mac_with("15.0", {package("torch", "2.5.1")})), "compat.newer_than_tables")
+          .empty());
 }
 
 }  // namespace

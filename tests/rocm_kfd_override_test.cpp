@@ -21,7 +21,9 @@ std::vector<Json> rocm_findings(const std::string& fixture, std::vector<std::str
   return rocm_findings_at(test::fixture_path(fixture), std::move(env));
 }
 
-bool has(const Json& f, const std::string& text) { return f.dump().find(text) != std::string::npos; }
+bool has(const Json& f, const std::string& text) {
+  return f.dump().find(text) != std::string::npos;
+}
 
 /// A copy of a fixture tree to mend.
 void copy_fixture(const std::string& fixture, const test::TempTree& to) {
@@ -58,6 +60,23 @@ TEST(RocmKfd, Rx580InKfdRaisesNothing) {
   for (const auto& f : fs) EXPECT_NE(f["id"], "rocm.gpu_not_in_kfd") << f.dump(2);
 }
 
+TEST(RocmKfd, AnotherGpuInKfdMakesTheMissingOneAWarning) {
+  // The RX 580 machine with a second card that KFD does list: ROCm works, on that one.
+  test::TempTree root;
+  copy_fixture("rocm-rx580-pcie-atomics", root);
+  root.write("sys/bus/pci/devices/0000:04:00.0/vendor", "0x1002\n");
+  root.write("sys/bus/pci/devices/0000:04:00.0/device", "0x687f\n");
+  root.write("sys/bus/pci/devices/0000:04:00.0/class", "0x030000\n");
+  std::filesystem::create_directory_symlink(
+      "../../drivers/amdgpu", root.path() + "/sys/bus/pci/devices/0000:04:00.0/driver");
+  root.write("sys/class/kfd/kfd/topology/nodes/1/properties",
+             "simd_count 256\ngfx_target_version 90000\nvendor_id 4098\nlocation_id 1024\n");
+  auto fs = rocm_findings_at(root.path());
+  ASSERT_EQ(fs.size(), 1u) << Json(fs).dump(2);
+  EXPECT_EQ(fs[0]["severity"], "warn");
+  EXPECT_TRUE(has(fs[0], "0000:03:00.0")) << fs[0].dump(2);
+}
+
 TEST(RocmKfd, GcnOneCardHasNoKfdAtAll) {
   // legacy-rocm-build#538: R9 270X (Pitcairn), "kfd2kgd: kfd not supported on this ASIC".
   auto fs = rocm_findings("rocm-r9-270x-kfd-unsupported");
@@ -86,9 +105,8 @@ TEST(RocmKfd, WithoutRocmTheMissingGpuIsANote) {
 
 TEST(RocmKfd, CpuNodesAreNeverGpus) {
   // The CPU node of the RX 580 machine is counted as a CPU, not as a GPU of unknown target.
-  auto r = test::run_gpudoctor(
-      {"query", "--json", "--backend", "rocm", "--sysroot",
-       test::fixture_path("rocm-rx580-pcie-atomics")});
+  auto r = test::run_gpudoctor({"query", "--json", "--backend", "rocm", "--sysroot",
+                                test::fixture_path("rocm-rx580-pcie-atomics")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Json rocm = Json::parse(r.out)["rocm"];
   EXPECT_EQ(rocm["cpu_nodes"], 1) << rocm.dump(2);
@@ -98,8 +116,7 @@ TEST(RocmKfd, CpuNodesAreNeverGpus) {
                                std::nullopt));
   EXPECT_TRUE(kfd_node_is_gpu({{"simd_count", 80}, {"cpu_cores_count", 16}}, std::nullopt));
   EXPECT_FALSE(kfd_node_is_gpu({{"cpu_cores_count", 16}}, 0));
-  EXPECT_TRUE(kfd_node_is_gpu({{"gfx_target_version", 110002}, {"vendor_id", 4098}},
-                              std::nullopt));
+  EXPECT_TRUE(kfd_node_is_gpu({{"gfx_target_version", 110002}, {"vendor_id", 4098}}, std::nullopt));
   EXPECT_FALSE(kfd_node_is_gpu({{"vendor_id", 4098}}, std::nullopt));
 }
 
@@ -173,8 +190,8 @@ TEST(RocmOverride, ValueLibhsakmtRefusesIsAFailure) {
 
 TEST(RocmOverride, PerNodeVariableWinsOverTheProcessWideOne) {
   // libhsakmt reads HSA_OVERRIDE_GFX_VERSION_<node> first: a right per-node value mends it.
-  EXPECT_TRUE(rocm_findings("rocm-mi210-override-gfx1030",
-                            {"HSA_OVERRIDE_GFX_VERSION=10.3.0", "HSA_OVERRIDE_GFX_VERSION_2=9.0.10"})
+  EXPECT_TRUE(rocm_findings("rocm-mi210-override-gfx1030", {"HSA_OVERRIDE_GFX_VERSION=10.3.0",
+                                                            "HSA_OVERRIDE_GFX_VERSION_2=9.0.10"})
                   .empty());
   auto fs = rocm_findings("rocm-mi210-override-gfx1030", {"HSA_OVERRIDE_GFX_VERSION_2=11.0.0"});
   ASSERT_EQ(fs.size(), 1u);

@@ -1,16 +1,18 @@
 // Vulkan implicit layers and CPU-only drivers judged from files: the layer manifests and the
 // loader's rules for them (LoaderLayerInterface.md, loader_implicit_layer_is_enabled), and
 // `gpudoctor check --sysroot` on machines rebuilt from public reports (README of each fixture).
+#include "api/vulkan/vulkan_layers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "api/vulkan/vulkan_layers.hpp"
 #include "api/vulkan/vulkan_search.hpp"
 #include "json.hpp"
 #include "parse/vulkan_manifest.hpp"
 #include "temp_tree.hpp"
 #include "test_support.hpp"
+#include "vulkan/vulkan_layers_probe.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -89,7 +91,8 @@ TEST(VulkanLayers, ManifestsReadAsTheLoaderReadsThem) {
 }
 
 TEST(VulkanLayers, DisableFiltersMatchAsTheLoaderDoes) {
-  EXPECT_TRUE(vulkan_layer_filter_matches("VK_LAYER_MESA_device_select", "VK_LAYER_MESA_device_select"));
+  EXPECT_TRUE(
+      vulkan_layer_filter_matches("VK_LAYER_MESA_device_select", "VK_LAYER_MESA_device_select"));
   EXPECT_TRUE(vulkan_layer_filter_matches("vk_layer_mesa_*", "VK_LAYER_MESA_device_select"));
   EXPECT_TRUE(vulkan_layer_filter_matches("*device*", "VK_LAYER_MESA_device_select"));
   EXPECT_TRUE(vulkan_layer_filter_matches("*_select", "VK_LAYER_MESA_device_select"));
@@ -107,7 +110,7 @@ TEST(VulkanLayers, ActivityFollowsTheEnvironment) {
   EXPECT_EQ(implicit_layer_inactive(layer, env_of({{"VK_LOADER_LAYERS_DISABLE", "*mesa*"}})),
             "VK_LOADER_LAYERS_DISABLE names it");
   EXPECT_EQ(implicit_layer_inactive(layer, env_of({{"VK_LOADER_LAYERS_DISABLE", "~all~"},
-                                                        {"VK_LOADER_LAYERS_ALLOW", "*device*"}})),
+                                                   {"VK_LOADER_LAYERS_ALLOW", "*device*"}})),
             std::nullopt);
   VulkanLayerEntry hud;
   hud.name = "VK_LAYER_MANGOHUD_overlay_x86_64";
@@ -125,11 +128,11 @@ TEST(VulkanLayers, SearchOrderIsTheLoaders) {
   auto plan = vulkan_implicit_layer_search_plan(env_of({{"HOME", "/home/me"}}));
   std::vector<std::string> paths;
   for (const auto& p : plan.places) paths.push_back(p.path);
-  EXPECT_EQ(paths, (std::vector<std::string>{
-                       "/home/me/.config/vulkan/implicit_layer.d", "/etc/xdg/vulkan/implicit_layer.d",
-                       "/etc/vulkan/implicit_layer.d", "/home/me/.local/share/vulkan/implicit_layer.d",
-                       "/usr/local/share/vulkan/implicit_layer.d",
-                       "/usr/share/vulkan/implicit_layer.d"}));
+  EXPECT_EQ(paths,
+            (std::vector<std::string>{
+                "/home/me/.config/vulkan/implicit_layer.d", "/etc/xdg/vulkan/implicit_layer.d",
+                "/etc/vulkan/implicit_layer.d", "/home/me/.local/share/vulkan/implicit_layer.d",
+                "/usr/local/share/vulkan/implicit_layer.d", "/usr/share/vulkan/implicit_layer.d"}));
   auto only = vulkan_implicit_layer_search_plan(
       env_of({{"VK_IMPLICIT_LAYER_PATH", "/opt/l"}, {"VK_ADD_IMPLICIT_LAYER_PATH", "/x"}}));
   ASSERT_EQ(only.places.size(), 1u);
@@ -158,10 +161,11 @@ TEST(VulkanLayerScenario, ForcedDefaultDeviceHidesTheArc) {
                     "vulkan.layer_hides_devices"),
             nullptr);
   EXPECT_EQ(with_id(findings_at(root, "vulkan"), "vulkan.layer_hides_devices"), nullptr);
-  EXPECT_EQ(with_id(findings_at(root, "vulkan", {"MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE=1",
-                                                 "NODEVICE_SELECT=1"}),
-                    "vulkan.layer_hides_devices"),
-            nullptr);
+  EXPECT_EQ(
+      with_id(findings_at(root, "vulkan",
+                          {"MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE=1", "NODEVICE_SELECT=1"}),
+              "vulkan.layer_hides_devices"),
+      nullptr);
 }
 
 TEST(VulkanLayerScenario, AmdvlkLayerHidesRadv) {
@@ -169,9 +173,10 @@ TEST(VulkanLayerScenario, AmdvlkLayerHidesRadv) {
   root.write("etc/vulkan/implicit_layer.d/amd_icd64.json", kAmdvlk);
   root.write("etc/vulkan/icd.d/amd_icd64.json", kAmdvlk);
   root.write("usr/lib/x86_64-linux-gnu/amdvlk64.so", "");
-  root.write("usr/share/vulkan/icd.d/radeon_icd.x86_64.json",
-             R"({"ICD": {"api_version": "1.3.255", "library_path": )"
-             R"("/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so"}, "file_format_version": "1.0.0"})");
+  root.write(
+      "usr/share/vulkan/icd.d/radeon_icd.x86_64.json",
+      R"({"ICD": {"api_version": "1.3.255", "library_path": )"
+      R"("/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so"}, "file_format_version": "1.0.0"})");
   root.write("usr/lib/x86_64-linux-gnu/libvulkan_radeon.so", "");
   auto fs = findings_at(root.path(), "vulkan");
   const Json* f = with_id(fs, "vulkan.layer_hides_devices");
@@ -180,19 +185,22 @@ TEST(VulkanLayerScenario, AmdvlkLayerHidesRadv) {
   EXPECT_NE((*f)["fix"].get<std::string>().find("DISABLE_LAYER_AMD_SWITCHABLE_GRAPHICS_1=1"),
             std::string::npos);
   EXPECT_EQ((*f)["source"], "https://github.com/ValveSoftware/Proton/pull/4931");
-  EXPECT_EQ(with_id(findings_at(root.path(), "vulkan",
-                                {"DISABLE_LAYER_AMD_SWITCHABLE_GRAPHICS_1=1"}),
-                    "vulkan.layer_hides_devices"),
-            nullptr);
+  EXPECT_EQ(
+      with_id(findings_at(root.path(), "vulkan", {"DISABLE_LAYER_AMD_SWITCHABLE_GRAPHICS_1=1"}),
+              "vulkan.layer_hides_devices"),
+      nullptr);
 }
 
 TEST(VulkanLayerScenario, StaleLayerManifestIsNamedByFile) {
   // A per-user manifest left behind by a removed program, its library gone.
   test::TempTree root;
-  root.write("home/me/.local/share/vulkan/implicit_layer.d/steamoverlay_x86_64.json",
-             R"({"file_format_version": "1.0.0", "layer": {"name": "VK_LAYER_VALVE_steam_overlay_64",
-                 "type": "GLOBAL", "library_path": "/home/me/.local/share/Steam/ubuntu12_64/steamoverlayvulkanlayer.so",
-                 "api_version": "1.2.136", "disable_environment": {"DISABLE_VK_LAYER_VALVE_steam_overlay_1": "1"}}})");
+  root.write(
+      "home/me/.local/share/vulkan/implicit_layer.d/steamoverlay_x86_64.json",
+      R"({"file_format_version": "1.0.0", "layer": {"name": "VK_LAYER_VALVE_steam_overlay_64",
+          "type": "GLOBAL",
+          "library_path": "/home/me/.local/share/Steam/ubuntu12_64/steamoverlayvulkanlayer.so",
+          "api_version": "1.2.136",
+          "disable_environment": {"DISABLE_VK_LAYER_VALVE_steam_overlay_1": "1"}}})");
   auto fs = findings_at(root.path(), "vulkan", {"HOME=/home/me"});
   const Json* f = with_id(fs, "vulkan.layer_broken");
   ASSERT_NE(f, nullptr) << Json(fs).dump(2);
@@ -225,9 +233,9 @@ TEST(VulkanSoftwareOnly, OnlyLavapipeNextToARadeonIsJudgedFromTheManifests) {
   // The Vega 64 desktop's real PCI files (dasunsrule32/radeon-scripts#6) with only lavapipe's
   // manifest: Vulkan runs on the CPU. With RADV's manifest too, nothing is said.
   test::TempTree root;
-  std::filesystem::copy(test::fixture_path("desktop-radeon-vega64"), root.path(),
-                        std::filesystem::copy_options::recursive |
-                            std::filesystem::copy_options::copy_symlinks);
+  std::filesystem::copy(
+      test::fixture_path("desktop-radeon-vega64"), root.path(),
+      std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
   root.write("usr/share/vulkan/icd.d/lvp_icd.x86_64.json", kLavapipe);
   root.write("usr/lib/x86_64-linux-gnu/libvulkan_lvp.so", "");
   auto fs = findings_at(root.path(), "vulkan");
@@ -235,9 +243,10 @@ TEST(VulkanSoftwareOnly, OnlyLavapipeNextToARadeonIsJudgedFromTheManifests) {
   ASSERT_NE(f, nullptr) << Json(fs).dump(2);
   EXPECT_NE(f->dump().find("lavapipe"), std::string::npos);
   EXPECT_EQ((*f)["fix"], "install mesa-vulkan-drivers (RADV)");
-  root.write("usr/share/vulkan/icd.d/radeon_icd.x86_64.json",
-             R"({"ICD": {"api_version": "1.3.255", "library_path": )"
-             R"("/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so"}, "file_format_version": "1.0.0"})");
+  root.write(
+      "usr/share/vulkan/icd.d/radeon_icd.x86_64.json",
+      R"({"ICD": {"api_version": "1.3.255", "library_path": )"
+      R"("/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so"}, "file_format_version": "1.0.0"})");
   root.write("usr/lib/x86_64-linux-gnu/libvulkan_radeon.so", "");
   root.write("dev/dri/renderD128", "");
   EXPECT_EQ(with_id(findings_at(root.path(), "vulkan"), "vulkan.software_only"), nullptr);
@@ -245,15 +254,33 @@ TEST(VulkanSoftwareOnly, OnlyLavapipeNextToARadeonIsJudgedFromTheManifests) {
 
 TEST(VulkanSoftwareOnly, OnlyPoclNextToAGpuIsJudgedFromTheIcdFiles) {
   test::TempTree root;
-  std::filesystem::copy(test::fixture_path("desktop-radeon-vega64"), root.path(),
-                        std::filesystem::copy_options::recursive |
-                            std::filesystem::copy_options::copy_symlinks);
+  std::filesystem::copy(
+      test::fixture_path("desktop-radeon-vega64"), root.path(),
+      std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
   root.write("etc/OpenCL/vendors/pocl.icd", "libpocl.so.2.10.0\n");
   root.write("usr/lib/x86_64-linux-gnu/libpocl.so.2.10.0", "");
   auto fs = findings_at(root.path(), "opencl");
   const Json* f = with_id(fs, "opencl.cpu_only");
   ASSERT_NE(f, nullptr) << Json(fs).dump(2);
   EXPECT_NE(f->dump().find("PoCL"), std::string::npos);
+}
+
+TEST(VulkanLayers, LibraryPathsWithLibTokenAreExpandedAsLdSoDoes) {
+  // A manifest may name "/usr/$LIB/…": ld.so puts the process's library directory there.
+  test::TempTree tree;
+  tree.write("usr/lib/x86_64-linux-gnu/mangohud/libMangoHud_shim.so", "");
+  Root root(tree.path());
+  LibrarySearch libs(root, Environment{});
+  EXPECT_EQ(
+      vulkan::resolve_manifest_library(root, libs, "/usr/share/vulkan/implicit_layer.d/m.json",
+                                       "/usr/$LIB/mangohud/libMangoHud_shim.so"),
+      "/usr/lib/x86_64-linux-gnu/mangohud/libMangoHud_shim.so");
+  EXPECT_EQ(vulkan::resolve_manifest_library(
+                root, libs, "/usr/share/vulkan/implicit_layer.d/m.json",
+                "../../../lib/x86_64-linux-gnu/mangohud/libMangoHud_shim.so"),
+            "/usr/lib/x86_64-linux-gnu/mangohud/libMangoHud_shim.so");
+  EXPECT_EQ(vulkan::resolve_manifest_library(root, libs, "/m.json", "/usr/$LIB/none.so"),
+            std::nullopt);
 }
 
 TEST(VulkanLayers, ExplainKnowsTheNewFindings) {

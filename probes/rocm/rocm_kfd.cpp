@@ -92,7 +92,9 @@ void probe_kfd_topology(const Root& root, RocmInfo& info) {
     if (!text) continue;
     const Properties p = parse_kfd_properties(*text);
     std::optional<std::uint64_t> gpu_id;
-    if (auto g = root.read_line(join_path(dir, "gpu_id")); g && parse_uint(*g)) gpu_id = parse_uint(*g);
+    if (auto g = root.read_line(join_path(dir, "gpu_id")); g && parse_uint(*g)) {
+      gpu_id = parse_uint(*g);
+    }
     if (!kfd_node_is_gpu(p, gpu_id)) {
       ++info.cpu_nodes;
       continue;

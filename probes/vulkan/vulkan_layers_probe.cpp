@@ -83,7 +83,10 @@ class LayerDiscovery {
     l.error = e.error;
     if (!l.error && e.library_path) {
       l.resolved = resolve_manifest_library(ctx_.root, libs_, file, *e.library_path);
-      if (!l.resolved) l.error = "library " + *e.library_path + " not found";
+      // Other dynamic-string tokens ($PLATFORM, $ORIGIN) are not expanded here: not judged.
+      const bool tokens = e.library_path->find('$') != std::string::npos &&
+                          e.library_path->find("$LIB") == std::string::npos;
+      if (!l.resolved && !tokens) l.error = "library " + *e.library_path + " not found";
     }
     l.inactive_because = implicit_layer_inactive(e, ctx_.env);
     l.active = !l.inactive_because && !l.error;
@@ -102,6 +105,16 @@ std::optional<std::string> resolve_manifest_library(const Root& root, const Libr
                                                     const std::string& manifest,
                                                     const std::string& library) {
   if (library.find('/') == std::string::npos) return libs.find(library);
+  if (const auto lib = library.find("$LIB"); lib != std::string::npos) {
+    // ld.so expands $LIB to the process's library directory (MangoHud's manifests use it).
+    for (const char* dir : {"lib64", "lib/x86_64-linux-gnu", "lib", "lib/aarch64-linux-gnu",
+                            "lib32", "lib/i386-linux-gnu"}) {
+      std::string path = library;
+      path.replace(lib, 4, dir);
+      if (root.exists(path) && !root.is_directory(path)) return path;
+    }
+    return std::nullopt;
+  }
   std::string path = starts_with(library, "/") ? library : parent_dir(manifest) + "/" + library;
   path = std::filesystem::path(path).lexically_normal().string();
   if (root.exists(path) && !root.is_directory(path)) return path;

@@ -123,9 +123,11 @@ bool reaches_a_gpu(const std::string& library, const std::vector<const PciDevice
 }
 
 /// The fix for an AMD GPU that the radeon kernel driver holds: no Vulkan driver reaches it.
-std::optional<std::string> radeon_fix(const CheckInput& in, const std::vector<const PciDevice*>& gpus) {
+std::optional<std::string> radeon_fix(const CheckInput& in,
+                                      const std::vector<const PciDevice*>& gpus) {
   for (const PciDevice* p : gpus) {
-    if (p->vendor_id != kPciVendorAmd || p->driver != std::optional<std::string>("radeon")) continue;
+    if (p->vendor_id != kPciVendorAmd) continue;
+    if (p->driver != std::optional<std::string>("radeon")) continue;
     auto chip = amdgpu_kfd_chip(in.compat, p->device_id);
     const std::string label = pci_label(*p);
     if (chip && starts_with(chip->family, "Southern Islands")) {

@@ -90,7 +90,10 @@ void check_rocm_gpu_in_kfd(const CheckSpec& self, const CheckInput& in,
   for (const PciDevice* p : pci_gpus(in.snap, kPciVendorAmd)) {
     if (p->driver != std::optional<std::string>("amdgpu") || in_kfd(r, *p)) continue;
     const bool userland = rocm_userland(in);
-    Finding f = make_finding(self, userland ? Severity::fail : Severity::info,
+    // With ROCm and no GPU in KFD nothing computes; with another GPU in KFD this one is a loss.
+    const Severity severity =
+        !userland ? Severity::info : r.nodes.empty() ? Severity::fail : Severity::warn;
+    Finding f = make_finding(self, severity,
                              pci_label(*p) + " is driven by amdgpu but absent from the KFD " +
                                  "topology: ROCm and HIP cannot use it for compute");
     f.evidence.push_back("PCI " + p->address + " " + hex(p->vendor_id, 4) + ":" +

@@ -14,7 +14,8 @@ constexpr const char* kLibhsakmtTopology =
     "https://github.com/ROCm/ROCR-Runtime/blob/amd-staging/libhsakmt/src/topology.c";
 /// AMD's reply to an MI210 run as gfx1030: the variable forces ROCr to treat the GPU as another
 /// ISA, and its kernels fault ("Memory access fault by GPU node-2 on address (nil)").
-constexpr const char* kCrossGenerationReply = "https://github.com/ROCm/legacy-rocm-build/issues/5238";
+constexpr const char* kCrossGenerationReply =
+    "https://github.com/ROCm/legacy-rocm-build/issues/5238";
 
 struct NodeTarget {
   std::size_t index;

@@ -78,8 +78,9 @@ void tensorflow_note(const CheckSpec& self, const CheckInput& in, const PythonEn
 
 void metal_note(const CheckSpec& self, const CheckInput& in, const PythonEnv& env,
                 const PythonPackage& p, const Version& v, std::vector<Finding>& out) {
-  const TensorflowMetalRelease* top = newest(
-      in.compat.tensorflow_metal_releases, [](const TensorflowMetalRelease& r) { return r.plugin; });
+  const TensorflowMetalRelease* top =
+      newest(in.compat.tensorflow_metal_releases,
+             [](const TensorflowMetalRelease& r) { return r.plugin; });
   if (!top || v <= top->plugin) return;
   std::string instead = "Apple's requirements for every release (macOS and Python)";
   if (auto req = tensorflow_metal_requirements(in.compat, top->tensorflow.min.value_or(v))) {

@@ -40,7 +40,8 @@ std::optional<std::string> condition_met(const VulkanLayerRule& rule, const Vulk
   }
   auto it = vk.layer_environment.find(*rule.when_variable);
   if (it == vk.layer_environment.end()) return std::nullopt;
-  const bool met = rule.equals ? it->second == *rule.equals : ends_with(it->second, *rule.ends_with);
+  const bool met =
+      rule.equals ? it->second == *rule.equals : ends_with(it->second, *rule.ends_with);
   if (!met) return std::nullopt;
   return it->first + "=" + it->second;
 }
