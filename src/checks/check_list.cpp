@@ -192,6 +192,12 @@ std::vector<CheckSpec> make_check_list() {
        "GPU.",
        "`pip install jax` is CPU-only; the GPU needs the jax[cuda12] / jax[cuda13] extra.",
        "https://docs.jax.dev/en/latest/installation.html", check_jax_cpu_only},
+      {"compat.newer_than_tables", "python",
+       "Each installed torch, tensorflow and tensorflow-metal against the newest release in "
+       "gpudoctor's tables (data/compat).",
+       "A release newer than the tables cannot be judged by the checks that need its row; "
+       "saying so beats falling silent, and names what was checked instead.",
+       "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", check_newer_than_tables},
       {"opencl.icds", "opencl",
        "The .icd files (OCL_ICD_VENDORS, /etc/OpenCL/vendors, OCL_ICD_FILENAMES), whether each "
        "names a library the loader finds and that loads.",
@@ -200,7 +206,8 @@ std::vector<CheckSpec> make_check_list() {
        kOpenClIcdLoader, check_opencl_icds,
        "opencl.no_icd, opencl.icd_broken, opencl.no_device"},
       {"opencl.cpu_only", "opencl",
-       "OpenCL devices against the GPUs on PCI that have a driver bound.",
+       "OpenCL devices (on a recorded machine: the .icd files) against the GPUs on PCI that have "
+       "a driver bound.",
        "When only a CPU device answers, OpenCL programs run on the CPU without saying so.",
        kOpenClIcdLoader, check_opencl_cpu_only},
       {"vulkan.manifests", "vulkan",
@@ -209,9 +216,20 @@ std::vector<CheckSpec> make_check_list() {
        "The loader skips manifests it cannot use; with none, vkCreateInstance fails.",
        kVulkanLoaderDrivers, check_vulkan_manifests, "vulkan.no_driver, vulkan.manifest_broken"},
       {"vulkan.software_only", "vulkan",
-       "Vulkan physical devices against the GPUs on PCI that have a driver bound.",
+       "Vulkan physical devices (on a recorded machine: the driver manifests) against the GPUs "
+       "on PCI that have a driver bound, and the kernel driver each GPU driver needs.",
        "When only llvmpipe/lavapipe answers, Vulkan compute runs on the CPU, many times slower.",
-       kVulkanLoaderDrivers, check_vulkan_software_only},
+       kVulkanLoaderDrivers, check_vulkan_software_only, "vulkan.radeon_kernel_driver"},
+      {"vulkan.layer_broken", "vulkan",
+       "The implicit layer manifests in the loader's order (VK_IMPLICIT_LAYER_PATH, "
+       "VK_ADD_IMPLICIT_LAYER_PATH, implicit_layer.d under $XDG_CONFIG_HOME, $XDG_CONFIG_DIRS, "
+       "/etc, $XDG_DATA_HOME, $XDG_DATA_DIRS), their libraries, their enable and disable "
+       "variables and VK_LOADER_LAYERS_DISABLE; the layers known to hide devices.",
+       "The loader puts every active implicit layer into every Vulkan program: one whose library "
+       "is gone makes it print an error each time, and some layers hide GPUs (AMDVLK's "
+       "switchable-graphics layer hides RADV).",
+       "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderLayerInterface.md",
+       check_vulkan_layers, "vulkan.layer_hides_devices"},
       {"smoke.failed", "cuda",
        "The smoke matmul's result on each device of every API (CUDA, OpenCL, Vulkan) against "
        "the CPU reference, and whether its driver survived running it; a test that could not "
@@ -271,7 +289,8 @@ std::vector<CheckSpec> make_check_list() {
        "aborts (\"Cannot read TensileLibrary.dat\") unless the runtime is told to treat it as "
        "a supported sibling.",
        "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html",
-       check_rocm_gfx_support, "rocm.torch_gfx_unsupported, rocm.gfx_override"},
+       check_rocm_gfx_support,
+       "rocm.torch_gfx_unsupported, rocm.gfx_override, rocm.gfx_override_wrong"},
       {"rocm.device_access", "rocm",
        "/dev/kfd and /dev/dri/renderD*: their group and mode, whether this process can open "
        "them, its groups (/proc/self/status) against /etc/group.",
@@ -288,6 +307,14 @@ std::vector<CheckSpec> make_check_list() {
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/"
        "user-kernel-space-compat-matrix.html",
        check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd"},
+      {"rocm.gpu_not_in_kfd", "rocm",
+       "Each AMD GPU on PCI that amdgpu drives against the GPU nodes of the KFD topology "
+       "(/sys/class/kfd/kfd/topology/nodes), and what the kernel's KFD does with its ASIC.",
+       "KFD is the kernel interface ROCm computes through; it leaves out ASICs it does not "
+       "drive (GCN 1, Bonaire, Kabini…) and gfx8 GPUs whose PCIe path rejects atomics, and "
+       "rocminfo then lists no GPU agent for them.",
+       "https://github.com/torvalds/linux/blob/master/drivers/gpu/drm/amd/amdkfd/kfd_device.c",
+       check_rocm_gpu_in_kfd},
       {"rocm.hip_init", "rocm",
        "What hipGetDeviceCount returns through libamdhip64, by error name.",
        "hipGetDeviceCount is the first HIP call every program makes; its error says which layer "

@@ -21,6 +21,8 @@ void check_opencl_icds(const CheckSpec&, const CheckInput&, std::vector<Finding>
 void check_opencl_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_vulkan_manifests(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_vulkan_software_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_newer_than_tables(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_vulkan_layers(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_driver_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_arch_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_cudnn_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

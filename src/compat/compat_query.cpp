@@ -311,6 +311,23 @@ std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_vi
   return std::nullopt;
 }
 
+std::vector<RocmOverride> rocm_overrides(const CompatData& data, std::string_view gfx) {
+  std::vector<RocmOverride> out;
+  for (const RocmOverride& row : data.rocm_overrides) {
+    if (std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end()) out.push_back(row);
+  }
+  return out;
+}
+
+std::optional<AmdgpuKfdChip> amdgpu_kfd_chip(const CompatData& data, std::uint16_t device_id) {
+  for (const AmdgpuKfdChip& c : data.amdgpu_kfd_chips) {
+    if (std::find(c.device_ids.begin(), c.device_ids.end(), device_id) != c.device_ids.end()) {
+      return c;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<RocmDistroKernels> rocm_kernels(const CompatData& data, std::string_view distro,
                                               std::string_view version) {
   for (const RocmDistroKernels& row : data.rocm_kernels) {

@@ -108,6 +108,14 @@ std::optional<RocmGpu> rocm_gpu(const CompatData& data, std::string_view device_
 /// The HSA_OVERRIDE_GFX_VERSION row that names target `gfx` ("gfx1031").
 std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_view gfx);
 
+/// Every HSA_OVERRIDE_GFX_VERSION row that names `gfx`, in table order (the first is the one a
+/// fix proposes).
+std::vector<RocmOverride> rocm_overrides(const CompatData& data, std::string_view gfx);
+
+/// The amdgpu ASIC with this PCI device id (vendor 0x1002) among the pre-GFX9 ones KFD treats
+/// specially; nullopt for the others.
+std::optional<AmdgpuKfdChip> amdgpu_kfd_chip(const CompatData& data, std::uint16_t device_id);
+
 /// The kernels the ROCm matrix lists for a distribution release ("Ubuntu", "22.04.5").
 std::optional<RocmDistroKernels> rocm_kernels(const CompatData& data, std::string_view distro,
                                               std::string_view version);

@@ -194,18 +194,9 @@ PythonEnv env_with(const std::string& prefix, std::vector<std::string> archs,
   return e;
 }
 
-std::vector<Finding> check(const Snapshot& s) {
-  auto devices = merge_devices(s);
-  return run_checks(CheckInput{s, devices, builtin_compat()});
-}
+std::vector<Finding> check(const Snapshot& s) { return test::run_all_checks(s); }
 
-std::vector<Finding> with_id(const std::vector<Finding>& all, const std::string& id) {
-  std::vector<Finding> out;
-  for (const auto& f : all) {
-    if (f.id == id) out.push_back(f);
-  }
-  return out;
-}
+using test::with_id;
 
 TEST(MacosScenario, X86PythonOnAppleSilicon) {
   // Seed 003's Miniforge, but the x86_64 installer (Mach-O x86_64, as binary_archs reads it).
