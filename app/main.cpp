@@ -14,9 +14,11 @@
 #include "collect.hpp"
 #include "devices.hpp"
 #include "environment.hpp"
+#include "paste/read_pasted.hpp"
 #include "render/check_text.hpp"
 #include "render/query_text.hpp"
 #include "render/style.hpp"
+#include "paste_command.hpp"
 #include "report_command.hpp"
 #include "snapshot_io.hpp"
 #include "tool_version.hpp"
@@ -62,14 +64,24 @@ int main(int argc, char** argv) {
     if (std::filesystem::is_directory(*opt.from, ec)) {
       return usage_error("--from " + *opt.from + ": cannot be read (a directory, not a report)");
     }
-    std::ifstream in(*opt.from, std::ios::binary);
-    if (!in) {
-      return usage_error("--from " + *opt.from + ": cannot be read (" + std::strerror(errno) + ")");
-    }
     std::stringstream text;
-    text << in.rdbuf();
+    if (*opt.from == "-") {
+      text << std::cin.rdbuf();
+    } else {
+      std::ifstream in(*opt.from, std::ios::binary);
+      if (!in) {
+        return usage_error("--from " + *opt.from + ": cannot be read (" + std::strerror(errno) +
+                           ")");
+      }
+      text << in.rdbuf();
+    }
     auto loaded = snapshot_from_json_text(text.str());
     if (auto* why = std::get_if<std::string>(&loaded)) {
+      // Not a report: text pasted from a ticket (collect_env, nvidia-smi, …), unless it was
+      // meant as JSON.
+      if (!looks_like_json(text.str())) {
+        return run_check_on_paste(opt, *opt.from, text.str(), env);
+      }
       return usage_error("--from " + *opt.from + ": " + *why);
     }
     snap = std::move(std::get<Snapshot>(loaded));

@@ -34,6 +34,8 @@ void check_tensorflow_cpu_only(const CheckSpec&, const CheckInput&, std::vector<
 void check_jax_cuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_jax_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_smoke_results(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_tensorflow_windows(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_runtime_symptoms(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.
 struct GpuCapability {

@@ -17,7 +17,7 @@ namespace {
 
 /// Areas in the order a person debugs them: hardware, kernel driver, CUDA, the other APIs.
 constexpr std::string_view kAreas[] = {"host",   "gpu",    "nvidia", "cuda", "opencl",
-                                       "vulkan", "python", "macos",  "rocm"};
+                                       "vulkan", "python", "macos",  "rocm", "ollama"};
 
 std::string mark(Severity s, const Style& st) {
   switch (s) {
@@ -200,6 +200,9 @@ void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
   os << "    " << mark(f.severity, st) << " " << f.title << "  " << st.dim(f.id) << "\n";
   for (const auto& e : f.evidence) {
     if (!e.empty()) os << "        " << st.dim(e) << "\n";
+  }
+  for (const auto& q : f.quotes) {
+    os << "        " << st.dim("line " + std::to_string(q.line) + ": ") << q.text << "\n";
   }
   if (f.fix) os << "        " << st.bold("fix: ") << *f.fix << "\n";
   if (f.source) os << "        " << st.dim("source: " + *f.source) << "\n";

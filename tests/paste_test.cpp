@@ -1,0 +1,539 @@
+// `check --from` with what people paste into tickets: the line cleaning, each format's reader on
+// real dumps from public issues (tests/fixtures/pastes/README.md names each one's source and the
+// cause its thread established), the same dumps decorated as tickets decorate them, and every
+// fixture through the checks with the finding its cause implies (none on the healthy ones).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "checks/checks.hpp"
+#include "paste/read_pasted.hpp"
+#include "test_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+std::string paste_fixture(const std::string& name) {
+  std::ifstream in(test::fixture_path("pastes") + "/" + name, std::ios::binary);
+  EXPECT_TRUE(in.good()) << name;
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Checked {
+  PastedReading reading;
+  std::vector<Finding> findings;
+};
+
+/// What `check --from` does with text, in process.
+Checked check_text(const std::string& text) {
+  Checked c{read_pasted(text), {}};
+  const auto devices = merge_devices(c.reading.snapshot);
+  c.findings = run_checks(CheckInput{c.reading.snapshot, devices, builtin_compat()});
+  quote_findings(c.reading, c.findings);
+  drop_unfounded(c.reading, c.findings);
+  return c;
+}
+
+std::set<std::string> ids(const std::vector<Finding>& findings, Severity at_least) {
+  std::set<std::string> out;
+  for (const auto& f : findings) {
+    if (f.severity >= at_least) out.insert(f.id);
+  }
+  return out;
+}
+
+std::string describe(const std::vector<Finding>& findings) {
+  std::string s;
+  for (const auto& f : findings) s += std::string(to_string(f.severity)) + " " + f.id + ": " + f.title + "\n";
+  return s;
+}
+
+bool has_part(const PastedReading& r, const std::string& format) {
+  return std::any_of(r.parts.begin(), r.parts.end(),
+                     [&](const PastePart& p) { return p.format == format; });
+}
+
+const PythonPackage* package(const Snapshot& s, const std::string& name) {
+  if (!s.python) return nullptr;
+  for (const auto& env : s.python->envs) {
+    for (const auto& p : env.packages) {
+      if (p.name == name) return &p;
+    }
+  }
+  return nullptr;
+}
+
+// --- cleaning ------------------------------------------------------------------------------
+
+TEST(PasteLines, QuoteMarkersFencesIndentationAndCrlfComeOff) {
+  const auto lines = clean_paste("> ```\r\n>  PyTorch version: 2.1.0\r\n>  Is debug build: False\r\n> ```\r\n");
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_TRUE(lines[0].fence);
+  EXPECT_EQ(lines[1].text, "PyTorch version: 2.1.0");
+  EXPECT_EQ(lines[1].number, 2);
+  EXPECT_EQ(lines[2].text, "Is debug build: False");
+  EXPECT_TRUE(lines[3].fence);
+}
+
+TEST(PasteLines, RelativeIndentationStays) {
+  const auto lines = clean_paste("    Agent 2\n      Name: gfx1031\n");
+  EXPECT_EQ(lines[0].text, "Agent 2");
+  EXPECT_EQ(lines[1].text, "  Name: gfx1031");
+}
+
+TEST(PasteLines, TokensMatchWholeVersions) {
+  EXPECT_TRUE(contains_token("driver 470.82.01 is old", "470.82.01"));
+  EXPECT_FALSE(contains_token("driver 470.82.01", "470.82"));
+  EXPECT_TRUE(contains_token("needs driver 470.82.", "470.82"));
+  EXPECT_FALSE(contains_token("CUDA 12.1.105", "12.1"));
+}
+
+// --- readers, one format at a time ----------------------------------------------------------
+
+TEST(PasteReaders, CollectEnvTorch2WithItsSmWarning) {
+  const auto r = read_pasted(paste_fixture("collect_env/pytorch-150733-rtx5090d-sm120.txt"));
+  EXPECT_TRUE(has_part(r, "collect_env"));
+  const Snapshot& s = r.snapshot;
+  const PythonPackage* torch = package(s, "torch");
+  ASSERT_NE(torch, nullptr);
+  ASSERT_TRUE(torch->torch);
+  EXPECT_EQ(torch->torch->version, "2.6.0+cu126");
+  EXPECT_EQ(torch->torch->cuda, "12.6");
+  ASSERT_TRUE(s.nvml);
+  EXPECT_EQ(s.nvml->driver_version, "570.124.04");
+  ASSERT_EQ(s.nvml->devices.size(), 1u);
+  EXPECT_EQ(s.nvml->devices[0].name, "NVIDIA GeForce RTX 5090 D");
+  ASSERT_EQ(s.python->envs.size(), 1u);
+  EXPECT_EQ(s.python->envs[0].python_version, "3.12.9");
+  // "CUDA runtime version: Could not collect": no nvcc, so no toolkit.
+  EXPECT_FALSE(s.nvidia && !s.nvidia->toolkits.empty());
+  ASSERT_FALSE(s.symptoms.empty());
+  EXPECT_EQ(s.symptoms[0].id, "torch.arch_unsupported");
+  EXPECT_EQ(s.symptoms[0].values.at("sm"), "120");
+  EXPECT_EQ(s.symptoms[0].values.at("supported"), "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90");
+}
+
+TEST(PasteReaders, CollectEnvTorch1YesNoQuotedWindows) {
+  const auto r = read_pasted(paste_fixture("collect_env/pytorch-40682-windows-quoted.txt"));
+  const Snapshot& s = r.snapshot;
+  ASSERT_TRUE(s.host);
+  EXPECT_EQ(s.host->os_id, "windows");
+  ASSERT_TRUE(s.nvml);
+  ASSERT_EQ(s.nvml->devices.size(), 2u);
+  EXPECT_EQ(s.nvml->devices[1].name, "TITAN RTX");
+  EXPECT_EQ(s.nvml->driver_version, "442.92");
+  // The nvcc on PATH is a toolkit, not torch's CUDA.
+  ASSERT_TRUE(s.nvidia);
+  ASSERT_EQ(s.nvidia->toolkits.size(), 1u);
+  EXPECT_EQ(s.nvidia->toolkits[0].version, "10.1.243");
+  EXPECT_EQ(package(s, "torch")->torch->cuda, "10.1");
+  EXPECT_EQ(s.python->envs[0].python_version, "3.7");
+}
+
+TEST(PasteReaders, CollectEnvRocmBuildNamesAnAmdGpu) {
+  const auto r = read_pasted(paste_fixture("collect_env/pytorch-44106-rocm-1.7-sample.txt"));
+  const Snapshot& s = r.snapshot;
+  const PythonPackage* torch = package(s, "torch");
+  ASSERT_TRUE(torch && torch->torch);
+  EXPECT_EQ(torch->torch->hip, "3.7.20315-077bcfa0");
+  EXPECT_FALSE(torch->torch->cuda);
+  ASSERT_TRUE(s.rocm);
+  ASSERT_EQ(s.rocm->nodes.size(), 1u);
+  EXPECT_FALSE(s.nvml && !s.nvml->devices.empty());
+}
+
+TEST(PasteReaders, CollectEnvTruncatedBeforeTheBuildLineLeavesTheBuildUnknown) {
+  const auto r = read_pasted("Collecting environment information...\nPyTorch version: 2.1.0\nIs debug bu");
+  const PythonPackage* torch = package(r.snapshot, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->version, "2.1.0");
+  EXPECT_FALSE(torch->torch) << "a CPU-only verdict needs the \"CUDA used to build\" line";
+}
+
+TEST(PasteReaders, VllmBannerLayout) {
+  const auto r = read_pasted(paste_fixture("vllm/vllm-21310-banner-rhel8.txt"));
+  const PythonPackage* torch = package(r.snapshot, "torch");
+  ASSERT_TRUE(torch && torch->torch);
+  EXPECT_EQ(torch->torch->version, "2.5.1+cu124");
+  EXPECT_EQ(torch->torch->cuda, "12.4");
+  EXPECT_EQ(r.snapshot.host->os_id, "rhel");
+}
+
+TEST(PasteReaders, VllmOldLayoutWithEightGpus) {
+  const auto r = read_pasted(paste_fixture("vllm/vllm-15592-a100x8-driver-525.txt"));
+  ASSERT_TRUE(r.snapshot.nvml);
+  EXPECT_EQ(r.snapshot.nvml->devices.size(), 8u);
+  EXPECT_EQ(r.snapshot.nvml->driver_version, "525.60.13");
+}
+
+TEST(PasteReaders, NvidiaSmiTables) {
+  {  // 79 columns, two A100s, one in MIG mode; names truncated by nvidia-smi
+    const auto r = read_pasted(paste_fixture("nvidia-smi/nvitop-8-a100-mig-79col.txt"));
+    const auto& n = *r.snapshot.nvml;
+    EXPECT_EQ(n.driver_version, "510.47.03");
+    EXPECT_EQ(n.cuda_driver_version, 11060);
+    ASSERT_EQ(n.devices.size(), 2u);
+    EXPECT_EQ(n.devices[1].pci_bus_id, "00000000:41:00.0");
+    EXPECT_EQ(n.devices[0].mig_enabled, false);
+    EXPECT_EQ(n.devices[1].mig_enabled, true);
+    EXPECT_EQ(n.devices[0].memory_total_bytes, 81920ull * 1024 * 1024);
+  }
+  {  // 89 columns, Windows "Driver-Model" and WDDM
+    const auto r = read_pasted(paste_fixture("tensorflow/tensorflow-73368-windows11-tf217-wddm.txt"));
+    const auto& n = *r.snapshot.nvml;
+    EXPECT_EQ(n.driver_version, "555.99");
+    ASSERT_EQ(n.devices.size(), 1u);
+    EXPECT_EQ(r.snapshot.host->os_id, "windows");
+  }
+}
+
+TEST(PasteReaders, NvidiaSmiOneLineFailures) {
+  const auto mismatch = read_pasted(paste_fixture("nvidia-smi/shine-cluster-30-mismatch-unattended-upgrade.txt"));
+  EXPECT_EQ(mismatch.snapshot.nvml->init_code, 18);
+  const auto no_driver = read_pasted(paste_fixture("nvidia-smi/compute-gpu-installation-18-kernel-upgrade.txt"));
+  ASSERT_EQ(no_driver.snapshot.symptoms.size(), 1u);
+  EXPECT_EQ(no_driver.snapshot.symptoms[0].id, "nvidia_smi.no_driver");
+  EXPECT_EQ(no_driver.snapshot.symptoms[0].line, 3);
+}
+
+TEST(PasteReaders, NvidiaSmiQuery) {
+  const auto r = read_pasted(paste_fixture("nvidia-smi-q/nvidia-docker-816-tesla-k80-azure.txt"));
+  EXPECT_TRUE(has_part(r, "nvidia-smi -q"));
+  const auto& n = *r.snapshot.nvml;
+  EXPECT_EQ(n.driver_version, "396.37");
+  ASSERT_EQ(n.devices.size(), 1u);
+  EXPECT_EQ(n.devices[0].name, "Tesla K80");
+  EXPECT_EQ(n.devices[0].uuid, "GPU-daade63e-6b82-4c36-32c5-8929377b9e2b");
+  EXPECT_EQ(n.devices[0].persistence_mode, false);
+}
+
+TEST(PasteReaders, NvidiaSmiList) {
+  const auto r = read_pasted(paste_fixture("nvidia-smi/datadog-33120-a100-mig-list.txt"));
+  const auto& n = *r.snapshot.nvml;
+  ASSERT_EQ(n.devices.size(), 1u);
+  EXPECT_EQ(n.devices[0].name, "NVIDIA A100-SXM4-80GB");
+  EXPECT_EQ(n.devices[0].uuid, "GPU-7fdaf0a5-179b-f636-d15d-daf243e3ff16");
+}
+
+TEST(PasteReaders, JaxEnvironmentInfo) {
+  const auto r = read_pasted(paste_fixture("jax/conda-forge-jaxlib-285-cpu-fallback.txt"));
+  EXPECT_TRUE(has_part(r, "jax.print_environment_info"));
+  ASSERT_NE(package(r.snapshot, "jaxlib"), nullptr);
+  EXPECT_EQ(package(r.snapshot, "jaxlib")->version, "0.4.32");
+  EXPECT_EQ(r.snapshot.host->kernel_release, "6.11.0-8-generic");
+  EXPECT_EQ(r.snapshot.nvml->driver_version, "560.35.03");
+}
+
+TEST(PasteReaders, TensorflowIssueForm) {
+  const auto r = read_pasted(paste_fixture("tensorflow/tensorflow-62375-windows10-tf214.txt"));
+  const PythonPackage* tf = package(r.snapshot, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ(tf->version, "2.14");
+  EXPECT_EQ(r.snapshot.host->os_id, "windows");
+  EXPECT_EQ(r.snapshot.python->envs[0].python_version, "3.11.1");
+  ASSERT_TRUE(r.snapshot.nvml);
+  EXPECT_EQ(r.snapshot.nvml->devices[0].name, "nvidia GTX 1060");
+}
+
+TEST(PasteReaders, RocminfoAgentsAndErrors) {
+  const auto agent = read_pasted(paste_fixture("ollama/ollama-4099-gfx1103-rocm-docker.txt"));
+  ASSERT_TRUE(agent.snapshot.rocm);
+  ASSERT_FALSE(agent.snapshot.rocm->nodes.empty());
+  EXPECT_EQ(agent.snapshot.rocm->nodes[0].gfx_target, "gfx1103");
+  const auto enomem = read_pasted(paste_fixture("rocminfo/legacy-rocm-build-2232-kfd-enomem-pitcairn.txt"));
+  std::set<std::string> seen;
+  for (const auto& s : enomem.snapshot.symptoms) seen.insert(s.id);
+  EXPECT_TRUE(seen.count("rocm.kfd_open_failed"));
+  EXPECT_FALSE(seen.count("rocm.kfd_permission")) << "the user is in the render group";
+}
+
+TEST(PasteReaders, RocmSmiTablesAndShowAll) {
+  const auto concise = read_pasted(paste_fixture("rocm-smi/roc-smi-86-rocm33-concise.txt"));
+  EXPECT_TRUE(has_part(concise, "rocm-smi"));
+  ASSERT_TRUE(concise.snapshot.rocm);
+  EXPECT_EQ(concise.snapshot.rocm->nodes.size(), 1u);
+  const auto all = read_pasted(paste_fixture("rocm-smi/rocm-smi-lib-77-showall-rx5700xt.txt"));
+  ASSERT_TRUE(all.snapshot.rocm);
+  EXPECT_EQ(all.snapshot.rocm->nodes[0].device_id, 0x731fu);
+}
+
+TEST(PasteReaders, SystemProfilerText) {
+  const auto r = read_pasted(paste_fixture("system_profiler/seed-001-egpu-rx5700xt.txt"));
+  ASSERT_TRUE(r.snapshot.macos);
+  ASSERT_EQ(r.snapshot.macos->gpus.size(), 1u);
+  EXPECT_EQ(r.snapshot.macos->gpus[0].pcie_lane_width, 4);
+  EXPECT_TRUE(r.unrecognised.empty());
+}
+
+TEST(PasteReaders, ClinfoFullShortAndAmdForms) {
+  const auto nv = read_pasted(paste_fixture("clinfo/clinfo-10-nvidia-geforce-310.txt"));
+  ASSERT_TRUE(nv.snapshot.opencl);
+  ASSERT_EQ(nv.snapshot.opencl->platforms.size(), 1u);
+  ASSERT_EQ(nv.snapshot.opencl->platforms[0].devices.size(), 1u);
+  EXPECT_EQ(nv.snapshot.opencl->platforms[0].devices[0].name, "GeForce 310");
+  EXPECT_EQ(nv.snapshot.opencl->platforms[0].devices[0].vendor_id, 0x10deu);
+  const auto amd = read_pasted(paste_fixture("clinfo/plaidml-275-amd-app-vega-colons.txt"));
+  ASSERT_TRUE(amd.snapshot.opencl);
+  ASSERT_EQ(amd.snapshot.opencl->platforms.size(), 1u);
+  ASSERT_EQ(amd.snapshot.opencl->platforms[0].devices.size(), 1u);
+  EXPECT_EQ(amd.snapshot.opencl->platforms[0].devices[0].name, "Radeon RX Vega");
+  EXPECT_EQ(amd.snapshot.opencl->platforms[0].devices[0].type, "GPU");
+  const auto list = read_pasted("Platform #0: NVIDIA CUDA\n `-- Device #0: NVIDIA GeForce RTX 3090\n");
+  ASSERT_TRUE(list.snapshot.opencl);
+  EXPECT_EQ(list.snapshot.opencl->platforms[0].devices[0].name, "NVIDIA GeForce RTX 3090");
+}
+
+TEST(PasteReaders, VulkaninfoSummary) {
+  const auto r = read_pasted(paste_fixture("vulkaninfo/gpt4all-1557-rtx2060-and-llvmpipe.txt"));
+  ASSERT_TRUE(r.snapshot.vulkan);
+  ASSERT_EQ(r.snapshot.vulkan->devices.size(), 2u);
+  EXPECT_EQ(r.snapshot.vulkan->devices[0].name, "NVIDIA GeForce RTX 2060");
+  EXPECT_EQ(r.snapshot.vulkan->devices[0].type, "discrete_gpu");
+  EXPECT_EQ(r.snapshot.vulkan->devices[1].type, "cpu");
+}
+
+TEST(PasteReaders, OllamaLogsPlainAndJournal) {
+  const auto healthy = read_pasted(paste_fixture("ollama/ollama-10569-windows-rtx2080ti-healthy.txt"));
+  ASSERT_TRUE(healthy.snapshot.ollama);
+  ASSERT_EQ(healthy.snapshot.ollama->devices.size(), 1u);
+  EXPECT_EQ(healthy.snapshot.ollama->devices[0].compute, "7.5");
+  EXPECT_EQ(healthy.snapshot.nvml->devices[0].cc_major, 7);
+  const auto amd = read_pasted(paste_fixture("ollama/ollama-for-amd-14-gfx1031-windows.txt"));
+  EXPECT_EQ(amd.snapshot.ollama->version, "0.3.4");
+  EXPECT_EQ(amd.snapshot.ollama->supported_gfx, std::vector<std::string>{"gfx1103"});
+  EXPECT_EQ(amd.snapshot.ollama->runners.size(), 4u);
+  const auto journal = read_pasted(paste_fixture("ollama/ollama-9415-journalctl-rtx5090.txt"));
+  EXPECT_TRUE(has_part(journal, "ollama log"));
+}
+
+TEST(PasteReaders, PackageLists) {
+  const auto conda = read_pasted(paste_fixture("packages/pixi-4392-conda-forge-pytorch-cuda126.txt"));
+  const PythonPackage* torch = package(conda.snapshot, "torch");
+  ASSERT_TRUE(torch && torch->torch);
+  EXPECT_EQ(torch->torch->cuda, "12.6");
+  const auto pip = read_pasted(paste_fixture("packages/autogptq-598-ngc-pip-list.txt"));
+  EXPECT_NE(package(pip.snapshot, "cupy-cuda118"), nullptr);
+  const auto freeze = read_pasted(paste_fixture("packages/uv-2928-pip-freeze-pytorch-image.txt"));
+  EXPECT_EQ(package(freeze.snapshot, "bitsandbytes")->version, "0.41.0");
+  const auto wheel = read_pasted("torch==2.1.0+cu121\nnvidia-cudnn-cu12==8.9.2.26\n");
+  ASSERT_TRUE(package(wheel.snapshot, "torch")->torch);
+  EXPECT_EQ(package(wheel.snapshot, "torch")->torch->cuda, "12.1");
+  EXPECT_EQ(package(wheel.snapshot, "nvidia-cudnn-cu12")->cuda_series, "12");
+}
+
+TEST(PasteReaders, SeveralDumpsInOnePasteAreEachRecognised) {
+  const std::string both = paste_fixture("collect_env/pytorch-43058-torch16-driver-418-v100.txt");
+  const auto r = read_pasted(both);
+  EXPECT_TRUE(has_part(r, "collect_env"));
+  EXPECT_TRUE(has_part(r, "nvidia-smi"));
+  EXPECT_FALSE(r.unrecognised.empty()) << "the person's own sentences are not a dump";
+}
+
+TEST(PasteReaders, NothingRecognisedIsNoPart) {
+  EXPECT_TRUE(read_pasted("my GPU does not work, please help\n").parts.empty());
+  EXPECT_TRUE(read_pasted("").parts.empty());
+}
+
+// --- every fixture through the checks -------------------------------------------------------
+
+struct Case {
+  const char* file;
+  std::vector<std::string> expect;  ///< finding ids the thread's cause implies; empty: healthy
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = {
+      {"collect_env/pytorch-150733-rtx5090d-sm120.txt", {"python.torch_arch"}},
+      {"collect_env/lhotse-793-torch-cu102-driver-9010.txt", {"python.torch_cuda_driver"}},
+      {"collect_env/pytorch-43058-torch16-driver-418-v100.txt", {"python.torch_cuda_driver"}},
+      {"collect_env/pytorch-122924-windows-cpu-wheel-rtx4080.txt", {"python.torch_cpu_only"}},
+      {"collect_env/pytorch-49325-windows-cpu-build-nvcc.txt", {"python.torch_cpu_only"}},
+      {"collect_env/pytorch-88639-cuda-unknown-error-suspend.txt", {"cuda.init"}},
+      {"collect_env/pytorch-44106-rocm-1.7-sample.txt", {}},
+      {"collect_env/pytorch-40682-windows-quoted.txt", {}},
+      {"collect_env/pytorch-51858-windows-gtx1050ti-healthy.txt", {}},
+      {"collect_env/vllm-18272-a100-cu128-details.txt", {}},
+      {"vllm/vllm-9293-wsl2-rtx4070-laptop.txt", {}},
+      {"vllm/vllm-13497-rtx4090-driver-535.txt", {}},
+      {"vllm/vllm-15592-a100x8-driver-525.txt", {}},
+      {"vllm/vllm-21310-banner-rhel8.txt", {}},
+      {"nvidia-smi/compute-gpu-installation-18-kernel-upgrade.txt", {"nvidia.module_not_loaded"}},
+      {"nvidia-smi/shine-cluster-30-mismatch-unattended-upgrade.txt", {"nvidia.driver_library_mismatch"}},
+      {"nvidia-smi/open-gpu-kernel-modules-47-mismatch-nvml-version.txt", {"nvidia.driver_library_mismatch"}},
+      {"nvidia-smi/ollama-11373-container-nvml-unknown-error.txt", {"nvidia.nvml_unknown_error"}},
+      {"nvidia-smi/fooocus-1313-driver-470-cuda-11.4.txt", {"python.torch_cuda_driver"}},
+      {"nvidia-smi/nvitop-8-a100-mig-79col.txt", {}},
+      {"nvidia-smi/datadog-33120-a100-mig-list.txt", {}},
+      {"nvidia-smi-q/nvidia-docker-954-gtx1080.txt", {}},
+      {"nvidia-smi-q/nvidia-docker-688-quadro-m1000m-375.txt", {}},
+      {"nvidia-smi-q/nvidia-docker-816-tesla-k80-azure.txt", {}},
+      {"jax/conda-forge-jaxlib-285-cpu-fallback.txt", {"python.jax_cpu_only"}},
+      {"jax/jax-12213-colab-cpu-and-t4.txt", {}},
+      {"jax/jax-12213-colab-gpu-t4.txt", {}},
+      {"jax/jax-21295-a10g-x8.txt", {}},
+      {"tensorflow/tensorflow-62375-windows10-tf214.txt", {"python.tensorflow_windows_gpu"}},
+      {"tensorflow/tensorflow-73368-windows11-tf217-wddm.txt", {"python.tensorflow_windows_gpu"}},
+      {"tensorflow/tensorflow-60830-windows10-tf212-details.txt", {"python.tensorflow_windows_gpu"}},
+      {"rocminfo/legacy-rocm-build-2232-kfd-enomem-pitcairn.txt", {"rocm.kfd_open_failed"}},
+      {"rocminfo/legacy-rocm-build-1797-gfx1032-no-binary.txt", {"rocm.gfx_unsupported"}},
+      {"rocminfo/pytorch-179865-gfx900-tensile-missing.txt", {"rocm.gfx_unsupported"}},
+      {"rocm-smi/legacy-rocm-build-2767-amdgpu-not-loaded.txt", {"rocm.amdgpu_not_loaded"}},
+      {"rocm-smi/roc-smi-86-rocm33-concise.txt", {}},
+      {"rocm-smi/tensorflow-upstream-156-rocm18.txt", {}},
+      {"rocm-smi/rocm-smi-lib-77-showall-rx5700xt.txt", {}},
+      {"ollama/ollama-4099-gfx1103-rocm-docker.txt", {"ollama.gfx_unsupported"}},
+      {"ollama/ollama-for-amd-14-gfx1031-windows.txt", {"ollama.gfx_unsupported"}},
+      {"ollama/ollama-12071-windows-gfx1103-empty-list.txt", {"ollama.gfx_unsupported"}},
+      {"ollama/ollama-8638-cuda-init-999-p104.txt", {"cuda.init"}},
+      {"ollama/ollama-10569-windows-rtx2080ti-healthy.txt", {}},
+      {"ollama/ollama-9415-journalctl-rtx5090.txt", {}},
+      {"system_profiler/imacpro-vega64-cpu_info-17.txt", {}},
+      {"system_profiler/m3-smctemp-26.txt", {}},
+      {"system_profiler/seed-001-egpu-rx5700xt.txt", {}},
+      {"clinfo/kristforge-11-clover-no-devices.txt", {"opencl.no_device"}},
+      {"clinfo/deconwolf-75-amd-gfx1031.txt", {}},
+      {"clinfo/clinfo-10-nvidia-geforce-310.txt", {}},
+      {"clinfo/plaidml-275-amd-app-vega-colons.txt", {}},
+      {"vulkaninfo/clvk-537-raspberry-pi-llvmpipe.txt", {"vulkan.software_only"}},
+      {"vulkaninfo/vulkan-loader-979-llvmpipe-surfaces.txt", {"vulkan.software_only"}},
+      {"vulkaninfo/gpt4all-1557-rtx2060-and-llvmpipe.txt", {}},
+      {"vulkaninfo/nixgl-153-amdgpu-pro-rx6600xt.txt", {}},
+      {"packages/pixi-4392-conda-forge-pytorch-cuda126.txt", {}},
+      {"packages/autogptq-598-ngc-pip-list.txt", {}},
+      {"packages/uv-2928-pip-freeze-pytorch-image.txt", {}},
+  };
+  return all;
+}
+
+TEST(PasteCauses, EachFixtureGetsTheFindingItsThreadEstablished) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.file);
+    const auto checked = check_text(paste_fixture(c.file));
+    EXPECT_FALSE(checked.reading.parts.empty());
+    const auto found = ids(checked.findings, Severity::warn);
+    if (c.expect.empty()) {
+      // Healthy (or a thread whose cause is not the GPU stack): no failure and no warning.
+      EXPECT_TRUE(found.empty()) << describe(checked.findings);
+      continue;
+    }
+    for (const auto& id : c.expect) {
+      EXPECT_TRUE(found.count(id)) << "want " << id << "\n" << describe(checked.findings);
+    }
+  }
+}
+
+TEST(PasteCauses, EveryFindingQuotesALineOfThePaste) {
+  for (const auto& c : cases()) {
+    if (c.expect.empty()) continue;
+    SCOPED_TRACE(c.file);
+    const auto checked = check_text(paste_fixture(c.file));
+    for (const auto& f : checked.findings) {
+      if (f.severity < Severity::warn) continue;
+      EXPECT_FALSE(f.quotes.empty()) << f.id << ": " << f.title;
+      for (const auto& q : f.quotes) {
+        ASSERT_GE(q.line, 1);
+        ASSERT_LE(static_cast<std::size_t>(q.line), checked.reading.lines.size());
+      }
+    }
+  }
+}
+
+/// The decorations tickets add: a "> " quote, a leading space, CRLF, a fence around it, a last
+/// line cut in half.
+std::string decorate(const std::string& text, int how) {
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  if (how == 3) out += "```text\n";
+  while (std::getline(in, line)) {
+    switch (how) {
+      case 0: out += "> " + line + "\n"; break;
+      case 1: out += " " + line + "\n"; break;
+      case 2: out += line + "\r\n"; break;
+      default: out += line + "\n";
+    }
+  }
+  if (how == 3) out += "```\n";
+  return out;
+}
+
+TEST(PasteCauses, DecoratedPastesReadTheSame) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.file);
+    const std::string plain = paste_fixture(c.file);
+    const auto want = ids(check_text(plain).findings, Severity::warn);
+    for (int how = 0; how < 4; ++how) {
+      EXPECT_EQ(ids(check_text(decorate(plain, how)).findings, Severity::warn), want)
+          << "decoration " << how;
+    }
+  }
+}
+
+TEST(PasteCauses, ATruncatedPasteNeverInventsAFailure) {
+  // Cut every fixture of a healthy machine at each tenth of its length: what remains may say
+  // less, never that something failed.
+  for (const auto& c : cases()) {
+    if (!c.expect.empty()) continue;
+    SCOPED_TRACE(c.file);
+    const std::string text = paste_fixture(c.file);
+    for (int tenth = 1; tenth < 10; ++tenth) {
+      const auto cut = check_text(text.substr(0, text.size() * tenth / 10));
+      EXPECT_TRUE(ids(cut.findings, Severity::fail).empty()) << tenth << "/10\n" << describe(cut.findings);
+    }
+  }
+}
+
+TEST(PasteCauses, AMissingDriverIsAskedFor) {
+  const auto checked = check_text("PyTorch version: 2.1.0+cu121\nCUDA used to build PyTorch: 12.1\n");
+  const auto asks = what_would_decide(checked.reading, checked.findings);
+  ASSERT_FALSE(asks.empty());
+  EXPECT_EQ(asks[0].ask, "nvidia-smi");
+  EXPECT_TRUE(ids(checked.findings, Severity::warn).empty()) << describe(checked.findings);
+}
+
+// --- the command ----------------------------------------------------------------------------
+
+TEST(PasteCli, CheckFromTextQuotesItsLinesAndExitsOne) {
+  const std::string file =
+      test::fixture_path("pastes") + "/collect_env/lhotse-793-torch-cu102-driver-9010.txt";
+  auto r = test::run_gpudoctor({"check", "--from", file, "--color", "never"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("python.torch_cuda_driver"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("line 4: PyTorch version: 1.12.1+cu102"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Read from the paste: "), std::string::npos) << r.out;
+  auto j = test::run_gpudoctor({"check", "--json", "--from", file});
+  EXPECT_EQ(j.exit_code, 1);
+  const Json doc = Json::parse(j.out);
+  EXPECT_FALSE(doc["paste"]["parts"].empty());
+  bool quoted = false;
+  for (const auto& f : doc["findings"]) quoted = quoted || !f["quotes"].empty();
+  EXPECT_TRUE(quoted);
+}
+
+TEST(PasteCli, HealthyPasteExitsZero) {
+  const std::string file = test::fixture_path("pastes") + "/vllm/vllm-13497-rtx4090-driver-535.txt";
+  auto r = test::run_gpudoctor({"check", "--from", file, "--color", "never"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+TEST(PasteCli, TextNothingReadsIsAUsageError) {
+  char path[] = "/tmp/gpudoctor-paste-XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  std::ofstream(path) << "hello, my GPU is slow\n";
+  auto r = test::run_gpudoctor({"check", "--from", path});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("neither a gpudoctor report nor a dump"), std::string::npos) << r.err;
+  std::remove(path);
+}
+
+}  // namespace
+}  // namespace gpudoctor
