@@ -267,7 +267,8 @@ std::vector<CheckSpec> make_check_list() {
        "rocm.not_in_group, rocm.amdgpu_not_loaded, rocm.device_access, rocm.kfd_open_failed, "
        "rocm.gfx_unsupported, "
        "ollama.gfx_unsupported, ollama.gpu_too_old, ollama.rocm_missing, ollama.no_gpu, "
-       "opencl.no_icd, opencl.no_device, vulkan.no_driver, vulkan.software_only"},
+       "opencl.no_icd, opencl.no_device, vulkan.no_driver, vulkan.software_only, python.vllm_dtype, "
+       "python.xformers_torch, python.vllm_torch"},
   };
 }
 

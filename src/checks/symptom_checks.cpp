@@ -285,6 +285,42 @@ void framework_symptoms(const CheckSpec& self, const CheckInput& in, std::vector
   }
 }
 
+/// Libraries built against one torch and loaded with another.
+void library_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  const Snapshot& s = in.snap;
+  if (const Symptom* b = seen(s, "vllm.bfloat16_unsupported"); b && !reported(out, "python.vllm_dtype")) {
+    Finding f = from_symptom(self, "python.vllm_dtype", Severity::fail,
+                             "The " + value(*b, "gpu") + " (compute capability " + value(*b, "cc") +
+                                 ") has no bfloat16, the dtype the model asks for: vLLM refuses to "
+                                 "start",
+                             *b);
+    f.area = "python";
+    f.fix = "start vLLM with --dtype half (float16), or use a GPU of compute capability 8.0 or newer";
+    out.push_back(std::move(f));
+  }
+  if (const Symptom* x = seen(s, "xformers.torch_mismatch"); x && !reported(out, "python.xformers_torch")) {
+    Finding f = from_symptom(self, "python.xformers_torch", Severity::fail,
+                             "xFormers was built for another torch than the one installed (" +
+                                 value(*x, "have") + "): its CUDA kernels do not load",
+                             *x);
+    f.area = "python";
+    f.fix = "pip install the xformers release built for this torch (the same index as torch, e.g. "
+            "pip install -U xformers --index-url https://download.pytorch.org/whl/cu121), or "
+            "uninstall xformers";
+    out.push_back(std::move(f));
+  }
+  if (const Symptom* v = seen(s, "vllm.torch_abi_mismatch"); v && !reported(out, "python.vllm_torch")) {
+    Finding f = from_symptom(self, "python.vllm_torch", Severity::fail,
+                             "vLLM's compiled extension was built against another torch than the "
+                             "one installed (undefined symbol)",
+                             *v);
+    f.area = "python";
+    f.fix = "reinstall the vllm wheel together with the torch it pins (pip install --force-reinstall "
+            "vllm), or build vLLM from source against this torch";
+    out.push_back(std::move(f));
+  }
+}
+
 void nvidia_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   const Snapshot& s = in.snap;
   if (const Symptom* n = seen(s, "nvidia_smi.no_driver");
@@ -525,6 +561,7 @@ void check_runtime_symptoms(const CheckSpec& self, const CheckInput& in, std::ve
   if (in.snap.live && in.snap.symptoms.empty()) return;
   torch_symptoms(self, in, out);
   framework_symptoms(self, in, out);
+  library_symptoms(self, in, out);
   nvidia_symptoms(self, in, out);
   rocm_symptoms(self, in, out);
   ollama_symptoms(self, in, out);

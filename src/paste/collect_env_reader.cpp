@@ -342,22 +342,7 @@ class Block {
   }
 
   /// "CUDA runtime version: 12.1.105": the nvcc on PATH (nvcc --version), not torch's CUDA.
-  void read_nvcc(const std::string& v) {
-    const std::string version = leading_version(v);
-    if (version.empty()) return;
-    NvidiaSystem& n = sink_.nvidia();
-    for (const auto& t : n.toolkits) {
-      if (t.version == version) return;
-    }
-    CudaToolkit t;
-    t.path = "nvcc on PATH";
-    t.source = "PATH";
-    t.found_by = {"PATH"};
-    t.version = version;
-    t.version_source = "nvcc";
-    n.toolkits.push_back(std::move(t));
-    sink_.fact("nvcc.version", v, i_);
-  }
+  void read_nvcc(const std::string& v) { add_nvcc_toolkit(sink_, leading_version(v), i_); }
 
   void read_env_var(std::string_view t) {
     const auto eq = t.find('=');

@@ -159,21 +159,7 @@ bool message(PasteSink& sink, std::size_t i) {
     const auto v = t.find(", V", at);
     const std::string version =
         leading_version(v == std::string_view::npos ? t.substr(at + 32) : t.substr(v + 3));
-    if (!version.empty()) {
-      NvidiaSystem& n = sink.nvidia();
-      const bool known = std::any_of(n.toolkits.begin(), n.toolkits.end(),
-                                     [&](const CudaToolkit& k) { return k.version == version; });
-      if (!known) {
-        CudaToolkit k;
-        k.path = "nvcc on PATH";
-        k.source = "PATH";
-        k.found_by = {"PATH"};
-        k.version = version;
-        k.version_source = "nvcc";
-        n.toolkits.push_back(std::move(k));
-      }
-      sink.fact("nvcc.version", version, i);
-    }
+    add_nvcc_toolkit(sink, version, i);
     return true;
   }
   if (starts_with(t, "nvcc: NVIDIA (R) Cuda compiler driver") ||
@@ -185,6 +171,51 @@ bool message(PasteSink& sink, std::size_t i) {
   if (starts_with(t, "warnings.warn(") || starts_with(t, "return torch._C._cuda_getDeviceCount()") ||
       (ends_with(t, "UserWarning:") && t.find("site-packages/torch/") != std::string_view::npos) ||
       (starts_with(t, "If you want to use the ") && t.find("GPU with PyTorch") != std::string_view::npos)) {
+    return true;
+  }
+  // ComfyUI's start-up lines: "pytorch version: 2.1.0+cu121", "Device: cuda:0 NVIDIA GeForce
+  // RTX 4090 : cudaMallocAsync".
+  // Also behind a logging prefix: "2024-09-22 16:26:39,791 - root - INFO - pytorch version: …".
+  if (const auto at = t.find("pytorch version: "); at != std::string_view::npos &&
+                                                  (at == 0 || t.substr(0, at).find(" INFO - ") != std::string_view::npos)) {
+    set_torch_version(sink, t.substr(at + 17), i);
+    PythonPackage& p = sink.package("torch");
+    if (p.torch && p.torch->local_version) apply_local_version(*p.torch);
+    if (p.torch && !p.torch->local_version) p.torch.reset();  // the build is not said
+    return true;
+  }
+  if (t.find("Device: cuda:") != std::string_view::npos || t.find("**Name:** cuda:") != std::string_view::npos) {
+    // ComfyUI's log line, and its error report's "- **Name:** cuda:0 NVIDIA … : cudaMallocAsync".
+    const std::string_view rest = t.substr(t.find("cuda:") + 5);
+    const auto space = rest.find(' ');
+    const auto colon = rest.rfind(" : ");
+    if (space != std::string_view::npos) {
+      const auto idx = parse_int(rest.substr(0, space));
+      const std::size_t end = colon == std::string_view::npos || colon < space ? rest.size() : colon;
+      if (idx) add_named_gpu(sink, static_cast<int>(*idx), rest.substr(space + 1, end - space - 1), i);
+    }
+    return true;
+  }
+  if (t.find("Torch is not able to use GPU") != std::string_view::npos) {
+    sink.symptom("torch.cuda_unavailable", "stable-diffusion-webui", i);
+    return true;
+  }
+  if (t.find("Bfloat16 is only supported on GPUs with compute capability of at least 8.0") !=
+      std::string_view::npos) {
+    sink.symptom("vllm.bfloat16_unsupported", "vllm", i,
+                 {{"gpu", between(t, "Your ", " GPU has")},
+                  {"cc", leading_version(between(t, "compute capability of ", "."))}});
+    return true;
+  }
+  if (t.find("xFormers was built for:") != std::string_view::npos ||
+      (t.find(" with CUDA ") != std::string_view::npos && t.find("(you have ") != std::string_view::npos)) {
+    sink.symptom("xformers.torch_mismatch", "xformers", i,
+                 {{"have", between(t, "(you have ", ")")}});
+    return true;
+  }
+  if (t.find("_C.abi3.so: undefined symbol") != std::string_view::npos &&
+      t.find("vllm") != std::string_view::npos) {
+    sink.symptom("vllm.torch_abi_mismatch", "vllm", i);
     return true;
   }
   if (t.find("MPS backend is supported on MacOS 12.3+") != std::string_view::npos ||

@@ -81,15 +81,8 @@ void read_nvidia_smi_query(PasteSink& sink) {
         n.driver_version = value;
         sink.fact("nvidia.driver", value, i);
       } else if (key == "CUDA Version" && !no_value(value)) {
-        const std::string v = leading_version(value);
-        const auto dot = v.find('.');
-        auto major = parse_int(v.substr(0, dot));
-        auto minor = dot == std::string::npos ? std::optional<std::int64_t>(0)
-                                              : parse_int(v.substr(dot + 1));
-        if (major && minor && *major < 100 && *minor < 100) {
-          n.cuda_driver_version = static_cast<int>(*major * 1000 + *minor * 10);
-        }
-        sink.fact("nvidia.cuda_max", v, i);
+        n.cuda_driver_version = packed_cuda_version(value);
+        sink.fact("nvidia.cuda_max", leading_version(value), i);
       }
       continue;
     }

@@ -53,12 +53,8 @@ bool header(PasteSink& sink, std::string_view t, std::size_t i) {
   if (cv != std::string_view::npos) {
     // The newest CUDA this driver supports, not an installed toolkit.
     const std::string v = leading_version(t.substr(cv + 13));
-    const auto dot = v.find('.');
-    auto major = parse_int(v.substr(0, dot));
-    auto minor = dot == std::string::npos ? std::optional<std::int64_t>(0)
-                                          : parse_int(v.substr(dot + 1));
-    if (major && minor && *major < 100 && *minor < 100) {
-      n.cuda_driver_version = static_cast<int>(*major * 1000 + *minor * 10);
+    if (auto packed = packed_cuda_version(v)) {
+      n.cuda_driver_version = packed;
       sink.fact("nvidia.cuda_max", v, i);
     }
   }

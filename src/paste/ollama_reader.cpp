@@ -86,14 +86,8 @@ void inference_compute(PasteSink& sink, const std::map<std::string, std::string>
         g.cc_minor = static_cast<int>(*minor);
       }
     }
-    if (d.driver) {
-      const std::string v = leading_version(*d.driver);
-      const auto dot = v.find('.');
-      auto major = parse_int(v.substr(0, dot));
-      auto minor = dot == std::string::npos ? std::nullopt : parse_int(v.substr(dot + 1));
-      if (major && minor && *major < 100 && *minor < 100 && !sink.nvml().cuda_driver_version) {
-        sink.nvml().cuda_driver_version = static_cast<int>(*major * 1000 + *minor * 10);
-      }
+    if (d.driver && !sink.nvml().cuda_driver_version) {
+      sink.nvml().cuda_driver_version = packed_cuda_version(*d.driver);
     }
   } else if (d.library == std::optional<std::string>("rocm")) {
     KfdNode& n = amd_gpu(sink, rocm_index++);

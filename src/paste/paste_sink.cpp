@@ -117,4 +117,32 @@ std::string leading_version(std::string_view s) {
   return out;
 }
 
+std::optional<int> packed_cuda_version(std::string_view text) {
+  const std::string v = leading_version(text);
+  const auto dot = v.find('.');
+  const auto major = parse_int(v.substr(0, dot));
+  const auto minor = dot == std::string::npos ? std::optional<std::int64_t>(0)
+                                              : parse_int(v.substr(dot + 1, v.find('.', dot + 1) - dot - 1));
+  if (!major || !minor || *major < 1 || *major >= 100 || *minor < 0 || *minor >= 100) {
+    return std::nullopt;
+  }
+  return static_cast<int>(*major * 1000 + *minor * 10);
+}
+
+void add_nvcc_toolkit(PasteSink& sink, const std::string& version, std::size_t i) {
+  if (version.empty()) return;
+  NvidiaSystem& n = sink.nvidia();
+  sink.fact("nvcc.version", version, i);
+  for (const auto& t : n.toolkits) {
+    if (t.version == version) return;
+  }
+  CudaToolkit t;
+  t.path = "nvcc on PATH";
+  t.source = "PATH";
+  t.found_by = {"PATH"};
+  t.version = version;
+  t.version_source = "nvcc";
+  n.toolkits.push_back(std::move(t));
+}
+
 }  // namespace gpudoctor

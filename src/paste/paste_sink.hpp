@@ -66,6 +66,14 @@ void set_torch_version(PasteSink& sink, std::string_view version, std::size_t i)
 /// A value that means "nothing here": "N/A", "None", "Could not collect", "No CUDA", "".
 bool no_value(std::string_view v);
 
+/// "12.2" (a CUDA version as nvidia-smi, ollama and torch print it) → 12020, as
+/// cuDriverGetVersion packs it; nullopt for anything else.
+std::optional<int> packed_cuda_version(std::string_view text);
+
+/// The nvcc on PATH ("Cuda compilation tools, release 12.1, V12.1.105", collect_env's "CUDA
+/// runtime version"): a toolkit of that version, added once.
+void add_nvcc_toolkit(PasteSink& sink, const std::string& version, std::size_t i);
+
 /// "535.104.05", "12.2": the leading dotted number of `s` ("12.1.105 (nvcc)" → "12.1.105").
 std::string leading_version(std::string_view s);
 

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "compat/compat_query.hpp"
 #include "paste/readers.hpp"
 #include "text.hpp"
 
@@ -115,6 +116,27 @@ bool looks_like_json(std::string_view text) {
   return !t.empty() && (t.front() == '{' || t.front() == '[');
 }
 
+/// The messages behind a finding that a check drew from the facts they set (cuInit's code, NVML's
+/// return code) without naming the message itself.
+const std::vector<std::pair<std::string_view, std::string_view>>& messages_behind() {
+  static const std::vector<std::pair<std::string_view, std::string_view>> table = {
+      {"cuda.init", "torch.cuda_unknown_error"},
+      {"cuda.init", "ollama.cuda_init"},
+      {"cuda.init", "cuda.init_failed"},
+      {"nvidia.driver_library_mismatch", "nvml.driver_library_mismatch"},
+      {"python.torch_cpu_only", "torch.cuda_unavailable"},
+      {"python.torch_cpu_only", "torch.not_compiled_with_cuda"},
+      {"python.torch_cuda_driver", "torch.cuda_unavailable"},
+      {"python.jax_cpu_only", "jax.cpu_fallback"},
+      {"python.jax_cpu_only", "jax.cpu_devices_only"},
+      {"rocm.gfx_unsupported", "rocm.tensile_missing"},
+      {"rocm.gfx_unsupported", "rocm.no_code_object"},
+      {"rocm.torch_gfx_unsupported", "rocm.tensile_missing"},
+      {"rocm.torch_gfx_unsupported", "rocm.no_code_object"},
+  };
+  return table;
+}
+
 void quote_findings(const PastedReading& reading, std::vector<Finding>& findings) {
   for (auto& f : findings) {
     std::string said = f.title;
@@ -123,6 +145,12 @@ void quote_findings(const PastedReading& reading, std::vector<Finding>& findings
     for (const auto& fact : reading.facts) {
       if (fact.value.size() < 3) continue;
       if (contains_token(said, fact.value)) lines.insert(fact.line);
+    }
+    for (const auto& [finding, symptom] : messages_behind()) {
+      if (f.id != finding) continue;
+      for (const auto& s : reading.snapshot.symptoms) {
+        if (s.id == symptom && s.line) lines.insert(*s.line);
+      }
     }
     for (int n : lines) {
       const PasteLine& l = reading.lines[static_cast<std::size_t>(n - 1)];
@@ -191,6 +219,25 @@ std::vector<PasteAsk> what_would_decide(const PastedReading& reading,
   if ((has_symptom(s, "jax.cpu_fallback") || has_symptom(s, "jax.plugin_error")) && !find_in(s, "jaxlib")) {
     out.push_back({"pip list | grep -i -e jax -e nvidia",
                    "which jaxlib and CUDA plugin versions are installed decides the fix"});
+  }
+  // torch's CUDA build on a known NVIDIA GPU, where no arch list of that release is known: the
+  // build's own list decides whether its kernels run there.
+  if (torch_cuda && nvidia_gpus_known && !has_finding(findings, "python.torch_arch") &&
+      !has_symptom(s, "torch.arch_unsupported")) {
+    const auto v = parse_version(torch->version.value_or(""));
+    const auto cuda = parse_version(*torch->torch->cuda);
+    const bool windows = s.host && s.host->os_id == std::optional<std::string>("windows");
+    if (v && cuda &&
+        !torch_archs(builtin_compat(), *v, *cuda, windows ? "windows-x86_64" : "linux-x86_64")) {
+      out.push_back({"python -c \"import torch; print(torch.cuda.get_arch_list())\"",
+                     "whether torch " + torch->torch->version.value_or("") +
+                         "'s kernels include this GPU's architecture (gpudoctor has no arch "
+                         "list for that release)"});
+    }
+  }
+  if (has_symptom(s, "nvidia_smi.not_installed")) {
+    out.push_back({"the NVIDIA driver's installation state (nvidia-smi ships with it)",
+                   "no nvidia-smi means the NVIDIA driver is not installed, or not on PATH"});
   }
   if (s.ollama && s.ollama->devices.empty() && !s.ollama->no_compatible_gpu &&
       !has_finding(findings, "ollama.")) {

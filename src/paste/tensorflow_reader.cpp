@@ -65,9 +65,15 @@ std::string gpu_from_words(std::string v) {
   return name;
 }
 
-void template_field(PasteSink& sink, const std::string& field, const std::string& value,
+void template_field(PasteSink& sink, const std::string& field, const std::string& raw,
                     std::size_t i) {
+  // "- **PyTorch Version:** 2.6.0": the bold's closing "**" lands in the value.
+  std::string value(trim(starts_with(raw, "**") ? std::string_view(raw).substr(2) : std::string_view(raw)));
   if (no_value(value) || value == "_No response_") return;
+  if (field == "os" && value == "nt") {
+    sink.host().os_id = "windows";
+    return;
+  }
   if (field == "tensorflow version" || field == "tensorflow version used") {
     set_tensorflow(sink, first_version(value), i);
     sink.fact("tensorflow.version", value, i);
@@ -94,6 +100,11 @@ void template_field(PasteSink& sink, const std::string& field, const std::string
     }
   } else if (field == "cuda/cudnn version") {
     sink.fact("cuda_cudnn", value, i);
+  } else if (field == "pytorch version") {
+    // ComfyUI's report and PyTorch's old template: "2.6.0+cu126"; the build only from its suffix.
+    std::string v = first_version(value);
+    if (v.empty()) return;
+    add_listed_package(sink, "torch", v, "", i);
   } else if (field == "gpu model and memory") {
     sink.fact("gpu.words", value, i);
     const std::string name = gpu_from_words(value);
@@ -111,7 +122,8 @@ bool known_field(const std::string& f) {
       "python version",     "cuda/cudnn version",      "gpu model and memory",
       "custom code",        "have i written custom code", "mobile device",
       "tensorflow installed from", "bazel version", "gcc/compiler version", "source",
-      "current behavior?", "current behaviour?", "issue type", "exact command to reproduce"};
+      "current behavior?", "current behaviour?", "issue type", "exact command to reproduce",
+      "pytorch version", "comfyui version", "python version", "embedded python", "arguments"};
   for (const char* k : kFields) {
     if (f == k) return true;
   }
