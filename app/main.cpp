@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     if (auto* why = std::get_if<std::string>(&loaded)) {
       // Not a report: text pasted from a ticket (collect_env, nvidia-smi, …), unless it was
       // meant as JSON.
-      if (!looks_like_json(text.str())) {
+      if (!looks_like_json(text.str()) && looks_like_text(text.str())) {
         return run_check_on_paste(opt, *opt.from, text.str(), env);
       }
       return usage_error("--from " + *opt.from + ": " + *why);

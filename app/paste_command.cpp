@@ -18,7 +18,7 @@ int run_check_on_paste(const Options& opt, const std::string& name, const std::s
   PastedReading reading = read_pasted(text);
   if (reading.parts.empty()) {
     std::cerr << "gpudoctor: --from " << name
-              << ": neither a gpudoctor report nor a dump gpudoctor reads (collect_env, "
+              << ": not JSON, and not a dump gpudoctor reads (collect_env, "
                  "nvidia-smi, jax/TensorFlow info, rocminfo, rocm-smi, system_profiler, clinfo, "
                  "vulkaninfo, an ollama log, pip/conda lists)\n";
     return 2;

@@ -361,6 +361,7 @@ const std::vector<Case>& cases() {
       {"collect_env/pytorch-40682-windows-quoted.txt", {}},
       {"collect_env/pytorch-51858-windows-gtx1050ti-healthy.txt", {}},
       {"collect_env/vllm-18272-a100-cu128-details.txt", {}},
+      {"collect_env/groundingdino-328-rocm60-rx6800xt.txt", {}},
       {"vllm/vllm-9293-wsl2-rtx4070-laptop.txt", {}},
       {"vllm/vllm-13497-rtx4090-driver-535.txt", {}},
       {"vllm/vllm-15592-a100x8-driver-525.txt", {}},
@@ -546,7 +547,7 @@ TEST(PasteCli, TextNothingReadsIsAUsageError) {
   std::ofstream(path) << "hello, my GPU is slow\n";
   auto r = test::run_gpudoctor({"check", "--from", path});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("neither a gpudoctor report nor a dump"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not JSON, and not a dump gpudoctor reads"), std::string::npos) << r.err;
   std::remove(path);
 }
 

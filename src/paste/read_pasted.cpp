@@ -116,6 +116,10 @@ const std::vector<std::pair<std::string_view, std::string_view>>& messages_behin
   return table;
 }
 
+bool looks_like_text(std::string_view text) {
+  return !trim(text).empty() && text.find('\0') == std::string_view::npos;
+}
+
 void quote_findings(const PastedReading& reading, std::vector<Finding>& findings) {
   for (auto& f : findings) {
     std::string said = f.title;

@@ -43,6 +43,9 @@ PastedReading read_pasted(std::string_view text);
 /// Whether `text` is meant as JSON (its first non-blank character opens an object or array).
 bool looks_like_json(std::string_view text);
 
+/// Whether `text` could be a paste at all: not blank, and no NUL byte (a binary file).
+bool looks_like_text(std::string_view text);
+
 /// Adds to each finding the pasted lines it stands on: the lines of the facts its title and
 /// evidence name, and of the messages it quotes.
 void quote_findings(const PastedReading& reading, std::vector<Finding>& findings);
