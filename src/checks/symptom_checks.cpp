@@ -132,7 +132,12 @@ void torch_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Fin
     const Symptom* arch = seen(s, id);
     if (!arch || reported(out, "python.torch_arch")) continue;
     const std::string gpu = value(*arch, "gpu");
-    const std::string sm = value(*arch, "sm");
+    std::string sm = value(*arch, "sm");
+    if (sm.empty() && !value(*arch, "cc").empty()) {  // "3.5" → "35"
+      std::string cc = value(*arch, "cc");
+      cc.erase(std::remove(cc.begin(), cc.end(), '.'), cc.end());
+      sm = cc;
+    }
     Finding f = from_symptom(self, "python.torch_arch", Severity::fail,
                              gpu + (sm.empty() ? "" : " (sm_" + sm + ")") + " is not among " + label +
                                  "'s CUDA architectures: kernels fail with \"no kernel image is "
@@ -453,7 +458,16 @@ void ollama_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Fi
     if (s.rocm && s.rocm->hsa_override_gfx_version) {
       f.evidence.push_back("HSA_OVERRIDE_GFX_VERSION=" + *s.rocm->hsa_override_gfx_version);
     }
-    if (auto ov = override_for(in.compat, gfx)) {
+    const bool windows = s.host && s.host->os_id == std::optional<std::string>("windows");
+    if (windows) {
+      // ollama documents the override for Linux only; its Windows build runs the targets it
+      // ships.
+      f.fix = "ollama on Windows runs only the targets its ROCm libraries list: use a listed GPU, "
+              "or run ollama on Linux" +
+              (override_for(in.compat, gfx)
+                   ? " with HSA_OVERRIDE_GFX_VERSION=" + override_for(in.compat, gfx)->value
+                   : std::string());
+    } else if (auto ov = override_for(in.compat, gfx)) {
       f.fix = "set HSA_OVERRIDE_GFX_VERSION=" + ov->value + " in ollama's environment (sudo "
               "systemctl edit ollama: [Service] Environment=\"HSA_OVERRIDE_GFX_VERSION=" +
               ov->value + "\", then restart it); the GPU then runs as " + ov->runs_as +

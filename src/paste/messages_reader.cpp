@@ -74,11 +74,29 @@ bool message(PasteSink& sink, std::size_t i) {
                  {{"gpu", gpu}, {"sm", sm}, {"supported", supported}});
     return true;
   }
-  if (t.find("PyTorch no longer supports this GPU because it is too old") !=
-      std::string_view::npos) {
+  // torch/cuda/__init__.py's old-GPU warning: "Found GPU0 GeForce GT 720 which is of cuda
+  // capability 3.5." then, on the same line or the next, "PyTorch no longer supports this GPU
+  // because it is too old." and the minimum.
+  if (t.find("which is of cuda capability ") != std::string_view::npos &&
+      t.find("Found GPU") != std::string_view::npos) {
+    const bool same_line = t.find("PyTorch no longer supports this GPU") != std::string_view::npos;
+    const bool next_line = i + 1 < lines.size() &&
+                           lines[i + 1].text.find("PyTorch no longer supports this GPU") !=
+                               std::string::npos;
+    if (!same_line && !next_line) return false;
+    std::string gpu = between(t, "Found GPU", " which");
+    const auto space = gpu.find(' ');  // "0 GeForce GT 720"
+    if (space != std::string::npos) gpu = gpu.substr(space + 1);
     sink.symptom("torch.gpu_too_old", "torch", i,
-                 {{"gpu", between(t, "Found GPU", " which")},
-                  {"cc", leading_version(between(t, "cuda capability ", " "))}});
+                 {{"gpu", gpu}, {"cc", leading_version(between(t, "cuda capability ", " "))}});
+    for (std::size_t k = i + 1; k < lines.size() && k < i + 3 && !same_line; ++k) {
+      const std::string_view n = trim(lines[k].text);
+      if (n.find("PyTorch no longer supports this GPU") != std::string_view::npos ||
+          n.find("minimum cuda capability") != std::string_view::npos) {
+        sink.claim(k, kFormat);
+        sink.fact("message", std::string(n), k);
+      }
+    }
     return true;
   }
   if (t.find("no kernel image is available for execution on the device") !=

@@ -140,6 +140,11 @@ void read_ollama_log(PasteSink& sink) {
                            t.find("cpu_common.go:") != std::string_view::npos);
     if (!logfmt_line && !journal && !old_form) continue;
     sink.claim(i, kFormat);
+    // Its Windows build logs from *_windows.go and names libraries by drive letter.
+    if (t.find("_windows.go:") != std::string_view::npos ||
+        t.find("library=C:\\") != std::string_view::npos) {
+      if (!sink.host().os_id) sink.host().os_id = "windows";
+    }
     const auto kv = logfmt_line ? logfmt(t.substr(time_at)) : std::map<std::string, std::string>{};
     const std::string msg = logfmt_line ? value_of(kv, "msg") : std::string(t);
     OllamaInfo& o = sink.ollama();
