@@ -1,4 +1,5 @@
 #include "paste/paste_sink.hpp"
+#include "paste/pasted_root.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,7 +11,7 @@ namespace gpudoctor {
 PasteSink::PasteSink(const std::vector<PasteLine>& lines)
     : lines_(lines), owner_(lines.size()) {
   snap.live = false;
-  snap.root = "(pasted text)";
+  snap.root = kPastedRoot;
 }
 
 void PasteSink::claim(std::size_t i, std::string_view format) {

@@ -8,6 +8,7 @@
 #include "render/macos_text.hpp"
 #include "render/nvidia_text.hpp"
 #include "render/query_text.hpp"
+#include "paste/pasted_root.hpp"
 #include "render/rocm_text.hpp"
 #include "text.hpp"
 
@@ -147,6 +148,10 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     if (k.module_version) {
       return "driver " + *k.module_version + (k.module_flavor ? " (" + *k.module_flavor + ")" : "");
     }
+    // A paste shows no kernel module list: what it does not show is unknown, not absent.
+    if (s.root == kPastedRoot) {
+      return s.nvml && s.nvml->driver_version ? "driver " + *s.nvml->driver_version : "";
+    }
     return "no NVIDIA kernel driver loaded";
   }
   if (area == "cuda") {
@@ -165,12 +170,14 @@ std::string area_summary(std::string_view area, const Snapshot& s,
   }
   if (area == "opencl" && s.opencl) {
     std::string n = api_device_names(s, devices, false);
+    if (s.root == kPastedRoot) return n.empty() ? "no device listed" : n;
     if (!s.live)
       return plural(s.opencl->icds.size(), "ICD") + " registered (not loaded under --sysroot)";
     return api_summary(n, s.opencl->smoke);
   }
   if (area == "vulkan" && s.vulkan) {
     std::string n = api_device_names(s, devices, true);
+    if (s.root == kPastedRoot) return n.empty() ? "no device listed" : n;
     if (!s.live)
       return plural(s.vulkan->manifests.size(), "driver manifest") +
              " (not loaded under --sysroot)";
