@@ -180,6 +180,28 @@ TEST(PasteReaders, TensorflowIssueForm) {
   EXPECT_EQ(r.snapshot.nvml->devices[0].name, "nvidia GTX 1060");
 }
 
+TEST(PasteReaders, TfEnvCollectSections) {
+  // The script's own lines, as tools/tf_env_collect.sh prints them (its section headers and the
+  // tensorflow import block), around a pip listing.
+  const auto r = read_pasted(
+      "== check python ===================================================\n"
+      "python version: 3.6.9\n"
+      "\n"
+      "== check pips ===================================================\n"
+      "numpy                1.18.1\n"
+      "tensorflow-gpu       2.1.0\n"
+      "\n"
+      "== tensorflow import ============================================\n"
+      "tf.version.VERSION = 2.1.0\n"
+      "tf.version.GIT_VERSION = v2.1.0-rc2-17-ge5bf8de\n");
+  EXPECT_TRUE(has_part(r, "tensorflow"));
+  ASSERT_NE(package(r.snapshot, "tensorflow-gpu"), nullptr);
+  EXPECT_EQ(package(r.snapshot, "tensorflow-gpu")->version, "2.1.0");
+  EXPECT_EQ(package(r.snapshot, "tensorflow")->version, "2.1.0");
+  EXPECT_EQ(r.snapshot.python->envs[0].python_version, "3.6.9");
+  EXPECT_TRUE(r.unrecognised.empty());
+}
+
 TEST(PasteReaders, RocminfoAgentsAndErrors) {
   const auto agent = read_pasted(paste_fixture("ollama/ollama-4099-gfx1103-rocm-docker.txt"));
   ASSERT_TRUE(agent.snapshot.rocm);

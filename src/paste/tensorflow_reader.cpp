@@ -145,13 +145,17 @@ void read_tensorflow(PasteSink& sink) {
     }
     if (t.empty()) continue;
     // tf_env_collect.sh's own lines.
-    if (starts_with(t, "tf.version.VERSION") || starts_with(t, "tf.VERSION")) {
+    // Its first form (2017) printed "tf.__version__ = 1.1.0", later "tf.VERSION = …", now
+    // "tf.version.VERSION = …".
+    if (starts_with(t, "tf.version.VERSION") || starts_with(t, "tf.VERSION") ||
+        starts_with(t, "tf.__version__")) {
       const auto eq = t.find('=');
       if (eq != std::string_view::npos) set_tensorflow(sink, first_version(t.substr(eq + 1)), i);
       sink.claim(i, kFormat);
       continue;
     }
     if (starts_with(t, "tf.version.") || starts_with(t, "tf.GIT_VERSION") ||
+        starts_with(t, "tf.__git_version__") ||
         starts_with(t, "tf.COMPILER_VERSION") || starts_with(t, "Sanity check:")) {
       sink.claim(i, kFormat);
       continue;
