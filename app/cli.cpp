@@ -54,8 +54,10 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   add_common(*query, o, backends, timeout_s, color);
   add_common(*check, o, backends, timeout_s, color);
   check->add_option("--from", o.from,
-                    "Re-run every check on a recorded report (gpudoctor query/check --json) "
-                    "instead of this machine");
+                    "Re-run every check on a recorded report (gpudoctor query/check --json), or "
+                    "on text pasted from a ticket (collect_env, nvidia-smi, jax/TensorFlow info, "
+                    "rocminfo, system_profiler, clinfo, vulkaninfo, ollama logs, pip lists); "
+                    "- reads stdin");
   check->add_flag("--no-smoke", o.no_smoke,
                   "Skip the smoke matmul that check runs on every CUDA, OpenCL and Vulkan "
                   "device");

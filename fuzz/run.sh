@@ -44,6 +44,7 @@ seed_names() {
     system_profiler) echo '*system_profiler* *SPDisplays* *sysctl* *sw_vers* .plaidml' ;;
     accounts) echo 'status passwd group' ;;
     kfd_topology) echo 'properties version' ;;
+    paste) echo '*.txt' ;;
   esac
 }
 

@@ -7,6 +7,7 @@
 #include "api/pci/gpu_ids.hpp"
 #include "api/cuda/cuda_codes.hpp"
 #include "facts/area_summaries.hpp"
+#include "paste/pasted_root.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -14,7 +15,7 @@ namespace gpudoctor {
 namespace {
 
 constexpr std::string_view kAreas[] = {"host",   "gpu",    "nvidia", "cuda", "opencl",
-                                       "vulkan", "python", "macos",  "rocm"};
+                                       "vulkan", "python", "macos",  "rocm", "ollama"};
 
 /// The area's own verdict, before its findings; nullopt when the area was not asked for.
 struct Base {
@@ -165,6 +166,13 @@ MaybeBase nvidia_base(const Snapshot& s) {
     return Base{AreaState::ok,
                 "driver " + *k.module_version + (k.module_flavor ? " (" + *k.module_flavor + ")" : "")};
   }
+  // A paste shows no kernel module list: what it does not show is unknown, not absent.
+  if (s.root == kPastedRoot) {
+    if (s.nvml && s.nvml->driver_version) {
+      return Base{AreaState::ok, "driver " + *s.nvml->driver_version};
+    }
+    return Base{AreaState::not_examined, "the paste does not show the kernel driver"};
+  }
   const auto& m = k.loaded_modules;
   if (std::find(m.begin(), m.end(), "nvidia") != m.end()) {
     return Base{AreaState::ok, "nvidia module loaded (its version was not readable)"};
@@ -226,6 +234,11 @@ MaybeBase cuda_base(const Snapshot& s) {
 /// OpenCL and Vulkan: the devices their drivers answered with, or why there are none.
 MaybeBase api_base(const Snapshot& s, const std::vector<MergedDevice>& devices, bool vulkan) {
   if (vulkan ? !s.vulkan : !s.opencl) return std::nullopt;
+  if (s.root == kPastedRoot) {
+    const std::string names = join(api_device_names(s, devices, vulkan), ", ");
+    if (names.empty()) return Base{AreaState::not_examined, "no device listed in the paste"};
+    return Base{AreaState::ok, names};
+  }
   const std::size_t registered = vulkan ? s.vulkan->manifests.size() : s.opencl->icds.size();
   const std::string what = vulkan ? "driver manifest" : "ICD";
   if (registered == 0) {

@@ -321,6 +321,28 @@ std::vector<CheckSpec> make_check_list() {
        "is broken.",
        "https://github.com/ROCm/HIP/blob/develop/include/hip/hip_runtime_api.h",
        check_hip_init},
+      {"python.tensorflow_windows_gpu", "python",
+       "TensorFlow's release against the host: native Windows (not WSL2) with an NVIDIA GPU.",
+       "TensorFlow 2.10 was the last release that supported the GPU on native Windows; later ones "
+       "install and run on the CPU only.",
+       "https://www.tensorflow.org/install/pip#windows-native", check_tensorflow_windows},
+      // Last: it reads what the checks above reported, so a message whose cause the installed
+      // facts already showed adds nothing.
+      {"symptom.runtime", "python",
+       "Messages programs printed, read from a pasted dump or log: torch's \"driver too old\" "
+       "and \"sm_XX is not compatible\", JAX's fallback to the CPU, TensorFlow's dlopen "
+       "failures, nvidia-smi's and rocminfo's errors, ollama's GPU discovery.",
+       "The program's own words name the cause, even where the installed facts are not in the "
+       "paste.",
+       "", check_runtime_symptoms,
+       "python.torch_cuda_driver, python.torch_arch, python.torch_cpu_only, cuda.no_driver, "
+       "macos.mps, python.jax_cpu_only, python.jax_cuda, python.tensorflow_cudnn, "
+       "nvidia.module_not_loaded, nvidia.nvml_unknown_error, nvidia.no_devices, nvidia.gpu_lost, "
+       "rocm.not_in_group, rocm.amdgpu_not_loaded, rocm.device_access, rocm.kfd_open_failed, "
+       "rocm.gfx_unsupported, "
+       "ollama.gfx_unsupported, ollama.gpu_too_old, ollama.rocm_missing, ollama.no_gpu, "
+       "opencl.no_icd, opencl.no_device, vulkan.no_driver, vulkan.software_only, python.vllm_dtype, "
+       "python.xformers_torch, python.vllm_torch"},
   };
 }
 

@@ -42,6 +42,8 @@ void check_wsl_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_tensorflow_cuda_libraries(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_extension_cuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_wheel_conflict(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_tensorflow_windows(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_runtime_symptoms(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.
 struct GpuCapability {

@@ -49,6 +49,13 @@ std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in) {
         g.cc_source = "its model " + row->model + ", " + row->from.url;
       }
     }
+    // A GPU known only by its name (a pasted nvidia-smi or collect_env): the model's row.
+    if (!g.cc) {
+      if (auto row = compute_capability_for_model(in.compat, m.name)) {
+        g.cc = row->cc;
+        g.cc_source = row->from.url;
+      }
+    }
     out.push_back(std::move(g));
   }
   return out;

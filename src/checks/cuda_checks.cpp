@@ -92,7 +92,7 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
   const int code = c.init_error->code;
   Finding f = make_finding(self, Severity::fail,
                            "cuInit failed with " + std::to_string(code) +
-                               c.init_error->name.value_or("") +
+                               (c.init_error->name ? " (" + *c.init_error->name + ")" : "") +
                                ": no CUDA program can use the GPU");
   f.evidence.push_back(c.init_error->call + " returned " + std::to_string(code) + " " +
                        c.init_error->name.value_or("") + " " + c.init_error->text.value_or(""));

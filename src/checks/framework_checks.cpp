@@ -286,6 +286,11 @@ void check_jax_cuda(const CheckSpec& self, const CheckInput& in, std::vector<Fin
 
 void check_jax_cpu_only(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   if (!in.snap.python || !usable_nvidia_gpu(in.snap)) return;
+  // JAX itself listed a GPU device (a pasted jax.print_environment_info): older jaxlib wheels
+  // carried CUDA inside, without a plugin.
+  for (const auto& s : in.snap.symptoms) {
+    if (s.id == "jax.gpu_devices") return;
+  }
   for (const auto& env : in.snap.python->envs) {
     const PythonPackage* jaxlib = find_package(env, "jaxlib");
     if (!jaxlib) continue;

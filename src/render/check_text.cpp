@@ -47,6 +47,9 @@ void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
   for (const auto& e : f.evidence) {
     if (!e.empty()) os << "        " << st.dim(e) << "\n";
   }
+  for (const auto& q : f.quotes) {
+    os << "        " << st.dim("line " + std::to_string(q.line) + ": ") << q.text << "\n";
+  }
   if (f.fix) os << "        " << st.bold("fix: ") << *f.fix << "\n";
   if (f.source) os << "        " << st.dim("source: " + *f.source) << "\n";
 }
