@@ -28,18 +28,25 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ocl-icd-libopencl1, libvulkan1, libopenblas0")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
-# RPM: weak dependencies named by the library each package provides, so that they hold on
-# every RPM distribution whatever it calls the package.
+# RPM: the weak dependencies name the library each package provides ("libOpenCL.so.1()(64bit)"),
+# so that they hold on every RPM distribution whatever it calls the package. They go in as
+# spec lines: CMake 3.25's CPACK_RPM_PACKAGE_SUGGESTS is dropped with rpm 4.18, whose
+# `rpm --suggests` (CPack's probe for weak dependencies) fails outside a query.
 set(CPACK_RPM_FILE_NAME RPM-DEFAULT)
 set(CPACK_RPM_PACKAGE_LICENSE "Apache-2.0")
 set(CPACK_RPM_PACKAGE_GROUP "Applications/System")
-set(CPACK_RPM_PACKAGE_SUGGESTS "libOpenCL.so.1()(64bit), libvulkan.so.1()(64bit), libopenblas.so.0()(64bit)")
-set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION
-    ${CMAKE_INSTALL_FULL_MANDIR} ${CMAKE_INSTALL_FULL_MANDIR}/man1 ${CMAKE_INSTALL_FULL_DATADIR}/bash-completion
-    ${CMAKE_INSTALL_FULL_DATADIR}/bash-completion/completions ${CMAKE_INSTALL_FULL_DATADIR}/zsh
-    ${CMAKE_INSTALL_FULL_DATADIR}/zsh/site-functions ${CMAKE_INSTALL_FULL_DATADIR}/fish
-    ${CMAKE_INSTALL_FULL_DATADIR}/fish/vendor_completions.d /usr/share/doc /usr/share/lintian
-    /usr/share/lintian/overrides)
+if(CMAKE_SIZEOF_VOID_P EQUAL 8)
+  set(CPACK_RPM_SPEC_MORE_DEFINE
+      "Recommends: libOpenCL.so.1()(64bit)\nRecommends: libvulkan.so.1()(64bit)\nRecommends: libopenblas.so.0()(64bit)")
+endif()
+# Directories the distribution's own packages (filesystem, bash-completion, zsh, fish) own.
+set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION)
+foreach(dir ${CMAKE_INSTALL_MANDIR} ${CMAKE_INSTALL_MANDIR}/man1 ${CMAKE_INSTALL_DATADIR}/bash-completion
+            ${CMAKE_INSTALL_DATADIR}/bash-completion/completions ${CMAKE_INSTALL_DATADIR}/zsh
+            ${CMAKE_INSTALL_DATADIR}/zsh/site-functions ${CMAKE_INSTALL_DATADIR}/fish
+            ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d ${CMAKE_INSTALL_DATADIR}/doc)
+  list(APPEND CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION ${CPACK_PACKAGING_INSTALL_PREFIX}/${dir})
+endforeach()
 
 # The Debian package takes the `deb` component in place of `man` and `license`: Debian wants
 # man pages gzipped (policy 12.1), the license in /usr/share/doc/gpudoctor/copyright and not
@@ -67,8 +74,6 @@ if(GPUDOCTOR_GZIP)
           COMPONENT deb EXCLUDE_FROM_ALL)
   install(FILES ${GPUDOCTOR_DEB_DIR}/changelog.gz packaging/debian/copyright
           DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT deb EXCLUDE_FROM_ALL)
-  install(FILES packaging/debian/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
-          RENAME gpudoctor COMPONENT deb EXCLUDE_FROM_ALL)
 endif()
 
 configure_file(packaging/cpack_project.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/cpack_project.cmake @ONLY)
