@@ -2,8 +2,9 @@
 #   gpudoctor  the binary, bash/zsh/fish completions, the report schema, README, docs/, NOTICE
 #   man        gpudoctor(1), as generated
 #   license    LICENSE in the doc directory
-#   deb        (not in a plain install) what a Debian package has instead of man and license:
-#              the man page gzipped, the copyright file, the changelog; see packaging.cmake
+#   deb, package-man  (not in a plain install) the man page as the packages install it (under
+#              /usr), and what the Debian package has instead of man and license: the man page
+#              gzipped, the copyright file, the changelog; see packaging.cmake
 #
 # The man page and completions are written at build time by gpudoctor-gendocs, which reads the
 # program's own CLI, backend registry and check list (src/manual/), so they cannot drift.

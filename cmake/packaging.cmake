@@ -1,5 +1,5 @@
 # CPack: a .deb and an .rpm of what `cmake --install` installs (cmake/install.cmake).
-#   cpack -G DEB    (packaging/check-deb.sh builds it, runs lintian, installs it and runs it)
+#   cpack -G DEB    (packaging/check-packages.sh builds it, runs lintian, installs it and runs it)
 #   cpack -G RPM    (needs rpmbuild: Debian's package rpm)
 # Run-time dependencies are not written by hand: dpkg-shlibdeps (DEB) and rpmbuild's
 # find-requires (RPM) read them from the binary (libpci, libstdc++, libc). What gpudoctor opens
@@ -51,6 +51,22 @@ endforeach()
 # The Debian package takes the `deb` component in place of `man` and `license`: Debian wants
 # man pages gzipped (policy 12.1), the license in /usr/share/doc/gpudoctor/copyright and not
 # again beside it (lintian: extra-license-file), and a changelog.
+# The packages install under /usr, not CMAKE_INSTALL_PREFIX: their man page names the files
+# where the package puts them, so it is written a second time for that prefix.
+set(GPUDOCTOR_PACKAGE_MANUAL_DIR ${CMAKE_CURRENT_BINARY_DIR}/manual-package)
+add_custom_command(
+  OUTPUT ${GPUDOCTOR_PACKAGE_MANUAL_DIR}/gpudoctor.1
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${GPUDOCTOR_PACKAGE_MANUAL_DIR}
+  COMMAND gpudoctor-gendocs ${GPUDOCTOR_PACKAGE_MANUAL_DIR}
+          ${CPACK_PACKAGING_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/gpudoctor
+          ${CPACK_PACKAGING_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/doc/gpudoctor
+  DEPENDS gpudoctor-gendocs
+  COMMENT "Writing the man page for the packages (prefix ${CPACK_PACKAGING_INSTALL_PREFIX})"
+  VERBATIM)
+add_custom_target(gpudoctor_package_manual ALL DEPENDS ${GPUDOCTOR_PACKAGE_MANUAL_DIR}/gpudoctor.1)
+install(FILES ${GPUDOCTOR_PACKAGE_MANUAL_DIR}/gpudoctor.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1
+        COMPONENT package-man EXCLUDE_FROM_ALL)
+
 set(GPUDOCTOR_DEB_DIR ${CMAKE_CURRENT_BINARY_DIR}/deb)
 find_program(GPUDOCTOR_GZIP gzip)
 if(GPUDOCTOR_GZIP)
@@ -63,9 +79,9 @@ if(GPUDOCTOR_GZIP)
   configure_file(packaging/debian/changelog.in ${GPUDOCTOR_DEB_DIR}/changelog @ONLY)
   add_custom_command(
     OUTPUT ${GPUDOCTOR_DEB_DIR}/gpudoctor.1.gz ${GPUDOCTOR_DEB_DIR}/changelog.gz
-    COMMAND ${GPUDOCTOR_GZIP} -9nc ${GPUDOCTOR_MANUAL_DIR}/gpudoctor.1 > gpudoctor.1.gz
+    COMMAND ${GPUDOCTOR_GZIP} -9nc ${GPUDOCTOR_PACKAGE_MANUAL_DIR}/gpudoctor.1 > gpudoctor.1.gz
     COMMAND ${GPUDOCTOR_GZIP} -9nc changelog > changelog.gz
-    DEPENDS ${GPUDOCTOR_MANUAL_DIR}/gpudoctor.1 ${GPUDOCTOR_DEB_DIR}/changelog
+    DEPENDS ${GPUDOCTOR_PACKAGE_MANUAL_DIR}/gpudoctor.1 ${GPUDOCTOR_DEB_DIR}/changelog
     WORKING_DIRECTORY ${GPUDOCTOR_DEB_DIR}
     COMMENT "Compressing the man page and changelog for the Debian package")
   add_custom_target(gpudoctor_deb_files ALL

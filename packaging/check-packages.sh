@@ -53,6 +53,9 @@ if ((status > 1)); then
 fi
 grep -Eq '^[0-9]+ failures?, ' "$work/check.txt"
 MANWIDTH=80 man --warnings -l "$root/usr/share/man/man1/gpudoctor.1.gz" 2>&1 >/dev/null | (! grep .)
+# The man page names the files where the package put them.
+grep -q '/usr/share/gpudoctor/report\.schema\.json' <<<"$(zcat "$root/usr/share/man/man1/gpudoctor.1.gz")" ||
+  { echo "the packaged man page does not name /usr/share/gpudoctor/report.schema.json" >&2; exit 1; }
 for f in usr/share/bash-completion/completions/gpudoctor usr/share/zsh/site-functions/_gpudoctor \
          usr/share/fish/vendor_completions.d/gpudoctor.fish usr/share/gpudoctor/report.schema.json \
          usr/share/doc/gpudoctor/copyright usr/share/doc/gpudoctor/NOTICE; do
@@ -79,6 +82,9 @@ if command -v rpmbuild >/dev/null; then
            /usr/share/doc/gpudoctor/LICENSE; do
     grep -qx "$f" <<<"$files" || { echo "the rpm lacks $f" >&2; exit 1; }
   done
+  man_page=$(rpm2cpio "$rpm" | (cd "$work" && cpio -i --quiet --to-stdout ./usr/share/man/man1/gpudoctor.1))
+  grep -q '/usr/share/gpudoctor/report\.schema\.json' <<<"$man_page" ||
+    { echo "the rpm's man page does not name /usr/share/gpudoctor/report.schema.json" >&2; exit 1; }
   # Directories of the filesystem package are not claimed.
   if grep -qx -e /usr/share/man -e /usr/share/man/man1 <<<"$files"; then
     echo "the rpm owns system directories" >&2; exit 1
