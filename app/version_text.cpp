@@ -1,9 +1,4 @@
-// The only file that includes build_info.hpp, which changes with every commit: a new revision
-// recompiles this file and relinks, nothing else.
 #include "version_text.hpp"
-
-#include "build_info.hpp"
-#include "tool_version.hpp"
 
 namespace gpudoctor {
 
@@ -22,10 +17,6 @@ std::string version_text(std::string_view version, std::optional<std::string_vie
     out += "of unknown date";
   }
   return out;
-}
-
-std::string version_text() {
-  return version_text(kToolVersion, kGitRevision, kCompatDataDate, kCompatDataDateNote);
 }
 
 }  // namespace gpudoctor

@@ -11,7 +11,8 @@ std::string version_text(std::string_view version, std::optional<std::string_vie
                          std::optional<std::string_view> compat_date,
                          std::optional<std::string_view> compat_date_note);
 
-/// The same for this build (build_info.hpp, written at build time).
+/// The same for this build (app/build_version.cpp, from build_info.hpp written at build time;
+/// linked into the executables only).
 std::string version_text();
 
 }  // namespace gpudoctor

@@ -10,6 +10,7 @@
 # program's own CLI, backend registry and check list (src/manual/), so they cannot drift.
 add_executable(gpudoctor-gendocs app/gendocs_main.cpp)
 target_link_libraries(gpudoctor-gendocs PRIVATE gpudoctor_app)
+add_dependencies(gpudoctor-gendocs gpudoctor_build_info)
 
 set(GPUDOCTOR_MANUAL_DIR ${CMAKE_CURRENT_BINARY_DIR}/manual)
 set(GPUDOCTOR_SCHEMA_DIR ${CMAKE_INSTALL_DATADIR}/gpudoctor)

@@ -1,6 +1,7 @@
 // gpudoctor(1) in man(7) roff. The commands, options, backends and finding ids come from the
 // program (ManualInput); the prose around them is here.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <sstream>
 
