@@ -94,8 +94,9 @@ void environment(std::ostream& out, const ManualInput& in) {
       << ".TP\n.B NO_COLOR\nSet: no colour in text output (https://no-color.org).\n"
       << ".TP\n.B TERM\n\\fBdumb\\fR: no colour.\n"
       << ".PP\nEach backend reads the variables that change what the programs it stands in "
-         "for would find, the way those programs read them; \\fBreport\\fR lists the ones "
-         "that are set (redacted unless \\fB\\-\\-no\\-redact\\fR). A name ending in "
+         "for would find, the way those programs read them; \\fBreport\\fR records the ones "
+         "that are set, user names and home directories replaced unless "
+         "\\fB\\-\\-no\\-redact\\fR. A name ending in "
          "\\fB*\\fR stands for every variable with that prefix.\n";
   std::map<std::string, std::vector<std::string>> readers;  // variable -> backends, sorted
   for (const auto& b : in.backends) {

@@ -2,7 +2,8 @@
 # The generated man page and shell completions, as a user's tools read them:
 #   man -l renders gpudoctor.1 without a warning, groff -ww finds nothing to warn about;
 #   the bash completion, sourced in a clean bash, answers COMP_WORDS/COMP_CWORD queries;
-#   zsh and fish parse theirs (zsh -n, fish -n) and fish answers `complete -C` queries.
+#   zsh and fish parse theirs (zsh -n, fish -n); zsh answers Tab on a pseudo-terminal
+#   (zsh_completion_check.zsh) and fish answers `complete -C` queries.
 # Usage: manual_check.sh BUILD_MANUAL_DIR
 set -uo pipefail
 dir=$1
@@ -58,8 +59,9 @@ expect_bash "$tmp/root-dir" gpudoctor check --sysroot "$tmp/root"
 expect_bash $'/dev/null' gpudoctor check --from /dev/nul
 expect_bash $"$tmp/root-dir"$'\n'"$tmp/root-file.json" gpudoctor diff "$tmp/root"
 
-# zsh and fish: parsed; fish also asked.
+# zsh and fish: parsed, then asked: zsh through its line editor on a pty, fish with complete -C.
 zsh -n "$dir/_gpudoctor" || fail "zsh -n _gpudoctor"
+zsh -f "$(dirname "$0")/zsh_completion_check.zsh" "$dir" || fail "zsh completion"
 fish -n "$dir/gpudoctor.fish" || fail "fish -n gpudoctor.fish"
 complete_fish() { fish --no-config -c 'source $argv[1]; complete -C $argv[2] | string replace -r "\t.*" ""' "$dir/gpudoctor.fish" "$1" | sort; }
 expect_fish() {
