@@ -90,6 +90,13 @@ if(GPUDOCTOR_GZIP)
           COMPONENT deb EXCLUDE_FROM_ALL)
   install(FILES ${GPUDOCTOR_DEB_DIR}/changelog.gz packaging/debian/copyright
           DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT deb EXCLUDE_FROM_ALL)
+  # What dh_strip also drops: the compilers' .comment section (lintian:
+  # binary-has-unneeded-section). CPack strips the symbols afterwards.
+  if(CMAKE_OBJCOPY)
+    install(CODE "execute_process(COMMAND \"${CMAKE_OBJCOPY}\" --remove-section=.comment
+                    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/gpudoctor\")"
+            COMPONENT deb EXCLUDE_FROM_ALL)
+  endif()
 endif()
 
 configure_file(packaging/cpack_project.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/cpack_project.cmake @ONLY)
