@@ -7,6 +7,7 @@
 #include "checks/checks.hpp"
 #include "commands.hpp"
 #include "machine_source.hpp"
+#include "paste_command.hpp"
 #include "render/check_text.hpp"
 
 namespace gpudoctor {
@@ -18,6 +19,7 @@ int run_check(const Options& opt, const Environment& env) {
     return 2;
   }
   const Machine& m = std::get<Machine>(loaded);
+  if (m.pasted) return run_check_on_paste(opt, *opt.from, *m.pasted, env);
   const auto findings = run_checks(CheckInput{m.snap, m.devices, builtin_compat()});
   if (opt.json) {
     std::cout << dump_json(check_json(m.snap, m.devices, findings), 2) << "\n";

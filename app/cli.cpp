@@ -34,7 +34,8 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
 
 }  // namespace
 
-CliResult parse_cli(const std::vector<std::string>& args, const std::string& version) {
+CliResult parse_cli(const std::vector<std::string>& args, const std::string& version,
+                    const CliInspector& inspect) {
   CLI::App app{"gpudoctor: is your GPU compute stack working, and if not, why and what to change.",
                "gpudoctor"};
   app.set_version_flag("--version", "gpudoctor " + version);
@@ -54,8 +55,10 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   add_common(*query, o, backends, timeout_s, color);
   add_common(*check, o, backends, timeout_s, color);
   check->add_option("--from", o.from,
-                    "Re-run every check on a recorded report (gpudoctor query/check --json) "
-                    "instead of this machine");
+                    "Re-run every check on a recorded report (gpudoctor query/check --json), or "
+                    "on text pasted from a ticket (collect_env, nvidia-smi, jax/TensorFlow info, "
+                    "rocminfo, system_profiler, clinfo, vulkaninfo, ollama logs, pip lists); "
+                    "- reads stdin");
   check->add_flag("--no-smoke", o.no_smoke,
                   "Skip the smoke matmul that check runs on every CUDA, OpenCL and Vulkan "
                   "device");
@@ -94,6 +97,10 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   CLI::App* explain = app.add_subcommand("explain", "What a check looks at, why, and its source");
   explain->add_option("id", o.explain_id, "Check id, e.g. nvidia.nouveau_bound")->required();
 
+  if (inspect) {
+    inspect(app);
+    return {};
+  }
   std::vector<std::string> rev(args.rbegin(), args.rend());
   CliResult result;
   try {

@@ -1,10 +1,15 @@
 #pragma once
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "render/style.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace gpudoctor {
 
@@ -39,6 +44,11 @@ struct CliResult {
   std::string err;  ///< for stderr (usage errors)
 };
 
-CliResult parse_cli(const std::vector<std::string>& args, const std::string& version);
+/// Given `inspect`, parse_cli builds the command line, hands it to `inspect` instead of parsing,
+/// and returns nothing: how the man page and the completions read it (app/cli_spec.cpp).
+using CliInspector = std::function<void(const CLI::App&)>;
+
+CliResult parse_cli(const std::vector<std::string>& args, const std::string& version,
+                    const CliInspector& inspect = {});
 
 }  // namespace gpudoctor

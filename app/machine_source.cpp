@@ -1,8 +1,12 @@
 #include "machine_source.hpp"
 
 #include <filesystem>
+#include <iostream>
+#include <sstream>
 
 #include "collect.hpp"
+#include "paste/read_pasted.hpp"
+#include "snapshot_io.hpp"
 #include "report_command.hpp"
 #include "tool_version.hpp"
 
@@ -11,9 +15,30 @@ namespace gpudoctor {
 std::variant<Machine, std::string> load_machine(const Options& opt, const Environment& env) {
   Machine m;
   if (opt.from) {
-    auto loaded = read_snapshot_file(*opt.from);
-    if (auto* why = std::get_if<std::string>(&loaded)) return "--from " + *why;
-    m.snap = std::move(std::get<Snapshot>(loaded));
+    if (*opt.from == "-") {
+      std::stringstream text;
+      text << std::cin.rdbuf();
+      auto loaded = snapshot_from_json_text(text.str());
+      if (auto* why = std::get_if<std::string>(&loaded)) {
+        if (looks_like_json(text.str()) || !looks_like_text(text.str())) {
+          return "--from -: " + *why;
+        }
+        m.pasted = text.str();
+        return m;
+      }
+      m.snap = std::move(std::get<Snapshot>(loaded));
+    } else {
+      auto loaded = read_snapshot_file(*opt.from);
+      if (auto* why = std::get_if<std::string>(&loaded)) {
+        // Not a report: text pasted from a ticket, unless it was meant as JSON.
+        std::string ignored;
+        auto text = read_text_file(*opt.from, ignored);
+        if (!text || looks_like_json(*text) || !looks_like_text(*text)) return "--from " + *why;
+        m.pasted = std::move(*text);
+        return m;
+      }
+      m.snap = std::move(std::get<Snapshot>(loaded));
+    }
   } else {
     CollectRequest req;
     req.backends = opt.backends;

@@ -1,6 +1,7 @@
 #pragma once
 // Where a command's machine comes from: this machine's probes, or a recorded report
 // (`--from`). The one place a command reads a snapshot.
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -15,9 +16,13 @@ namespace gpudoctor {
 struct Machine {
   Snapshot snap;
   std::vector<MergedDevice> devices;
+  /// `--from` named text pasted from a ticket (collect_env, nvidia-smi, …), not a report: only
+  /// `check` reads it (app/paste_command); snap and devices are empty.
+  std::optional<std::string> pasted;
 };
 
-/// The machine the options name, or a one-line reason (for exit status 2).
+/// The machine the options name, or a one-line reason (for exit status 2). `--from -` reads
+/// standard input.
 std::variant<Machine, std::string> load_machine(const Options& opt, const Environment& env);
 
 }  // namespace gpudoctor

@@ -5,13 +5,13 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "report_command.hpp"
-#include "tool_version.hpp"
+#include "version_text.hpp"
 
 using namespace gpudoctor;
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  const CliResult cli = parse_cli(args, kToolVersion);
+  const CliResult cli = parse_cli(args, version_text());
   std::cout << cli.out;
   std::cerr << cli.err;
   if (!cli.options) return cli.exit_code;

@@ -16,6 +16,10 @@ int run_query(const Options& opt, const Environment& env) {
     return 2;
   }
   const Machine& m = std::get<Machine>(loaded);
+  if (m.pasted) {
+    std::cerr << "gpudoctor: --from " << *opt.from << ": not a report (text pasted from a ticket is read by `gpudoctor check --from`)\n";
+    return 2;
+  }
   if (opt.json) {
     std::cout << dump_json(query_json(m.snap, m.devices), 2) << "\n";
   } else {

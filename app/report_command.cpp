@@ -51,23 +51,6 @@ bool write_all(int fd, const std::string& text) {
   return true;
 }
 
-/// The file's bytes; nullopt, with `why` naming the file and the reason, when it has none.
-std::optional<std::string> read_text_file(const std::string& path, std::string& why) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    why = path + ": is a directory, not a report";
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = path + ": cannot be read (" + std::strerror(errno) + ")";
-    return std::nullopt;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// What `gpudoctor bench --json` wrote, checked to be one; or why it is not.
 std::variant<Json, std::string> read_bench_file(const std::string& path) {
   std::string why;
@@ -85,6 +68,22 @@ std::variant<Json, std::string> read_bench_file(const std::string& path) {
 }
 
 }  // namespace
+
+std::optional<std::string> read_text_file(const std::string& path, std::string& why) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    why = path + ": is a directory, not a report";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    why = path + ": cannot be read (" + std::strerror(errno) + ")";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 std::variant<Snapshot, std::string> read_snapshot_file(const std::string& path) {
   std::string why;
@@ -160,6 +159,10 @@ int run_report(const Options& opt, const Environment& env) {
   auto loaded = load_machine(opt, env);
   if (auto* why = std::get_if<std::string>(&loaded)) return input_error(*why);
   const Machine& m = std::get<Machine>(loaded);
+  if (m.pasted) {
+    return input_error("--from " + *opt.from +
+                       ": not a report (text pasted from a ticket is read by `gpudoctor check --from`)");
+  }
   const auto findings = run_checks(CheckInput{m.snap, m.devices, builtin_compat()});
   return run_report(opt, m.snap, m.devices, findings, env);
 }

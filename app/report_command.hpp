@@ -1,6 +1,7 @@
 #pragma once
 // The impure edge of `gpudoctor report` and `gpudoctor diff`: files, the clock. main.cpp calls
 // these; everything they compute is pure code in src/report/.
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -16,6 +17,8 @@ namespace gpudoctor {
 /// Any JSON gpudoctor writes (query/check --json, report), read back as a snapshot; or a
 /// one-line reason naming the file.
 std::variant<Snapshot, std::string> read_snapshot_file(const std::string& path);
+/// The file's bytes; nullopt, with `why` naming the file and the reason, when it has none.
+std::optional<std::string> read_text_file(const std::string& path, std::string& why);
 
 /// Writes `text` to a temporary file in the same directory, then renames it over `path`, so
 /// a reader never sees half a file. Returns the reason on failure, empty on success.

@@ -45,6 +45,7 @@ seed_names() {
     accounts) echo 'status passwd group' ;;
     kfd_topology) echo 'properties version' ;;
     elf_sections|fatbin|offload_bundle) echo 'lib*.so*' ;;
+    paste) echo '*.txt' ;;
   esac
 }
 

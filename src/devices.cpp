@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "api/pci/gpu_ids.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -54,15 +55,40 @@ class Merger {
         }
       }
     }
+    for (auto& m : out_) name_from_pci_ids(m);
     return std::move(out_);
   }
 
  private:
+  /// Every GPU gets a chip, and a name where no API named it, from the root's pci.ids or the
+  /// built-in copy: KFD's "AMD GPU (gfx1031)" becomes pci.ids' "Navi 22 […]".
+  void name_from_pci_ids(MergedDevice& m) const {
+    if (m.kind == DeviceKind::cpu || !m.vendor_id || !m.device_id || *m.vendor_id > 0xffff ||
+        *m.device_id > 0xffff) {
+      return;
+    }
+    std::optional<std::string> name;
+    if (m.pci) name = snap_.pci->devices[*m.pci].device_name;
+    const bool from_root = name.has_value() && m.pci &&
+                           snap_.pci->devices[*m.pci].name_source !=
+                               std::optional<std::string>(std::string(kNameFromBuiltinPciIds));
+    if (!name) {
+      auto builtin = builtin_device_name(static_cast<std::uint16_t>(*m.vendor_id),
+                                         static_cast<std::uint16_t>(*m.device_id));
+      if (builtin) name = std::string(*builtin);
+    }
+    if (!name) return;
+    if (!m.chip) m.chip = chip_from_pci_name(*name);
+    if (m.name_source == "none" || m.name_source == "kfd") {
+      m.name = *name;
+      m.name_source = std::string(from_root ? kNameFromPciIds : kNameFromBuiltinPciIds);
+    }
+  }
+
   void add_pci(std::size_t i) {
     const PciDevice& p = snap_.pci->devices[i];
     MergedDevice m;
-    m.name = p.device_name ? *p.device_name
-                           : "PCI device " + hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4);
+    m.name = "PCI device " + hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4);  // pci.ids: below
     m.kind = kind_from_pci_class(p.class_code);
     m.pci_address = lower_hex_address(p.address);
     m.vendor_id = p.vendor_id;
@@ -81,6 +107,7 @@ class Merger {
       out_.push_back(MergedDevice{});
       m = &out_.back();
       m->name = g.name.value_or("GPU");
+      if (g.name) m->name_source = "system_profiler";
       m->kind = DeviceKind::gpu;
       m->vendor_id = g.vendor_id;
       m->device_id = g.device_id;
@@ -101,12 +128,19 @@ class Merger {
       out_.push_back(MergedDevice{});
       m = &out_.back();
       m->name = name.value_or("NVIDIA GPU");
+      if (name) m->name_source = is_cuda ? "cuda" : "nvml";
       m->kind = DeviceKind::gpu;
       m->vendor_id = kVendorNvidia;
       if (bus) m->pci_address = lower_hex_address(*bus);
     }
     if (!m->uuid) m->uuid = uuid;
-    if (name && (m->pci || !m->vulkan.empty())) m->name = *name;
+    if (!is_cuda && !m->device_id && snap_.nvml->devices[i].pci_device_id) {
+      m->device_id = *snap_.nvml->devices[i].pci_device_id >> 16;  // NVML packs device, vendor
+    }
+    if (name && (m->pci || !m->vulkan.empty())) {
+      m->name = *name;
+      m->name_source = is_cuda ? "cuda" : "nvml";
+    }
     (is_cuda ? m->cuda : m->nvml).push_back(i);
   }
 
@@ -117,14 +151,19 @@ class Merger {
       MergedDevice* m = find(n.pci_address, std::nullopt, kVendorAmd, n.device_id);
       if (m != nullptr && !n.pci_address && !m->kfd.empty()) m = nullptr;  // another node's GPU
       const std::string name = "AMD GPU" + (n.gfx_target ? " (" + *n.gfx_target + ")" : "");
-      amd_entry(m, n.pci_address, n.device_id, name).kfd.push_back(i);
+      MergedDevice& entry = amd_entry(m, n.pci_address, n.device_id, name);
+      if (!entry.pci && entry.kfd.empty() && entry.name_source == "none") entry.name_source = "kfd";
+      entry.kfd.push_back(i);
     }
     if (!r.hip) return;
     for (std::size_t i = 0; i < r.hip->devices.size(); ++i) {
       const HipDevice& d = r.hip->devices[i];
       MergedDevice& m = amd_entry(find(d.pci_bus_id, std::nullopt, kVendorAmd, std::nullopt),
                                   d.pci_bus_id, std::nullopt, d.name.value_or("AMD GPU"));
-      if (d.name && (m.pci || !m.kfd.empty())) m.name = *d.name;  // beats pci.ids and KFD
+      if (d.name && (m.pci || !m.kfd.empty() || m.name_source == "none")) {
+        m.name = *d.name;  // beats pci.ids and KFD
+        m.name_source = "hip";
+      }
       m.hip.push_back(i);
     }
   }
@@ -153,6 +192,7 @@ class Merger {
       out_.push_back(MergedDevice{});
       m = &out_.back();
       m->name = v.name.value_or("Vulkan device");
+      if (v.name) m->name_source = "vulkan";
       m->kind = v.type == std::optional<std::string>("other") ? DeviceKind::other : DeviceKind::gpu;
       m->vendor_id = v.vendor_id;
       m->device_id = v.device_id;
@@ -160,7 +200,10 @@ class Merger {
     }
     if (!m->uuid && !software) m->uuid = v.device_uuid;
     // The driver's name beats a stale pci.ids entry (but CUDA/NVML names win over Vulkan's).
-    if (m->pci && v.name && m->cuda.empty() && m->nvml.empty()) m->name = *v.name;
+    if (m->pci && v.name && m->cuda.empty() && m->nvml.empty()) {
+      m->name = *v.name;
+      m->name_source = "vulkan";
+    }
     m->vulkan.push_back(i);
   }
 
@@ -173,6 +216,7 @@ class Merger {
       out_.push_back(MergedDevice{});
       m = &out_.back();
       m->name = c.name.value_or("OpenCL device");
+      if (c.name) m->name_source = "opencl";
       m->kind = c.type == std::optional<std::string>("GPU") ? DeviceKind::gpu
                                                              : DeviceKind::accelerator;
       m->vendor_id = c.vendor_id;
@@ -181,6 +225,7 @@ class Merger {
     if (!m->uuid && !software) m->uuid = c.uuid;
     if (m->pci && m->vulkan.empty() && m->cuda.empty() && m->nvml.empty() && c.name) {
       m->name = *c.name;
+      m->name_source = "opencl";
     }
     m->opencl.emplace_back(p, d);
   }
@@ -194,6 +239,7 @@ class Merger {
     m.kind = DeviceKind::cpu;
     m.software = true;
     m.name = snap_.host && snap_.host->cpu_model ? *snap_.host->cpu_model : "Host CPU";
+    if (snap_.host && snap_.host->cpu_model) m.name_source = "host";
     out_.push_back(std::move(m));
     return out_.back();
   }
@@ -278,6 +324,8 @@ Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices
     const MergedDevice& m = devices[i];
     Json j = {{"index", i},
               {"name", m.name},
+              {"name_source", m.name_source},
+              {"chip", m.chip},
               {"kind", to_string(m.kind)},
               {"software", m.software},
               {"pci_address", m.pci_address},

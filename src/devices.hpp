@@ -15,6 +15,10 @@ enum class DeviceKind { gpu, accelerator, cpu, other };
 /// One physical device and every backend's view of it, by index into the snapshot's sections.
 struct MergedDevice {
   std::string name;
+  /// Where the name came from: the API that named it ("cuda", "nvml", "vulkan", "opencl", "hip",
+  /// "system_profiler", "kfd", "host"), "pci.ids" (the root's), "builtin pci.ids", or "none".
+  std::string name_source = "none";
+  std::optional<std::string> chip;         ///< "GA102", "Navi 22": pci.ids' name for the chip
   DeviceKind kind = DeviceKind::other;
   bool software = false;                   ///< a CPU implementation (PoCL CPU, llvmpipe/lavapipe)
   std::optional<std::string> pci_address;

@@ -12,7 +12,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "checks/checks.hpp"
+#include "compat/compat_data.hpp"
 #include "core/pipe.hpp"
+#include "devices.hpp"
 
 extern char** environ;  // NOLINT
 
@@ -116,6 +119,35 @@ CommandResult run_gpudoctor(const std::vector<std::string>& args,
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   return r;
+}
+
+std::vector<Json> area_findings(const std::string& root, const std::string& area,
+                                const std::vector<std::string>& extra_env) {
+  auto r = run_gpudoctor({"check", "--json", "--sysroot", root}, extra_env);
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  std::vector<Json> out;
+  const Json report = Json::parse(r.out, nullptr, false);
+  if (!report.is_object() || !report.contains("findings")) {
+    ADD_FAILURE() << "no findings in: " << r.out;
+    return out;
+  }
+  for (const auto& f : report["findings"]) {
+    if (f["area"] == area) out.push_back(f);
+  }
+  return out;
+}
+
+std::vector<Finding> run_all_checks(const Snapshot& s) {
+  auto devices = merge_devices(s);
+  return run_checks(CheckInput{s, devices, builtin_compat()});
+}
+
+std::vector<Finding> with_id(const std::vector<Finding>& all, const std::string& id) {
+  std::vector<Finding> out;
+  for (const auto& f : all) {
+    if (f.id == id) out.push_back(f);
+  }
+  return out;
 }
 
 std::string fixture_path(const std::string& name) {

@@ -5,6 +5,7 @@
 
 #include "checks/finding.hpp"
 #include "json.hpp"
+#include "model/snapshot.hpp"
 
 namespace gpudoctor::test {
 
@@ -35,5 +36,14 @@ std::vector<const Finding*> findings_with(const std::vector<Finding>& findings, 
 const Finding* find_finding(const std::vector<Finding>& findings, std::string_view id);
 /// The same in JSON: `j` is a findings array, or `check --json` / report output holding one.
 const Json* find_finding(const Json& j, std::string_view id);
+/// The findings of one area in `gpudoctor check --json --sysroot root`, with extra environment.
+std::vector<Json> area_findings(const std::string& root, const std::string& area,
+                                const std::vector<std::string>& extra_env = {});
+
+/// Every check on a snapshot, with the built-in tables, as `gpudoctor check` runs them.
+std::vector<Finding> run_all_checks(const Snapshot& s);
+
+/// The findings with this id.
+std::vector<Finding> with_id(const std::vector<Finding>& all, const std::string& id);
 
 }  // namespace gpudoctor::test

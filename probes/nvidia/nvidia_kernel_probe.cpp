@@ -122,6 +122,7 @@ NvidiaKernel probe_nvidia_kernel(const ProbeContext& ctx, const Root& paths) {
     if (!k.module_version) k.module_version = *v;  // the loaded module says the same thing
   }
   k.loaded_modules = loaded_modules(paths);
+  k.modules_listed = paths.exists("/proc/modules") || paths.is_directory("/sys/module");
   k.device_nodes = device_nodes(ctx, paths);
   k.dev_listed = ctx.live || !paths.list("/dev").empty();
   if (auto bytes = paths.read(kSecureBootVar, 64)) k.secure_boot = parse_secure_boot_var(*bytes);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "api/pci/gpu_ids.hpp"
 #include "parse/modules_alias.hpp"
 #include "parse/pci_sysfs.hpp"
 #include "pci/pci_probe.hpp"
@@ -206,6 +207,7 @@ PciInfo probe_pci(const ProbeContext& ctx, ProbeOutcome& outcome) {
     read_attributes(root, dev);  // the class file adds the prog-if byte
     if (!is_gpu_class(dev.class_code)) continue;
     if (info.ids_file) fill_names(pacc, dev);
+    fill_builtin_names(dev);  // what the root's pci.ids lacks (or all, without one)
     info.devices.push_back(std::move(dev));
   }
   guarded([&] { pci_cleanup(pacc); });
@@ -216,7 +218,8 @@ PciInfo probe_pci(const ProbeContext& ctx, ProbeOutcome& outcome) {
   if (!problems.empty()) outcome.detail = "libpci: " + join(problems, "; ");
   if (!info.ids_file) {
     if (!outcome.detail.empty()) outcome.detail += "; ";
-    outcome.detail += "no pci.ids under the root, so no names";
+    outcome.detail += "no pci.ids under the root: names from the built-in pci.ids " +
+                      std::string(builtin_pci_ids_version());
   }
   return info;
 }

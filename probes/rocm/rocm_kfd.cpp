@@ -91,17 +91,17 @@ void probe_kfd_topology(const Root& root, RocmInfo& info) {
     auto text = root.read(join_path(dir, "properties"));
     if (!text) continue;
     const Properties p = parse_kfd_properties(*text);
-    // A CPU node has cores and no SIMDs, target or vendor (older kernels lack the target).
-    if (u32(p, "simd_count").value_or(0) == 0 && u32(p, "gfx_target_version").value_or(0) == 0 &&
-        u32(p, "vendor_id").value_or(0) == 0) {
+    std::optional<std::uint64_t> gpu_id;
+    if (auto g = root.read_line(join_path(dir, "gpu_id")); g && parse_uint(*g)) {
+      gpu_id = parse_uint(*g);
+    }
+    if (!kfd_node_is_gpu(p, gpu_id)) {
       ++info.cpu_nodes;
       continue;
     }
     KfdNode n;
     n.node = static_cast<int>(*parse_uint(id));
-    if (auto g = root.read_line(join_path(dir, "gpu_id")); g && parse_uint(*g)) {
-      n.gpu_id = static_cast<std::uint32_t>(*parse_uint(*g));
-    }
+    if (gpu_id && *gpu_id <= 0xffffffffu) n.gpu_id = static_cast<std::uint32_t>(*gpu_id);
     if (auto name = root.read_line(join_path(dir, "name")); name && !name->empty()) {
       n.name = *name;
     }

@@ -57,6 +57,9 @@ RocmInfo probe_rocm_system(const ProbeContext& ctx) {
   // The process environment: under --sysroot it still describes the command being run.
   info.rocm_path = ctx.env.get("ROCM_PATH");
   info.hsa_override_gfx_version = ctx.env.get("HSA_OVERRIDE_GFX_VERSION");
+  for (auto& n : info.nodes) {
+    n.hsa_override_gfx_version = ctx.env.get("HSA_OVERRIDE_GFX_VERSION_" + std::to_string(n.node));
+  }
   info.rocr_visible_devices = ctx.env.get("ROCR_VISIBLE_DEVICES");
   info.hip_visible_devices = ctx.env.get("HIP_VISIBLE_DEVICES");
   return info;

@@ -10,6 +10,7 @@
 #include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
 #include "vulkan/vulkan_enumerate.hpp"
+#include "vulkan/vulkan_layers_probe.hpp"
 #include "api/vulkan/vulkan_search.hpp"
 
 namespace gpudoctor::vulkan {
@@ -19,12 +20,6 @@ namespace {
 constexpr const char* kBackend = "vulkan";
 constexpr const char* kLoaderName = "libvulkan.so.1";
 constexpr bool k64Bit = sizeof(void*) == 8;
-
-std::string parent_dir(const std::string& file) {
-  auto slash = file.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : file.substr(0, slash);
-}
 
 std::string base_name(const std::string& file) { return file.substr(file.rfind('/') + 1); }
 
@@ -43,6 +38,7 @@ class Discovery {
     info_.driver_override = plan.override_variable;
     render_nodes_ = read_render_nodes();
     for (const auto& place : plan.places) add_place(place);
+    discover_implicit_layers(ctx_, libs_, info_);
     return std::move(info_);
   }
 
@@ -101,13 +97,7 @@ class Discovery {
   void resolve_library(VulkanManifest& m) {
     const std::string& lib = *m.library_path;
     const bool bare = lib.find('/') == std::string::npos;
-    if (bare) {
-      m.resolved = libs_.find(lib);
-    } else {
-      std::string path = starts_with(lib, "/") ? lib : parent_dir(m.file) + "/" + lib;
-      path = std::filesystem::path(path).lexically_normal().string();
-      if (ctx_.root.exists(path) && !ctx_.root.is_directory(path)) m.resolved = path;
-    }
+    m.resolved = resolve_manifest_library(ctx_.root, libs_, m.file, lib);
     if (m.error) return;
     if (!m.resolved) {
       m.error = "library " + lib + " not found" + (bare ? " in the library search path" : "");

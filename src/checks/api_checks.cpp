@@ -2,8 +2,10 @@
 // fall back to the CPU.
 #include <algorithm>
 
+#include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
+#include "compat/compat_query.hpp"
 
 namespace gpudoctor {
 
@@ -53,6 +55,8 @@ void software_only(const CheckSpec& self, const CheckInput& in, bool vulkan,
                    std::vector<Finding>& out) {
   auto gpus = bound_gpus(in.snap);
   if (gpus.empty() || has_hardware_device(in, vulkan)) return;
+  // A driver that crashed or hung is the cause probe.* names; it may be the GPU's own.
+  if (probe_went_wrong(in.snap, vulkan ? "vulkan" : "opencl")) return;
   const char* api = vulkan ? "Vulkan" : "OpenCL";
   std::size_t sw = software_devices(in, vulkan);
   Finding f = make_finding(self, Severity::warn,
@@ -67,6 +71,148 @@ void software_only(const CheckSpec& self, const CheckInput& in, bool vulkan,
   }
   f.fix = "install " + driver_package(gpus.front()->vendor_id, vulkan) +
           "; if it is installed, check that this user can open /dev/dri/renderD* (group render)";
+  out.push_back(std::move(f));
+}
+
+/// A platform whose driver loaded but offered no device: PoCL does so when it has no writable
+/// cache directory (HOME unwritable or absent, as for a service account).
+void opencl_platforms_without_devices(const CheckSpec& self, const CheckInput& in,
+                                      std::vector<Finding>& out) {
+  if (!in.snap.live) return;
+  for (const auto& plat : in.snap.opencl->platforms) {
+    if (!plat.devices.empty()) continue;
+    const std::string name = plat.name.value_or("an OpenCL platform");
+    Finding f = make_finding(self, Severity::warn,
+                             "OpenCL platform " + name + " (" + plat.library +
+                                 ") loads but offers no device: programs see it and cannot run");
+    f.id = "opencl.no_device";
+    f.evidence.push_back("clGetDeviceIDs(" + name + ", CL_DEVICE_TYPE_ALL): 0 devices");
+    const bool pocl = name.find("Portable Computing Language") != std::string::npos ||
+                      plat.library.find("pocl") != std::string::npos;
+    if (pocl) {
+      f.fix = "PoCL compiles kernels into a cache directory ($POCL_CACHE_DIR, else "
+              "$XDG_CACHE_HOME/pocl or $HOME/.cache/pocl) and offers no device when it cannot "
+              "write one: export POCL_CACHE_DIR=<a writable directory>, or give this user a "
+              "writable HOME";
+      f.source = "https://portablecl.org/docs/html/using.html";
+    } else {
+      f.fix = "run clinfo as this user to see the driver's own error; reinstall the package "
+              "that owns " + plat.library + " (dpkg -S " + plat.library + ")";
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+/// Drivers that run only on the CPU, by their library's file name: Mesa's lavapipe
+/// (src/gallium/targets/lavapipe builds libvulkan_lvp.so, its manifest lvp_icd.*.json),
+/// SwiftShader (vk_swiftshader_icd.json names ./libvk_swiftshader.so,
+/// https://github.com/google/swiftshader) and PoCL (pocl.icd names libpocl.so.2,
+/// https://github.com/pocl/pocl).
+struct CpuDriver {
+  std::string_view library;  ///< a prefix of the file name
+  std::string_view name;
+};
+constexpr CpuDriver kCpuVulkanDrivers[] = {{"libvulkan_lvp.so", "lavapipe"},
+                                           {"libvk_swiftshader.so", "SwiftShader"}};
+constexpr CpuDriver kCpuOpenClDrivers[] = {{"libpocl.so", "PoCL"}};
+
+std::optional<std::string_view> cpu_driver(const std::string& library, bool vulkan) {
+  const std::string file = library.substr(library.rfind('/') + 1);
+  for (const CpuDriver& d : kCpuVulkanDrivers) {
+    if (vulkan && starts_with(file, d.library)) return d.name;
+  }
+  for (const CpuDriver& d : kCpuOpenClDrivers) {
+    if (!vulkan && starts_with(file, d.library)) return d.name;
+  }
+  return std::nullopt;
+}
+
+/// Mesa's GPU drivers drive only GPUs bound to certain kernel drivers: RADV needs amdgpu (not
+/// radeon, https://docs.mesa3d.org/drivers/radv.html), ANV i915 or xe, hasvk i915, NVK nouveau.
+struct KernelBoundDriver {
+  std::string_view library;  ///< a prefix of the file name
+  std::uint16_t vendor;
+  std::string_view kernel[2];
+};
+constexpr KernelBoundDriver kKernelBoundDrivers[] = {
+    {"libvulkan_radeon.so", kPciVendorAmd, {"amdgpu", ""}},
+    {"libvulkan_intel_hasvk.so", kPciVendorIntel, {"i915", ""}},
+    {"libvulkan_intel.so", kPciVendorIntel, {"i915", "xe"}},
+    {"libvulkan_nouveau.so", kPciVendorNvidia, {"nouveau", ""}},
+};
+
+/// Whether a GPU driver library can reach one of these GPUs; unknown libraries may.
+bool reaches_a_gpu(const std::string& library, const std::vector<const PciDevice*>& gpus) {
+  const std::string file = library.substr(library.rfind('/') + 1);
+  for (const auto& d : kKernelBoundDrivers) {
+    if (!starts_with(file, d.library)) continue;
+    return std::any_of(gpus.begin(), gpus.end(), [&](const PciDevice* p) {
+      return p->vendor_id == d.vendor && p->driver &&
+             (*p->driver == d.kernel[0] || (!d.kernel[1].empty() && *p->driver == d.kernel[1]));
+    });
+  }
+  return true;
+}
+
+/// The fix for an AMD GPU that the radeon kernel driver holds: no Vulkan driver reaches it.
+std::optional<std::string> radeon_fix(const CheckInput& in,
+                                      const std::vector<const PciDevice*>& gpus) {
+  for (const PciDevice* p : gpus) {
+    if (p->vendor_id != kPciVendorAmd) continue;
+    if (p->driver != std::optional<std::string>("radeon")) continue;
+    auto chip = amdgpu_kfd_chip(in.compat, p->device_id);
+    const std::string label = pci_label(*p);
+    if (chip && starts_with(chip->family, "Southern Islands")) {
+      return label + " is held by the radeon kernel driver, which RADV cannot use: boot with "
+                     "radeon.si_support=0 amdgpu.si_support=1 on the kernel command line";
+    }
+    if (chip && starts_with(chip->family, "Sea Islands")) {
+      return label + " is held by the radeon kernel driver, which RADV cannot use: boot with "
+                     "radeon.cik_support=0 amdgpu.cik_support=1 on the kernel command line";
+    }
+    return label + " is held by the radeon kernel driver: no Vulkan driver supports it (RADV "
+                   "needs amdgpu, which drives GCN GPUs and newer)";
+  }
+  return std::nullopt;
+}
+
+/// A manifest or .icd file of a recorded machine, where no driver was loaded.
+struct DriverFile {
+  std::string file;
+  std::string library;
+  bool unusable = false;  ///< broken, or a GPU driver with no device of its vendor here
+};
+
+/// Judged from the files alone: every usable one names a CPU driver (a GPU driver that can find
+/// no device here does not count), so programs get the CPU only.
+void software_only_from_files(const CheckSpec& self, const CheckInput& in, bool vulkan,
+                              const std::vector<DriverFile>& drivers, std::vector<Finding>& out) {
+  auto gpus = bound_gpus(in.snap);
+  if (gpus.empty() || drivers.empty()) return;
+  std::vector<std::string> cpu;
+  std::vector<std::string> stranded;
+  for (const auto& d : drivers) {
+    if (d.unusable) continue;
+    if (auto name = cpu_driver(d.library, vulkan)) {
+      cpu.push_back(d.file + " (" + std::string(*name) + ", " + d.library + ")");
+    } else if (vulkan && !reaches_a_gpu(d.library, gpus)) {
+      stranded.push_back(d.file + " (" + d.library + ")");
+    } else {
+      return;  // a driver that may reach a GPU
+    }
+  }
+  if (cpu.empty()) return;  // nothing usable: the manifest checks say why
+  const char* api = vulkan ? "Vulkan" : "OpenCL";
+  Finding f = make_finding(self, Severity::warn,
+                           std::string("Only CPU ") + api + " drivers are installed although a " +
+                               "GPU is present: " + api + " programs run on the CPU");
+  for (const auto& c : cpu) f.evidence.push_back("CPU driver: " + c);
+  for (const auto& d : stranded) f.evidence.push_back("no GPU of its kernel driver here: " + d);
+  for (const PciDevice* p : gpus) {
+    f.evidence.push_back("GPU " + pci_label(*p) + " (driver " + p->driver.value_or("?") + ")");
+  }
+  auto radeon = vulkan ? radeon_fix(in, gpus) : std::nullopt;
+  f.fix = radeon ? *radeon : "install " + driver_package(gpus.front()->vendor_id, vulkan);
   out.push_back(std::move(f));
 }
 
@@ -92,6 +238,7 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
     out.push_back(std::move(f));
     return;
   }
+  opencl_platforms_without_devices(self, in, out);
   for (const auto& icd : cl.icds) {
     if (!icd.error && icd.loads != std::optional<bool>(false)) continue;
     Finding f = make_finding(self, Severity::warn,
@@ -107,8 +254,13 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
 
 void check_opencl_cpu_only(const CheckSpec& self, const CheckInput& in,
                            std::vector<Finding>& out) {
-  if (!in.snap.opencl || in.snap.opencl->icds.empty() || !in.snap.live) return;
-  software_only(self, in, false, out);
+  if (!in.snap.opencl || in.snap.opencl->icds.empty()) return;
+  if (in.snap.live) return software_only(self, in, false, out);
+  std::vector<DriverFile> files;
+  for (const auto& icd : in.snap.opencl->icds) {
+    files.push_back({icd.file.value_or(icd.source), icd.library, icd.error.has_value()});
+  }
+  software_only_from_files(self, in, false, files, out);
 }
 
 void check_vulkan_manifests(const CheckSpec& self, const CheckInput& in,
@@ -140,10 +292,43 @@ void check_vulkan_manifests(const CheckSpec& self, const CheckInput& in,
   }
 }
 
+/// A GCN AMD GPU (Southern or Sea Islands) that the radeon kernel driver holds: RADV needs
+/// amdgpu, so Vulkan sees it only after the switch. Judged from PCI alone.
+bool radeon_held_gcn(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  bool found = false;
+  for (const PciDevice* p : pci_gpus(in.snap, kPciVendorAmd)) {
+    if (p->driver != std::optional<std::string>("radeon")) continue;
+    auto chip = amdgpu_kfd_chip(in.compat, p->device_id);
+    if (!chip || (!starts_with(chip->family, "Southern Islands") &&
+                  !starts_with(chip->family, "Sea Islands"))) {
+      continue;  // TeraScale and older: no Vulkan driver under any kernel driver
+    }
+    Finding f = make_finding(self, Severity::warn,
+                             pci_label(*p) + " is driven by radeon: RADV, Mesa's Vulkan driver, "
+                                             "needs amdgpu, so Vulkan programs fall back to the "
+                                             "CPU (llvmpipe) or find no device");
+    f.id = "vulkan.radeon_kernel_driver";
+    f.source = "https://docs.mesa3d.org/drivers/radv.html";
+    f.evidence.push_back("PCI " + p->address + " 1002:" + hex(p->device_id, 4) + ", driver radeon");
+    f.evidence.push_back("CHIP_" + chip->chip + ", " + chip->family);
+    f.fix = *radeon_fix(in, {p});
+    out.push_back(std::move(f));
+    found = true;
+  }
+  return found;
+}
+
 void check_vulkan_software_only(const CheckSpec& self, const CheckInput& in,
                                 std::vector<Finding>& out) {
-  if (!in.snap.vulkan || !in.snap.live) return;
-  software_only(self, in, true, out);
+  // One cause, one finding: the radeon-held GPU explains a CPU-only Vulkan.
+  if (radeon_held_gcn(self, in, out) || !in.snap.vulkan) return;
+  if (in.snap.live) return software_only(self, in, true, out);
+  std::vector<DriverFile> files;
+  for (const auto& m : in.snap.vulkan->manifests) {
+    files.push_back({m.file, m.resolved.value_or(m.library_path.value_or("")),
+                     m.error.has_value() || m.not_loaded.has_value()});
+  }
+  software_only_from_files(self, in, true, files, out);
 }
 
 }  // namespace gpudoctor

@@ -27,6 +27,12 @@ std::vector<CheckSpec> make_check_list() {
        "/sys/bus/pci/devices/<address>/driver.",
        "A GPU that no kernel driver has claimed cannot be used by any API.",
        "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_gpu_without_driver},
+      {"gpu.none", "gpu",
+       "Every GPU any source saw: PCI display, 3D and accelerator functions, system_profiler, "
+       "CUDA, NVML, KFD, and the OpenCL and Vulkan devices that are not the CPU.",
+       "A machine with no GPU can run no GPU code; in a VM or a container it is usually one that "
+       "was not passed in.",
+       "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_no_gpu},
       {"nvidia.nouveau_bound", "nvidia",
        "NVIDIA GPUs whose bound driver is nouveau; modprobe.d files that blacklist nouveau.",
        "nouveau and the NVIDIA driver cannot both own a GPU; CUDA needs NVIDIA's.",
@@ -108,7 +114,7 @@ std::vector<CheckSpec> make_check_list() {
        "built for and the driver it needs.",
        "cuDNN ships one build per CUDA major version and sets its own driver minimum.",
        "https://docs.nvidia.com/deeplearning/cudnn/backend/v9.5.1/reference/support-matrix.html",
-       check_cudnn_for_toolkit, "cudnn.cuda_mismatch, cudnn.driver_too_old"},
+       check_cudnn_for_toolkit, "cudnn.cuda_mismatch, cudnn.driver_too_old, cudnn.gpu_unsupported"},
       {"python.torch_cpu_only", "python",
        "torch/version.py (cuda, hip) of every torch installed in the Python environments found, "
        "on a machine with a usable NVIDIA GPU.",
@@ -197,14 +203,22 @@ std::vector<CheckSpec> make_check_list() {
        "GPU.",
        "`pip install jax` is CPU-only; the GPU needs the jax[cuda12] / jax[cuda13] extra.",
        "https://docs.jax.dev/en/latest/installation.html", check_jax_cpu_only},
+      {"compat.newer_than_tables", "python",
+       "Each installed torch, tensorflow and tensorflow-metal against the newest release in "
+       "gpudoctor's tables (data/compat).",
+       "A release newer than the tables cannot be judged by the checks that need its row; "
+       "saying so beats falling silent, and names what was checked instead.",
+       "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", check_newer_than_tables},
       {"opencl.icds", "opencl",
        "The .icd files (OCL_ICD_VENDORS, /etc/OpenCL/vendors, OCL_ICD_FILENAMES), whether each "
        "names a library the loader finds and that loads.",
        "The ICD loader skips ICDs it cannot load, silently; with none left clinfo shows 0 "
        "platforms and programs get -1001.",
-       kOpenClIcdLoader, check_opencl_icds, "opencl.no_icd, opencl.icd_broken"},
+       kOpenClIcdLoader, check_opencl_icds,
+       "opencl.no_icd, opencl.icd_broken, opencl.no_device"},
       {"opencl.cpu_only", "opencl",
-       "OpenCL devices against the GPUs on PCI that have a driver bound.",
+       "OpenCL devices (on a recorded machine: the .icd files) against the GPUs on PCI that have "
+       "a driver bound.",
        "When only a CPU device answers, OpenCL programs run on the CPU without saying so.",
        kOpenClIcdLoader, check_opencl_cpu_only},
       {"vulkan.manifests", "vulkan",
@@ -213,9 +227,20 @@ std::vector<CheckSpec> make_check_list() {
        "The loader skips manifests it cannot use; with none, vkCreateInstance fails.",
        kVulkanLoaderDrivers, check_vulkan_manifests, "vulkan.no_driver, vulkan.manifest_broken"},
       {"vulkan.software_only", "vulkan",
-       "Vulkan physical devices against the GPUs on PCI that have a driver bound.",
+       "Vulkan physical devices (on a recorded machine: the driver manifests) against the GPUs "
+       "on PCI that have a driver bound, and the kernel driver each GPU driver needs.",
        "When only llvmpipe/lavapipe answers, Vulkan compute runs on the CPU, many times slower.",
-       kVulkanLoaderDrivers, check_vulkan_software_only},
+       kVulkanLoaderDrivers, check_vulkan_software_only, "vulkan.radeon_kernel_driver"},
+      {"vulkan.layer_broken", "vulkan",
+       "The implicit layer manifests in the loader's order (VK_IMPLICIT_LAYER_PATH, "
+       "VK_ADD_IMPLICIT_LAYER_PATH, implicit_layer.d under $XDG_CONFIG_HOME, $XDG_CONFIG_DIRS, "
+       "/etc, $XDG_DATA_HOME, $XDG_DATA_DIRS), their libraries, their enable and disable "
+       "variables and VK_LOADER_LAYERS_DISABLE; the layers known to hide devices.",
+       "The loader puts every active implicit layer into every Vulkan program: one whose library "
+       "is gone makes it print an error each time, and some layers hide GPUs (AMDVLK's "
+       "switchable-graphics layer hides RADV).",
+       "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderLayerInterface.md",
+       check_vulkan_layers, "vulkan.layer_hides_devices"},
       {"smoke.failed", "cuda",
        "The smoke matmul's result on each device of every API (CUDA, OpenCL, Vulkan) against "
        "the CPU reference, and whether its driver survived running it; a test that could not "
@@ -275,7 +300,8 @@ std::vector<CheckSpec> make_check_list() {
        "aborts (\"Cannot read TensileLibrary.dat\") unless the runtime is told to treat it as "
        "a supported sibling.",
        "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html",
-       check_rocm_gfx_support, "rocm.torch_gfx_unsupported, rocm.gfx_override"},
+       check_rocm_gfx_support,
+       "rocm.torch_gfx_unsupported, rocm.gfx_override, rocm.gfx_override_wrong"},
       {"rocm.device_access", "rocm",
        "/dev/kfd and /dev/dri/renderD*: their group and mode, whether this process can open "
        "them, its groups (/proc/self/status) against /etc/group.",
@@ -292,12 +318,42 @@ std::vector<CheckSpec> make_check_list() {
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/"
        "user-kernel-space-compat-matrix.html",
        check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd"},
+      {"rocm.gpu_not_in_kfd", "rocm",
+       "Each AMD GPU on PCI that amdgpu drives against the GPU nodes of the KFD topology "
+       "(/sys/class/kfd/kfd/topology/nodes), and what the kernel's KFD does with its ASIC.",
+       "KFD is the kernel interface ROCm computes through; it leaves out ASICs it does not "
+       "drive (GCN 1, Bonaire, Kabini…) and gfx8 GPUs whose PCIe path rejects atomics, and "
+       "rocminfo then lists no GPU agent for them.",
+       "https://github.com/torvalds/linux/blob/master/drivers/gpu/drm/amd/amdkfd/kfd_device.c",
+       check_rocm_gpu_in_kfd},
       {"rocm.hip_init", "rocm",
        "What hipGetDeviceCount returns through libamdhip64, by error name.",
        "hipGetDeviceCount is the first HIP call every program makes; its error says which layer "
        "is broken.",
        "https://github.com/ROCm/HIP/blob/develop/include/hip/hip_runtime_api.h",
        check_hip_init},
+      {"python.tensorflow_windows_gpu", "python",
+       "TensorFlow's release against the host: native Windows (not WSL2) with an NVIDIA GPU.",
+       "TensorFlow 2.10 was the last release that supported the GPU on native Windows; later ones "
+       "install and run on the CPU only.",
+       "https://www.tensorflow.org/install/pip#windows-native", check_tensorflow_windows},
+      // Last: it reads what the checks above reported, so a message whose cause the installed
+      // facts already showed adds nothing.
+      {"symptom.runtime", "python",
+       "Messages programs printed, read from a pasted dump or log: torch's \"driver too old\" "
+       "and \"sm_XX is not compatible\", JAX's fallback to the CPU, TensorFlow's dlopen "
+       "failures, nvidia-smi's and rocminfo's errors, ollama's GPU discovery.",
+       "The program's own words name the cause, even where the installed facts are not in the "
+       "paste.",
+       "", check_runtime_symptoms,
+       "python.torch_cuda_driver, python.torch_arch, python.torch_cpu_only, cuda.no_driver, "
+       "macos.mps, python.jax_cpu_only, python.jax_cuda, python.tensorflow_cudnn, "
+       "nvidia.module_not_loaded, nvidia.nvml_unknown_error, nvidia.no_devices, nvidia.gpu_lost, "
+       "rocm.not_in_group, rocm.amdgpu_not_loaded, rocm.device_access, rocm.kfd_open_failed, "
+       "rocm.gfx_unsupported, "
+       "ollama.gfx_unsupported, ollama.gpu_too_old, ollama.rocm_missing, ollama.no_gpu, "
+       "opencl.no_icd, opencl.no_device, vulkan.no_driver, vulkan.software_only, python.vllm_dtype, "
+       "python.xformers_torch, python.vllm_torch"},
   };
 }
 

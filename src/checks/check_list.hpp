@@ -8,6 +8,7 @@ namespace gpudoctor {
 // Each check, by area. Their specs (id, what they look at, why, source) are in check_list.cpp.
 void check_probe_failures(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_gpu_without_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_no_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nouveau_bound(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_module_not_loaded(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_device_nodes(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
@@ -20,6 +21,8 @@ void check_opencl_icds(const CheckSpec&, const CheckInput&, std::vector<Finding>
 void check_opencl_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_vulkan_manifests(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_vulkan_software_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_newer_than_tables(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_vulkan_layers(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_driver_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_arch_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_cudnn_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
@@ -40,12 +43,14 @@ void check_wsl_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_tensorflow_cuda_libraries(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_extension_cuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_wheel_conflict(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_tensorflow_windows(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_runtime_symptoms(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.
 struct GpuCapability {
   std::string name;
   std::optional<Version> cc;
-  std::optional<std::string> cc_source;  ///< the matrix's URL when it came from the PCI id
+  std::optional<std::string> cc_source;  ///< where a table gave it: "its chip GA102, <URL>"
 };
 std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in);
 /// The NVIDIA driver's version: the loaded kernel module, else NVML's answer.

@@ -28,9 +28,30 @@ std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in) {
         g.cc = parse_version(std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor));
       }
     }
+    // No driver answered (none installed, a --sysroot tree, a report): the board's row where
+    // one exists, else its chip as pci.ids names it, else the model in a driver's name.
     if (!g.cc && m.device_id) {
       if (auto row = compute_capability_for_pci(in.compat, kPciVendorNvidia,
                                                 static_cast<std::uint16_t>(*m.device_id))) {
+        g.cc = row->cc;
+        g.cc_source = "its board " + row->model + ", " + row->from.url;
+      }
+    }
+    if (!g.cc && m.chip) {
+      if (auto row = compute_capability_for_chip(in.compat, *m.chip)) {
+        g.cc = row->cc;
+        g.cc_source = "its chip " + row->chip + ", " + row->from.url;
+      }
+    }
+    if (!g.cc && m.name_source != "none") {
+      if (auto row = compute_capability_for_model(in.compat, m.name)) {
+        g.cc = row->cc;
+        g.cc_source = "its model " + row->model + ", " + row->from.url;
+      }
+    }
+    // A GPU known only by its name (a pasted nvidia-smi or collect_env): the model's row.
+    if (!g.cc) {
+      if (auto row = compute_capability_for_model(in.compat, m.name)) {
         g.cc = row->cc;
         g.cc_source = row->from.url;
       }
@@ -134,6 +155,18 @@ void check_arch_for_toolkit(const CheckSpec& self, const CheckInput& in,
   }
 }
 
+namespace {
+
+bool older_than_listed(const CudnnSupport& row, const Version& cc) {
+  if (row.compute_capability.empty()) return false;
+  for (const VersionRange& r : row.compute_capability) {
+    if (!r.min || !(cc < *r.min)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void check_cudnn_for_toolkit(const CheckSpec& self, const CheckInput& in,
                              std::vector<Finding>& out) {
   if (!in.snap.nvidia) return;
@@ -163,6 +196,36 @@ void check_cudnn_for_toolkit(const CheckSpec& self, const CheckInput& in,
       continue;
     }
     const auto& row = rows.front();
+    for (const auto& g : nvidia_capabilities(in)) {
+      // Only a GPU older than every architecture the row lists: the matrix lists points and
+      // footnotes newer ones (Blackwell's 12.0 under the cuda12 build of 9.17), so a GPU
+      // between or above the listed ones is not judged.
+      if (!g.cc || !older_than_listed(row, *g.cc)) continue;
+      Finding f = make_finding(self, Severity::fail,
+                               "cuDNN " + *t.cudnn_version + " for CUDA " + *t.version +
+                                   " does not support " + g.name + " (compute capability " +
+                                   g.cc->text + ")");
+      f.id = "cudnn.gpu_unsupported";
+      if (g.cc_source) f.evidence.push_back("compute capability from " + *g.cc_source);
+      // The same cuDNN release's builds that do support it, by the CUDA they are built for.
+      std::vector<std::string> cudas;
+      for (const auto& r : any_build) {
+        if (cudnn_supports_cc(r, *g.cc) != std::optional<bool>(true)) continue;  // listed
+        std::string span = r.cuda.min ? r.cuda.min->text : "";
+        if (r.cuda.max && (!r.cuda.min || r.cuda.max->text != r.cuda.min->text)) {
+          span += "–" + r.cuda.max->text;
+        }
+        cudas.push_back("CUDA " + span);
+      }
+      f.fix = cudas.empty()
+                  ? "install a cuDNN release whose support matrix lists compute capability " +
+                        g.cc->text + ", or use a GPU this cuDNN supports"
+                  : "install a toolkit and cuDNN " + *t.cudnn_version + " built for " +
+                        join(cudas, " or ") + ", which supports compute capability " +
+                        g.cc->text;
+      f.source = row.from.url;
+      out.push_back(std::move(f));
+    }
     if (driver && row.linux_driver && *driver < *row.linux_driver) {
       Finding f = make_finding(self, Severity::fail,
                                "Driver " + *driver_text + " is older than cuDNN " +

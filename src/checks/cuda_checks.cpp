@@ -2,6 +2,7 @@
 // which toolkit builds it.
 #include <algorithm>
 
+#include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 
@@ -69,6 +70,9 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
   const std::size_t gpus = nvidia_gpu_count(in.snap);
   if (!c.library && !c.init_error) {
     if (!in.snap.live) return;  // not probed under --sysroot
+    // A libcuda that crashed or hung left no answer; probe.* names it, and "not found" would
+    // be a second, wrong finding for the same cause.
+    if (probe_went_wrong(in.snap, "cuda")) return;
     bool toolkit = in.snap.nvidia && !in.snap.nvidia->toolkits.empty();
     if (gpus == 0 && !toolkit) return;
     Finding f = make_finding(self, gpus > 0 ? Severity::fail : Severity::info,
@@ -88,7 +92,7 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
   const int code = c.init_error->code;
   Finding f = make_finding(self, Severity::fail,
                            "cuInit failed with " + std::to_string(code) +
-                               c.init_error->name.value_or("") +
+                               (c.init_error->name ? " (" + *c.init_error->name + ")" : "") +
                                ": no CUDA program can use the GPU");
   f.evidence.push_back(c.init_error->call + " returned " + std::to_string(code) + " " +
                        c.init_error->name.value_or("") + " " + c.init_error->text.value_or(""));

@@ -13,6 +13,13 @@ NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::ok, "ok"},
                                         {Severity::warn, "warn"},
                                         {Severity::fail, "fail"}})
 
+/// A line of a pasted dump that a finding stands on (`check --from` with text).
+struct Quote {
+  int line = 0;      ///< 1-based, in the file as given
+  std::string text;  ///< the line as pasted
+};
+GPUDOCTOR_JSON(Quote, line, text)
+
 /// What a check concluded: a stable id, how bad, what it saw, what to do, and why it believes so.
 struct Finding {
   std::string id;                    ///< stable, dotted: "nvidia.nouveau_bound"
@@ -22,8 +29,9 @@ struct Finding {
   std::vector<std::string> evidence; ///< the facts it used, as "name: value"
   std::optional<std::string> fix;    ///< the exact command, versions or file to change
   std::optional<std::string> source; ///< URL of the document the rule comes from
+  std::vector<Quote> quotes;         ///< the pasted lines it stands on (empty for a live machine)
 };
-GPUDOCTOR_JSON(Finding, id, area, severity, title, evidence, fix, source)
+GPUDOCTOR_JSON(Finding, id, area, severity, title, evidence, fix, source, quotes)
 
 const char* to_string(Severity s);
 

@@ -156,6 +156,7 @@ void check_tensorflow_cudnn(const CheckSpec& self, const CheckInput& in,
     } else {
       auto sys = system_cudnn(in.snap);
       if (sys) continue;  // a system cuDNN may serve it; the cuDNN checks judge that one
+      f.severity = Severity::fail;  // no cuDNN at all: a library it needs is not there
       f.title = tf_label(t) +
                 " has no cuDNN to load: it prints \"Cannot dlopen some GPU "
                 "libraries\" and runs on the CPU";
@@ -174,7 +175,7 @@ void check_tensorflow_cpu_only(const CheckSpec& self, const CheckInput& in,
   if (!usable_nvidia_gpu(in.snap)) return;
   for (const auto& t : tensorflows(in.snap)) {
     if (t.build->is_cuda_build != false || windows_wheel(*t.pkg)) continue;
-    Finding f = make_finding(self, Severity::warn,
+    Finding f = make_finding(self, Severity::fail,
                              tf_label(t) +
                                  " is a CPU-only build: it never uses this machine's "
                                  "NVIDIA GPU");
@@ -285,6 +286,11 @@ void check_jax_cuda(const CheckSpec& self, const CheckInput& in, std::vector<Fin
 
 void check_jax_cpu_only(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   if (!in.snap.python || !usable_nvidia_gpu(in.snap)) return;
+  // JAX itself listed a GPU device (a pasted jax.print_environment_info): older jaxlib wheels
+  // carried CUDA inside, without a plugin.
+  for (const auto& s : in.snap.symptoms) {
+    if (s.id == "jax.gpu_devices") return;
+  }
   for (const auto& env : in.snap.python->envs) {
     const PythonPackage* jaxlib = find_package(env, "jaxlib");
     if (!jaxlib) continue;
@@ -293,7 +299,7 @@ void check_jax_cpu_only(const CheckSpec& self, const CheckInput& in, std::vector
           return jax_plugin_series(p.name).has_value() || p.name.rfind("jax-rocm", 0) == 0;
         });
     if (has_plugin) continue;
-    Finding f = make_finding(self, Severity::warn,
+    Finding f = make_finding(self, Severity::fail,
                              "jaxlib " + jaxlib->version.value_or("?") + " in " + env_label(env) +
                                  " has no CUDA plugin: jax.devices() lists only the CPU");
     f.evidence.push_back("no jax-cuda*-plugin installed next to " + jaxlib->metadata_dir);

@@ -1,6 +1,7 @@
 // The GPU as the kernel sees it: bound driver, NVIDIA module state, device nodes, versions.
 #include <algorithm>
 
+#include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 
@@ -34,7 +35,74 @@ bool nvidia_kernel_up(const Snapshot& s) {
   return s.nvidia && (s.nvidia->kernel.module_version || module_loaded(*s.nvidia, "nvidia"));
 }
 
+/// A container with no NVIDIA driver inside whose host has an NVIDIA GPU, or whose image
+/// expects one (NVIDIA_VISIBLE_DEVICES): nvidia.container_without_gpu's case.
+bool container_without_nvidia_gpu(const Snapshot& s, bool* gpu_on_host) {
+  if (!s.nvidia || !s.host || !s.host->container || !s.nvidia->kernel.dev_listed) return false;
+  const auto& nodes = s.nvidia->kernel.device_nodes;
+  // Under WSL 2 GPUs arrive through /dev/dxg, never as /dev/nvidia* nodes.
+  const bool gpu_node =
+      s.host->wsl ? s.nvidia->dev_dxg == std::optional<bool>(true)
+                  : std::any_of(nodes.begin(), nodes.end(),
+                                [](const DeviceNode& d) { return d.path == "/dev/nvidiactl"; });
+  if (nvidia_kernel_up(s) || gpu_node) return false;
+  *gpu_on_host = !pci_gpus(s, kPciVendorNvidia).empty();
+  const auto& nvd = s.nvidia->nvidia_visible_devices;
+  const bool image_expects = nvd && *nvd != "void" && *nvd != "none" && !nvd->empty();
+  return *gpu_on_host || image_expects;
+}
+
+/// An NVIDIA GPU no driver claimed, on a machine whose NVIDIA kernel state was read:
+/// nvidia.module_not_loaded says it, with what it knows of the module.
+bool left_to_module_check(const Snapshot& s, const PciDevice& p) {
+  return p.vendor_id == kPciVendorNvidia && !p.driver && s.nvidia && !nvidia_kernel_up(s);
+}
+
 }  // namespace
+
+void check_no_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  const Snapshot& s = in.snap;
+  const bool hardware = std::any_of(in.devices.begin(), in.devices.end(), [](const MergedDevice& m) {
+    return !m.software && (m.kind == DeviceKind::gpu || m.kind == DeviceKind::accelerator);
+  });
+  if (hardware) return;
+  const bool mac_read = macos_gpus_read(s);
+  if (!pci_was_read(s) && !mac_read) return;  // nothing that lists GPUs was examined
+  if (s.host && s.host->wsl) return;          // WSL's GPUs come through /dev/dxg, not PCI
+  bool on_host = false;
+  if (container_without_nvidia_gpu(s, &on_host)) return;  // that finding names the cause
+  Finding f = make_finding(self, Severity::warn,
+                           "No GPU found on this machine: there is nothing for CUDA, ROCm, "
+                           "OpenCL or Vulkan to run on but the CPU");
+  if (pci_was_read(s)) {
+    f.evidence.push_back("PCI: " + std::to_string(s.pci->devices_scanned) +
+                         " functions scanned, none a display, 3D or processing-accelerator "
+                         "function");
+  }
+  if (mac_read) f.evidence.push_back("system_profiler SPDisplaysDataType: no GPU");
+  std::vector<std::string> cpu_only;
+  for (const auto& m : in.devices) {
+    if (!m.software) continue;
+    if (!m.opencl.empty()) cpu_only.push_back("OpenCL (" + std::to_string(m.opencl.size()) + ")");
+    if (!m.vulkan.empty()) cpu_only.push_back("Vulkan (" + std::to_string(m.vulkan.size()) + ")");
+  }
+  if (!cpu_only.empty()) {
+    f.evidence.push_back("only CPU implementations answer: " + join(cpu_only, ", "));
+  }
+  if (s.host && s.host->virtualization) {
+    f.evidence.push_back("virtual machine: " + *s.host->virtualization);
+    f.fix = "give this VM a GPU: PCI passthrough (VFIO) of the card, or the cloud's GPU "
+            "instance type; then install its driver inside the VM";
+  } else if (s.host && s.host->container) {
+    f.evidence.push_back("container: " + *s.host->container);
+    f.fix = "start the container with the host's GPU: docker run --gpus all … (NVIDIA, with "
+            "nvidia-container-toolkit) or --device /dev/kfd --device /dev/dri (AMD)";
+  } else {
+    f.fix = "if this machine has a GPU: check that it is seated, powered and enabled in the "
+            "firmware settings; `lspci -nn | grep -Ei 'vga|3d|display'` must list it";
+  }
+  out.push_back(std::move(f));
+}
 
 void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
                               std::vector<Finding>& out) {
@@ -49,6 +117,7 @@ void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
       }
       continue;
     }
+    if (left_to_module_check(in.snap, *p)) continue;  // one cause, one finding
     Finding f = make_finding(self, Severity::fail, pci_label(*p) + " has no kernel driver bound");
     f.evidence.push_back("PCI " + p->address + ": no driver link in sysfs");
     if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));
@@ -115,12 +184,48 @@ void check_nvidia_module_not_loaded(const CheckSpec& self, const CheckInput& in,
   if (gpus.empty() || !in.snap.nvidia || nvidia_kernel_up(in.snap)) return;
   // A GPU bound to nvidia proves the module is loaded; nouveau and vfio have findings of
   // their own. What is left is a GPU no driver claimed.
-  bool any = std::any_of(gpus.begin(), gpus.end(), [](const PciDevice* p) { return !p->driver; });
-  if (!any) return;
+  std::vector<const PciDevice*> unbound;
+  for (const PciDevice* p : gpus) {
+    if (!p->driver) unbound.push_back(p);
+  }
+  if (unbound.empty()) return;
   const NvidiaKernel& k = in.snap.nvidia->kernel;
+  const NvidiaSystem& n = *in.snap.nvidia;
   Finding f = make_finding(self, Severity::fail,
-                           "An NVIDIA GPU is present but the nvidia kernel module is not loaded");
-  f.evidence.push_back("no /proc/driver/nvidia/version; nvidia not in /proc/modules");
+                           pci_label(*unbound.front()) +
+                               (unbound.size() > 1 ? " and " + std::to_string(unbound.size() - 1) +
+                                                         " more NVIDIA GPUs have"
+                                                   : " has") +
+                               " no driver: the nvidia kernel module is not loaded");
+  // "Nothing installed" needs evidence: modules.alias read (every NVIDIA GPU matches nouveau's
+  // alias at least) without nvidia in it, no dkms build and no userspace library.
+  bool module_installed = !k.dkms.empty();
+  bool aliases_read = false;
+  for (const PciDevice* p : unbound) {
+    f.evidence.push_back("PCI " + p->address + ": no driver link in sysfs");
+    if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));
+    aliases_read = aliases_read || !p->modules.empty();
+    module_installed = module_installed ||
+                       std::find(p->modules.begin(), p->modules.end(), "nvidia") != p->modules.end();
+  }
+  f.evidence.push_back(k.modules_listed ? "no /proc/driver/nvidia/version; nvidia not in /proc/modules"
+                                        : "no /proc/driver/nvidia/version");
+  const bool userspace = std::any_of(n.libcuda.begin(), n.libcuda.end(),
+                                     [](const LibraryFile& l) { return !l.stub; }) ||
+                         !n.libnvidia_ml.empty();
+  if (aliases_read && !module_installed && !userspace) {
+    // Nothing of the driver is here: no module for this kernel, no dkms, no libcuda.
+    f.evidence.push_back("no NVIDIA driver installed: no nvidia module for this kernel, no dkms "
+                         "build, no libcuda or libnvidia-ml");
+    f.fix = nvidia_driver_install(in.snap) + ", then reboot";
+    if (k.secure_boot == std::optional<bool>(true)) {
+      f.evidence.push_back("Secure Boot is on");
+      *f.fix += " (Secure Boot is on: enrol the signing key the installer creates, or the module "
+                "will not load)";
+    }
+    out.push_back(std::move(f));
+    return;
+  }
   std::string fix = "sudo modprobe nvidia, and read the error it prints";
   if (k.secure_boot == std::optional<bool>(true)) {
     f.evidence.push_back("Secure Boot is on");
@@ -147,18 +252,13 @@ void check_nvidia_device_nodes(const CheckSpec& self, const CheckInput& in,
   auto has = [&](std::string_view path) {
     return std::any_of(nodes.begin(), nodes.end(), [&](const DeviceNode& d) { return d.path == path; });
   };
-  bool in_container = in.snap.host && in.snap.host->container && n.kernel.dev_listed;
-  // Under WSL 2 GPUs arrive through /dev/dxg, never as /dev/nvidia* nodes.
   const bool wsl = in.snap.host && in.snap.host->wsl;
-  const bool gpu_node = wsl ? n.dev_dxg == std::optional<bool>(true) : has("/dev/nvidiactl");
-  if (in_container && !nvidia_kernel_up(in.snap) && !gpu_node) {
-    // No driver inside. A container still sees the host's PCI devices in sysfs, so an NVIDIA
-    // GPU there means the host has one that was not passed in; an image that sets
-    // NVIDIA_VISIBLE_DEVICES expects GPUs even where none are visible.
-    const bool gpu_on_host = !pci_gpus(in.snap, kPciVendorNvidia).empty();
+  // No driver inside. A container still sees the host's PCI devices in sysfs, so an NVIDIA
+  // GPU there means the host has one that was not passed in; an image that sets
+  // NVIDIA_VISIBLE_DEVICES expects GPUs even where none are visible.
+  bool gpu_on_host = false;
+  if (container_without_nvidia_gpu(in.snap, &gpu_on_host)) {
     const auto& nvd = n.nvidia_visible_devices;
-    const bool image_expects = nvd && *nvd != "void" && *nvd != "none" && !nvd->empty();
-    if (!gpu_on_host && !image_expects) return;
     Finding f = make_finding(self, gpu_on_host ? Severity::fail : Severity::warn,
                              "This " + *in.snap.host->container +
                                  " container was started without GPUs: no " +

@@ -1,4 +1,6 @@
 // The GPU frameworks of the Mac: PyTorch's MPS backend, tensorflow-metal, and PlaidML.
+#include <algorithm>
+
 #include "checks/check_util.hpp"
 #include "checks/macos_checks.hpp"
 #include "compat/compat_query.hpp"
@@ -36,37 +38,109 @@ std::string minor_text(const Version& v) {
   return std::to_string(v.parts.at(0)) + "." + std::to_string(v.parts.size() > 1 ? v.parts[1] : 0);
 }
 
+/// What the MPS rows say of a torch release: its own row, else the floors of the nearest rows
+/// before and after it (a floor never falls from one release to the next), the first release
+/// with MPS at all, and whether it is newer than every row.
+struct MpsFloor {
+  std::optional<TorchMps> row;
+  const TorchMps* before = nullptr;  ///< the newest row below the release
+  const TorchMps* after = nullptr;   ///< the oldest row above it
+  const TorchMps* first = nullptr;   ///< the row of the first releases with MPS
+};
+
+MpsFloor mps_floor(const CompatData& data, const Version& torch) {
+  MpsFloor m;
+  m.row = torch_mps_min_macos(data, torch);
+  for (const TorchMps& r : data.torch_mps) {
+    if (!r.torch.min) continue;
+    if (!m.first || *r.torch.min < *m.first->torch.min) m.first = &r;
+    if (r.torch.max && *r.torch.max < torch && (!m.before || *r.torch.max > *m.before->torch.max)) {
+      m.before = &r;
+    }
+    if (*r.torch.min > torch && (!m.after || *r.torch.min < *m.after->torch.min)) m.after = &r;
+  }
+  return m;
+}
+
+std::string release_range(const TorchMps& r) {
+  const std::string lo = r.torch.min ? r.torch.min->text : "?";
+  const std::string hi = r.torch.max ? r.torch.max->text : "?";
+  return "torch " + (lo == hi ? lo : lo + "–" + hi) + ": macOS " + r.macos_min.text;
+}
+
+Finding below_floor(const CheckSpec& self, const std::string& label, const Version& mac,
+                    const Version& floor, const std::string& url) {
+  Finding f = make_finding(self, Severity::fail,
+                           label + " cannot use MPS on macOS " + mac.text + ": it needs macOS " +
+                               floor.text + " or later (torch.backends.mps.is_available() is "
+                               "False)");
+  f.fix = "upgrade macOS to " + floor.text + " or later (System Settings → Software Update)";
+  f.source = url;
+  return f;
+}
+
+/// A release without its own row: judged by its neighbours' floors, and said so.
+void mps_between(const CheckSpec& self, const MpsFloor& m, const std::string& label,
+                 const Version& torch, const std::optional<Version>& mac,
+                 std::vector<Finding>& out) {
+  if (!m.before) return;  // below every row: handled by the caller (no MPS at all)
+  std::string known = release_range(*m.before);
+  if (m.after) known += "; " + release_range(*m.after);
+  if (mac && *mac < m.before->macos_min) {
+    Finding f = below_floor(self, label, *mac, m.before->macos_min, m.before->from.url);
+    f.evidence.push_back("no row for torch " + minor_text(torch) + "; floors known: " + known +
+                         " (a later release never needs an older macOS)");
+    out.push_back(std::move(f));
+    return;
+  }
+  if (mac && m.after && *mac >= m.after->macos_min) return;  // above both neighbours' floors
+  Finding f = make_finding(
+      self, Severity::info,
+      label + (m.after ? "'s MPS floor is not in gpudoctor's tables"
+                       : " is newer than gpudoctor's MPS table") +
+          ": checked instead against the floors known (" + known + ")");
+  f.evidence.push_back(mac ? "sw_vers ProductVersion: " + mac->text
+                           : std::string("the macOS version is not recorded"));
+  f.fix = m.after ? "if torch.backends.mps.is_available() is False, upgrade macOS to " +
+                        m.after->macos_min.text + " or later"
+                  : "upgrade gpudoctor for the MPS floor of torch " + minor_text(torch);
+  f.source = m.before->from.url;
+  out.push_back(std::move(f));
+}
+
 void mps_for(const CheckSpec& self, const CheckInput& in, const PackageInEnv& t,
              std::vector<Finding>& out) {
   const std::string label = "torch " + t.version.text + " in " + env_label(*t.env);
-  if (t.version < *parse_version("1.12")) {
-    Finding f =
-        make_finding(self, Severity::fail, label + " has no MPS backend: it came with torch 1.12");
+  const MpsFloor m = mps_floor(in.compat, t.version);
+  if (m.first && t.version < *m.first->torch.min) {
+    Finding f = make_finding(self, Severity::fail,
+                             label + " has no MPS backend: it came with torch " +
+                                 m.first->torch.min->text);
     f.evidence.push_back("torch " + t.version.text);
-    f.fix =
-        t.env->python_executable.value_or("python") + " -m pip install --upgrade \"torch>=1.12\"";
+    f.fix = t.env->python_executable.value_or("python") +
+            " -m pip install --upgrade \"torch>=" + m.first->torch.min->text + "\"";
     f.source = kMpsIntroduced;
     out.push_back(std::move(f));
     return;
   }
-  auto row = torch_mps_min_macos(in.compat, t.version);
-  if (!row) return;  // no document read states this release's floor
   auto mac = macos_version(in.snap);
-  if (mac && *mac >= row->macos_min) return;
-  Finding f = make_finding(
-      self, mac ? Severity::fail : Severity::info,
-      mac ? label + " cannot use MPS on macOS " + mac->text + ": it needs macOS " +
-                row->macos_min.text + " or later (torch.backends.mps.is_available() is False)"
-          : label + " needs macOS " + row->macos_min.text +
-                " or later for MPS; this snapshot does not say which macOS runs");
+  if (!m.row) return mps_between(self, m, label, t.version, mac, out);
+  const TorchMps& row = *m.row;
+  if (mac && *mac >= row.macos_min) return;
+  if (mac) {
+    Finding f = below_floor(self, label, *mac, row.macos_min, row.from.url);
+    f.evidence.push_back("MPS floor for torch " + minor_text(t.version) + ": macOS " +
+                         row.macos_min.text);
+    out.push_back(std::move(f));
+    return;
+  }
+  Finding f = make_finding(self, Severity::info,
+                           label + " needs macOS " + row.macos_min.text +
+                               " or later for MPS; this snapshot does not say which macOS runs");
   f.evidence.push_back("MPS floor for torch " + minor_text(t.version) + ": macOS " +
-                       row->macos_min.text);
-  f.fix =
-      mac ? "upgrade macOS to " + row->macos_min.text +
-                " or later (System Settings → "
-                "Software Update)"
-          : "check with sw_vers -productVersion: MPS needs " + row->macos_min.text + " or later";
-  f.source = row->from.url;
+                       row.macos_min.text);
+  f.fix = "check with sw_vers -productVersion: MPS needs " + row.macos_min.text + " or later";
+  f.source = row.from.url;
   out.push_back(std::move(f));
 }
 
@@ -87,6 +161,24 @@ void metal_pairing(const CheckSpec& self, const CheckInput& in, const PackageInE
                                                      : "?";
   if (tf && in_range(*tf, rel.tensorflow)) return;
   const std::string pip = m.env->python_executable.value_or("python") + " -m pip install ";
+  const bool newest_plugin = std::none_of(
+      in.compat.tensorflow_metal_releases.begin(), in.compat.tensorflow_metal_releases.end(),
+      [&](const TensorflowMetalRelease& r) { return r.plugin > rel.plugin; });
+  if (tf && newest_plugin && rel.tensorflow.max && *tf > *rel.tensorflow.max) {
+    // A TensorFlow newer than any the table pairs with a plugin: not known to fail.
+    Finding f = make_finding(self, Severity::info,
+                             "tensorflow-metal " + m.version.text + " in " + env_label(*m.env) +
+                                 " is listed for TensorFlow " + built_for + "; whether it loads "
+                                 "with " + base->name + " " + tf->text + " is not in "
+                                 "gpudoctor's tables");
+    f.evidence.push_back("checked instead: the newest pairing known, tensorflow-metal " +
+                         rel.plugin.text + " ↔ TensorFlow " + built_for);
+    f.fix = "if tf.config.list_physical_devices('GPU') is empty or the import fails with "
+            "\"Symbol not found\", install " + base->name + "==" + built_for + ".*";
+    f.source = rel.from.url;
+    out.push_back(std::move(f));
+    return;
+  }
   Finding f = make_finding(self, Severity::fail,
                            "tensorflow-metal " + m.version.text + " in " + env_label(*m.env) +
                                " is built for TensorFlow " + built_for + ", but " +
@@ -133,7 +225,7 @@ void check_macos_tensorflow_metal(const CheckSpec& self, const CheckInput& in,
                                   std::vector<Finding>& out) {
   for (const auto& m : installed(in.snap, "tensorflow-metal")) {
     auto rel = tensorflow_metal_release(in.compat, m.version);
-    if (!rel) continue;  // a release the table does not list
+    if (!rel) continue;  // a release the table does not list: compat.newer_than_tables says it
     metal_pairing(self, in, m, *rel, out);
     metal_macos(self, in, m, *rel, out);
   }
@@ -143,7 +235,8 @@ void check_macos_plaidml(const CheckSpec& self, const CheckInput& in, std::vecto
   for (const auto& p : installed(in.snap, "plaidml-keras")) {
     const PythonPackage* keras = find_package(*p.env, "keras");
     if (keras && keras->keras && keras->keras->backend != kPlaidmlKerasBackend) {
-      Finding f = make_finding(self, Severity::warn,
+      // Keras on another backend never reaches PlaidML, so never the GPU: a certain failure.
+      Finding f = make_finding(self, Severity::fail,
                                "Keras in " + env_label(*p.env) + " uses its \"" +
                                    keras->keras->backend + "\" backend: plaidml-keras " +
                                    p.version.text + " is installed but not used");

@@ -1,4 +1,6 @@
 // A probe that crashed, hung or sent garbage is itself a finding that names the library.
+#include <algorithm>
+
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 
@@ -34,8 +36,22 @@ std::string hint_for(const ProbeOutcome& p) {
 
 }  // namespace
 
+namespace {
+
+/// A backend that runs one isolated job records the job's outcome twice: as the backend's and as
+/// the job's own. One cause, one finding: the backend's copy is skipped.
+bool repeats_a_job(const std::vector<ProbeOutcome>& probes, const ProbeOutcome& p) {
+  if (p.label != p.backend) return false;
+  return std::any_of(probes.begin(), probes.end(), [&](const ProbeOutcome& q) {
+    return &q != &p && q.backend == p.backend && q.status == p.status && q.detail == p.detail;
+  });
+}
+
+}  // namespace
+
 void check_probe_failures(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   for (const auto& p : in.snap.probes) {
+    if (repeats_a_job(in.snap.probes, p)) continue;
     std::string what;
     switch (p.status) {
       case ProbeStatus::crashed: what = "crashed"; break;

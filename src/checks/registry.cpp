@@ -1,6 +1,8 @@
 #include "checks/check_util.hpp"
 #include "checks/check_list.hpp"
 
+#include "api/pci/gpu_ids.hpp"
+
 namespace gpudoctor {
 
 const char* to_string(Severity s) {
@@ -44,7 +46,7 @@ std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendo
 }
 
 std::string pci_label(const PciDevice& p) {
-  std::string name = p.device_name ? *p.device_name : hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4);
+  std::string name = pci_device_name(p).value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4));
   return p.address + " " + name;
 }
 

@@ -6,6 +6,8 @@
 #include "checks/arch_facts.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
+#include "checks/rocm_override.hpp"
+#include "checks/rocm_util.hpp"
 #include "compat/compat_query.hpp"
 #include "parse/kfd_topology.hpp"
 
@@ -16,75 +18,14 @@ namespace {
 /// " value", or nothing for an unknown one.
 std::string opt_text(const std::optional<std::string>& v) { return v ? " " + *v : ""; }
 
-/// Where a gfx target's support is judged: the installed ROCm, or a framework's ROCm build.
-struct RocmBuild {
-  std::string id;     ///< the finding id when the target is not supported
-  std::string label;  ///< "ROCm 6.0.0 (/opt/rocm)", "torch 2.5.1+rocm6.2 in /home/…/venv"
-  Version version;
-};
-
-/// The install /opt/rocm points to, else the only one that states a version.
-const RocmInstall* active_install(const RocmInfo& r) {
-  for (const auto& in : r.installs) {
-    if (in.default_link && in.version) return &in;
-  }
-  const RocmInstall* found = nullptr;
-  for (const auto& in : r.installs) {
-    if (!in.version) continue;
-    if (found != nullptr) return nullptr;  // several, none the default: which one is used?
-    found = &in;
-  }
-  return found;
-}
-
-std::vector<RocmBuild> rocm_builds(const Snapshot& s) {
-  std::vector<RocmBuild> out;
-  if (const RocmInstall* in = active_install(*s.rocm)) {
-    if (auto v = parse_version(*in->version)) {
-      out.push_back({"rocm.gfx_unsupported", "ROCm " + *in->version + " (" + in->path + ")", *v});
-    }
-  }
-  if (!s.python) return out;
-  for (const auto& env : s.python->envs) {
-    for (const auto& p : env.packages) {
-      if (p.name != "torch" || !p.torch || !p.torch->local_version) continue;
-      if (files_amdgpu(p)) continue;  // its own code objects were read: python.torch_gfx
-      if (auto v = rocm_version_from_tag(*p.torch->local_version)) {
-        out.push_back(
-            {"rocm.torch_gfx_unsupported",
-             "torch " + p.torch->version.value_or(p.version.value_or("?")) + " in " + env.prefix,
-             *v});
-      }
-    }
-  }
-  return out;
-}
-
-/// "AMD Radeon RX 7600 XT (gfx1102, 0000:03:00.0)": the merged device's name for KFD node i,
-/// with the target and address it does not already name.
-std::string node_label(const CheckInput& in, std::size_t i) {
-  const KfdNode& n = in.snap.rocm->nodes[i];
-  std::string name = "KFD node " + std::to_string(n.node);
-  for (const auto& m : in.devices) {
-    if (std::find(m.kfd.begin(), m.kfd.end(), i) != m.kfd.end()) name = m.name;
-  }
-  std::vector<std::string> extra;
-  for (const auto& part : {n.gfx_target, n.pci_address}) {
-    if (part && name.find(*part) == std::string::npos) extra.push_back(*part);
-  }
-  return extra.empty() ? name : name + " (" + join(extra, ", ") + ")";
-}
-
-bool lists(const RocmRelease& row, const std::string& gfx) {
-  return std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end();
-}
-
 /// The workaround, with the risk that comes with it, or where to go instead.
 std::string unsupported_fix(const CheckInput& in, const RocmRelease& row, const std::string& gfx,
                             Finding& f) {
   const std::string targets = join(row.gfx, ", ");
-  auto ov = rocm_override(in.compat, gfx);
-  if (!ov || !lists(row, ov->runs_as)) {
+  const auto rows = rocm_overrides(in.compat, gfx);
+  auto ov = std::find_if(rows.begin(), rows.end(),
+                         [&](const RocmOverride& o) { return lists(row, o.runs_as); });
+  if (ov == rows.end()) {
     return "use a GPU this ROCm release supports (" + targets +
            "), or a ROCm release whose compatibility matrix lists " + gfx;
   }
@@ -100,7 +41,9 @@ void judge_target(const CheckSpec& self, const CheckInput& in, std::size_t node,
                   const RocmBuild& build, const RocmRelease& row, std::vector<Finding>& out) {
   const std::string gfx = *in.snap.rocm->nodes[node].gfx_target;
   if (lists(row, gfx)) return;
-  const auto& env = in.snap.rocm->hsa_override_gfx_version;
+  const auto ov = node_override(*in.snap.rocm, in.snap.rocm->nodes[node]);
+  const auto env = ov ? std::optional<std::string>(ov->second) : std::nullopt;
+  const std::string var = ov ? ov->first : "HSA_OVERRIDE_GFX_VERSION";
   const auto runs_as = env ? gfx_override_target(*env) : std::nullopt;
   Finding f = make_finding(self, Severity::warn,
                            node_label(in, node) + " is not a target " + build.label +
@@ -115,17 +58,17 @@ void judge_target(const CheckSpec& self, const CheckInput& in, std::size_t node,
     f.id = "rocm.gfx_override";
     f.severity = Severity::info;
     f.title = node_label(in, node) + " runs as " + *runs_as + " under " + build.label +
-              " through HSA_OVERRIDE_GFX_VERSION=" + *env +
+              " through " + var + "=" + *env +
               ": it works for many, and AMD "
               "does not support it";
-    f.evidence.push_back("HSA_OVERRIDE_GFX_VERSION=" + *env);
+    f.evidence.push_back(var + "=" + *env);
     f.fix =
-        "if kernels crash or compute wrong results, unset HSA_OVERRIDE_GFX_VERSION and use a "
+        "if kernels crash or compute wrong results, unset " + var + " and use a "
         "supported GPU (" +
         join(row.gfx, ", ") + ")";
   } else {
     if (env)
-      f.evidence.push_back("HSA_OVERRIDE_GFX_VERSION=" + *env + " (names no supported target)");
+      f.evidence.push_back(var + "=" + *env + " (names no supported target)");
     f.fix = unsupported_fix(in, row, gfx, f);
   }
   out.push_back(std::move(f));
@@ -182,7 +125,9 @@ void check_rocm_gfx_support(const CheckSpec& self, const CheckInput& in,
   const auto builds = rocm_builds(in.snap);
   for (std::size_t i = 0; i < in.snap.rocm->nodes.size(); ++i) {
     if (!in.snap.rocm->nodes[i].gfx_target) continue;
+    if (report_wrong_override(self, in, i, builds, out)) continue;
     for (const auto& b : builds) {
+      if (b.code_read) continue;  // python.torch_gfx
       if (auto row = rocm_release(in.compat, b.version)) judge_target(self, in, i, b, *row, out);
     }
   }

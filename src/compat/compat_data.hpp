@@ -92,6 +92,13 @@ struct GpuModel {
   Version cc;
   Provenance from;
 };
+/// An NVIDIA chip as pci.ids names it before the product ("GA102"), without variant suffixes.
+struct GpuChip {
+  std::string chip;
+  Version cc;
+  std::vector<std::string> boards;  ///< model rows on this chip that state the same cc
+  Provenance from;
+};
 struct GpuPciId {
   std::uint16_t vendor_id = 0;
   std::uint16_t device_id = 0;
@@ -254,6 +261,27 @@ struct FrameworkWheelPin {
   Provenance from;
 };
 
+/// An amdgpu ASIC as the kernel names it (CHIP_*) and whether KFD drives it for compute.
+struct AmdgpuKfdChip {
+  std::string chip;                       ///< "POLARIS10"
+  std::string family;                     ///< "Polaris (GCN 4, gfx803)"
+  std::vector<std::uint16_t> device_ids;  ///< PCI device ids of vendor 0x1002
+  std::string kfd;  ///< "unsupported", "experimental" or "needs_pcie_atomics"
+  Provenance from;
+};
+
+// ---- vulkan_layers.json
+/// An implicit layer that hides devices from every Vulkan program, and when it does.
+struct VulkanLayerRule {
+  std::string layer;  ///< "VK_LAYER_MESA_device_select"; a trailing * matches any suffix
+  std::string hides;
+  std::optional<std::string> when_driver;    ///< a driver manifest of this library is installed
+  std::optional<std::string> when_variable;  ///< this variable …
+  std::optional<std::string> equals;         ///< … has this value
+  std::optional<std::string> ends_with;      ///< … ends so
+  Provenance from;
+};
+
 struct CompatData {
   std::map<std::string, std::vector<CompatSource>> sources;  ///< by file name
   std::vector<CudaDriverMinimum> cuda_driver_minimums;
@@ -262,6 +290,7 @@ struct CompatData {
   std::vector<CudaArch> cuda_arch_range;
   std::vector<GpuModel> gpu_models;
   std::vector<GpuPciId> gpu_pci_ids;
+  std::vector<GpuChip> gpu_chips;
   std::vector<CudnnSupport> cudnn;
   std::vector<TensorflowBuild> tensorflow;
   std::vector<TorchRelease> torch_releases;
@@ -277,6 +306,8 @@ struct CompatData {
   std::vector<Fp32Lanes> fp32_lanes;
   std::vector<FrameworkLibrarySearch> framework_library_search;
   std::vector<FrameworkWheelPin> framework_wheel_pins;
+  std::vector<AmdgpuKfdChip> amdgpu_kfd_chips;
+  std::vector<VulkanLayerRule> vulkan_layer_rules;
 };
 
 struct CompatLoad {

@@ -262,7 +262,8 @@ const std::set<std::string>& known_files() {
                                               "tensorflow_metal.json",
                                               "rocm.json",
                                               "gpu_fp32_lanes.json",
-                                              "framework_cuda_libs.json"};
+                                              "framework_cuda_libs.json",
+                                              "vulkan_layers.json"};
   return names;
 }
 
@@ -304,6 +305,7 @@ CompatLoad load_compat(const std::map<std::string, std::string_view>& files) {
     load_nvidia_file(file, *rows, out.data);
     load_framework_file(file, *rows, out.data);
     load_cuda_libs_file(file, *rows, out.data);
+    load_vulkan_file(file, *rows, out.data);
   }
   return out;
 }

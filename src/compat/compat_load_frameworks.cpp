@@ -1,6 +1,7 @@
 // Row readers for the framework and ROCm matrices: TensorFlow, PyTorch, JAX, tensorflow-metal,
 // ROCm.
 #include "compat/compat_reader.hpp"
+#include "parse/pci_sysfs.hpp"
 
 namespace gpudoctor::compat_detail {
 
@@ -145,6 +146,23 @@ void rocm_release(RowReader& r, const Provenance& p, CompatData& data) {
   if (r.ok()) data.rocm_releases.push_back(std::move(rel));
 }
 
+void kfd_chip(RowReader& r, const Provenance& p, CompatData& data) {
+  AmdgpuKfdChip c{r.str("chip"), r.str("family"), {}, r.str("kfd"), p};
+  for (const std::string& id : r.str_list("device_ids")) {
+    auto v = id.size() == 6 && id.compare(0, 2, "0x") == 0 ? parse_hex_attribute(id)
+                                                           : std::nullopt;
+    if (!v || *v > 0xffff) {
+      r.error("device_ids: not a 0xNNNN PCI id: " + id);
+      continue;
+    }
+    c.device_ids.push_back(static_cast<std::uint16_t>(*v));
+  }
+  if (c.kfd != "unsupported" && c.kfd != "experimental" && c.kfd != "needs_pcie_atomics") {
+    r.error("\"kfd\" must be unsupported, experimental or needs_pcie_atomics: " + c.kfd);
+  }
+  if (r.ok()) data.amdgpu_kfd_chips.push_back(std::move(c));
+}
+
 void rocm(const FileContext& file, const Json& rows, CompatData& data) {
   for_each_row(file, rows, [&](RowReader& r, const Provenance& p) {
     std::string kind = r.str("kind");
@@ -168,8 +186,10 @@ void rocm(const FileContext& file, const Json& rows, CompatData& data) {
     } else if (kind == "override") {
       RocmOverride o{r.str_list("gfx"), r.str("value"), r.str("runs_as"), p};
       if (r.ok()) data.rocm_overrides.push_back(std::move(o));
+    } else if (kind == "kfd") {
+      kfd_chip(r, p, data);
     } else if (!kind.empty()) {
-      r.error("\"kind\" must be release, kernel, gpu or override: " + kind);
+      r.error("\"kind\" must be release, kernel, gpu, override or kfd: " + kind);
     }
   });
 }

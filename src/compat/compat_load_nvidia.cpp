@@ -1,5 +1,6 @@
 // Row readers for the NVIDIA matrices: driver minimums, minor version compatibility, driver
 // branches, nvcc targets, GPU compute capabilities, cuDNN.
+#include "compat/compat_query.hpp"
 #include "compat/compat_reader.hpp"
 #include "text.hpp"
 
@@ -106,8 +107,12 @@ void compute_capability(const FileContext& file, const Json& rows, CompatData& d
       id.model = r.str("model");
       id.from = p;
       if (r.ok()) data.gpu_pci_ids.push_back(std::move(id));
+    } else if (kind == "chip") {
+      GpuChip c{r.str("chip"), r.version("cc"), r.str_list("boards"), p};
+      if (c.chip != nvidia_chip_key(c.chip)) r.error("\"chip\" is not a chip code: " + c.chip);
+      if (r.ok()) data.gpu_chips.push_back(std::move(c));
     } else if (!kind.empty()) {
-      r.error("\"kind\" must be model or pci: " + kind);
+      r.error("\"kind\" must be chip, model or pci: " + kind);
     }
   });
 }

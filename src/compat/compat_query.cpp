@@ -121,18 +121,6 @@ std::optional<ArchRange> arch_range_for_cuda(const CompatData& data, const Versi
   return out;
 }
 
-std::optional<bool> cuda_builds_sm(const CompatData& data, const Version& cuda,
-                                   std::string_view sm) {
-  auto wanted = parse_sm(sm);
-  if (!wanted) return std::nullopt;
-  for (const CudaArch& row : data.cuda_arch_range) {
-    if (compare_cc(row.cc, *wanted) != 0 || !row.first_cuda) continue;
-    if (compare_to_bound(cuda, *row.first_cuda) < 0) return false;
-    return !row.last_cuda || compare_to_bound(cuda, *row.last_cuda) <= 0;
-  }
-  return std::nullopt;
-}
-
 std::optional<GpuModel> compute_capability_for_model(const CompatData& data,
                                                      std::string_view device_name) {
   auto i = best_name_match(data.gpu_models, device_name, [](const GpuModel& m) { return m.model; });
@@ -147,6 +135,24 @@ std::optional<GpuModel> compute_capability_for_pci(const CompatData& data, std::
     for (const GpuModel& m : data.gpu_models) {
       if (m.model == id.model) return m;
     }
+  }
+  return std::nullopt;
+}
+
+std::string nvidia_chip_key(std::string_view chip) {
+  std::size_t i = 0;
+  while (i < chip.size() && chip[i] >= 'A' && chip[i] <= 'Z') ++i;
+  const std::size_t letters = i;
+  while (i < chip.size() && chip[i] >= '0' && chip[i] <= '9') ++i;
+  if (letters == 0 || i == letters) return "";
+  return std::string(chip.substr(0, i));
+}
+
+std::optional<GpuChip> compute_capability_for_chip(const CompatData& data, std::string_view chip) {
+  const std::string key = nvidia_chip_key(chip);
+  if (key.empty()) return std::nullopt;
+  for (const GpuChip& c : data.gpu_chips) {
+    if (c.chip == key) return c;
   }
   return std::nullopt;
 }
@@ -280,11 +286,6 @@ std::optional<RocmRelease> rocm_release(const CompatData& data, const Version& r
   return std::nullopt;
 }
 
-std::optional<RocmGpu> rocm_gpu(const CompatData& data, std::string_view device_name) {
-  auto i = best_name_match(data.rocm_gpus, device_name, [](const RocmGpu& g) { return g.gpu; });
-  if (!i) return std::nullopt;
-  return data.rocm_gpus[*i];
-}
 
 std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_view gfx) {
   for (const RocmOverride& row : data.rocm_overrides) {
@@ -293,13 +294,23 @@ std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_vi
   return std::nullopt;
 }
 
-std::optional<RocmDistroKernels> rocm_kernels(const CompatData& data, std::string_view distro,
-                                              std::string_view version) {
-  for (const RocmDistroKernels& row : data.rocm_kernels) {
-    if (to_lower(row.distro) == to_lower(distro) && row.version == version) return row;
+std::vector<RocmOverride> rocm_overrides(const CompatData& data, std::string_view gfx) {
+  std::vector<RocmOverride> out;
+  for (const RocmOverride& row : data.rocm_overrides) {
+    if (std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end()) out.push_back(row);
+  }
+  return out;
+}
+
+std::optional<AmdgpuKfdChip> amdgpu_kfd_chip(const CompatData& data, std::uint16_t device_id) {
+  for (const AmdgpuKfdChip& c : data.amdgpu_kfd_chips) {
+    if (std::find(c.device_ids.begin(), c.device_ids.end(), device_id) != c.device_ids.end()) {
+      return c;
+    }
   }
   return std::nullopt;
 }
+
 
 std::optional<Fp32Lanes> nvidia_fp32_lanes(const CompatData& data, int major, int minor) {
   for (const Fp32Lanes& row : data.fp32_lanes) {

@@ -37,11 +37,6 @@ struct ArchRange {
 };
 std::optional<ArchRange> arch_range_for_cuda(const CompatData& data, const Version& cuda);
 
-/// Whether nvcc of toolkit `cuda` compiles sm `sm` ("50", "sm_90a"); nullopt when the target is
-/// not in the table.
-std::optional<bool> cuda_builds_sm(const CompatData& data, const Version& cuda,
-                                   std::string_view sm);
-
 /// The model row whose name is the longest whole-word match inside `device_name` ("NVIDIA
 /// GeForce RTX 3060 Ti", "Tesla V100-SXM2-16GB", "NVIDIA A100-SXM4-80GB").
 std::optional<GpuModel> compute_capability_for_model(const CompatData& data,
@@ -50,6 +45,13 @@ std::optional<GpuModel> compute_capability_for_model(const CompatData& data,
 /// The model row a PCI id belongs to (vendor 0x10de).
 std::optional<GpuModel> compute_capability_for_pci(const CompatData& data, std::uint16_t vendor_id,
                                                    std::uint16_t device_id);
+
+/// "GA102" from pci.ids' chip name "GA102GL", "GK110B", "TU116M" (family letters and chip
+/// number; variant suffixes dropped); empty when the name is not such a code.
+std::string nvidia_chip_key(std::string_view chip);
+
+/// The chip row for an NVIDIA chip as pci.ids names it ("GA102GL" → GA102's row).
+std::optional<GpuChip> compute_capability_for_chip(const CompatData& data, std::string_view chip);
 
 /// Every cuDNN row covering cuDNN `cudnn` (and, when given, CUDA `cuda`); most specific CUDA
 /// range first.
@@ -94,16 +96,16 @@ std::optional<TensorflowMetalRelease> tensorflow_metal_for_tf(const CompatData& 
 /// The compatibility matrix row of ROCm `rocm` (numbers compared; "6.3.0-39" is 6.3.0).
 std::optional<RocmRelease> rocm_release(const CompatData& data, const Version& rocm);
 
-/// The ROCm GPU row whose name is the longest whole-word match in `device_name` ("AMD Radeon RX
-/// 7900 XTX").
-std::optional<RocmGpu> rocm_gpu(const CompatData& data, std::string_view device_name);
-
 /// The HSA_OVERRIDE_GFX_VERSION row that names target `gfx` ("gfx1031").
 std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_view gfx);
 
-/// The kernels the ROCm matrix lists for a distribution release ("Ubuntu", "22.04.5").
-std::optional<RocmDistroKernels> rocm_kernels(const CompatData& data, std::string_view distro,
-                                              std::string_view version);
+/// Every HSA_OVERRIDE_GFX_VERSION row that names `gfx`, in table order (the first is the one a
+/// fix proposes).
+std::vector<RocmOverride> rocm_overrides(const CompatData& data, std::string_view gfx);
+
+/// The amdgpu ASIC with this PCI device id (vendor 0x1002) among the pre-GFX9 ones KFD treats
+/// specially; nullopt for the others.
+std::optional<AmdgpuKfdChip> amdgpu_kfd_chip(const CompatData& data, std::uint16_t device_id);
 
 /// FP32 FMA lanes per SM of an NVIDIA GPU of this compute capability.
 std::optional<Fp32Lanes> nvidia_fp32_lanes(const CompatData& data, int major, int minor);

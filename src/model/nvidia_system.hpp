@@ -31,6 +31,7 @@ struct NvidiaKernel {
   std::optional<std::string> module_flavor;       ///< "open" or "proprietary"
   std::optional<std::string> sys_module_version;  ///< /sys/module/nvidia/version
   std::vector<std::string> loaded_modules;        ///< of nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
+  bool modules_listed = false;  ///< /proc/modules or /sys/module could be read (under the root)
   std::vector<DeviceNode> device_nodes;           ///< /dev/nvidia*
   bool dev_listed = false;  ///< /dev could be looked at (always live; a fixture may not hold it)
   std::optional<bool> secure_boot;
@@ -41,7 +42,7 @@ struct NvidiaKernel {
 };
 GPUDOCTOR_JSON(NvidiaKernel, proc_version, module_version, module_flavor, sys_module_version,
                loaded_modules, device_nodes, dev_listed, secure_boot, dkms, nouveau_blacklisted_in,
-               nouveau_cmdline)
+               nouveau_cmdline, modules_listed)
 
 struct CudaToolkit {
   std::string path;                              ///< "/usr/local/cuda-13.0"

@@ -23,6 +23,7 @@ struct PciDevice {
   std::uint16_t device_id = 0;
   std::optional<std::string> vendor_name;  ///< from pci.ids
   std::optional<std::string> device_name;  ///< from pci.ids
+  std::optional<std::string> name_source;  ///< "pci.ids" (the root's), "builtin pci.ids"
   std::optional<std::uint16_t> subsystem_vendor_id;
   std::optional<std::uint16_t> subsystem_device_id;
   std::optional<std::string> subsystem_name;
@@ -38,7 +39,7 @@ struct PciDevice {
   std::optional<std::string> runtime_pm;   ///< power/runtime_status: "active", "suspended"
 };
 GPUDOCTOR_JSON(PciDevice, address, class_code, class_name, vendor_id, device_id, vendor_name,
-               device_name, subsystem_vendor_id, subsystem_device_id, subsystem_name, revision,
+               device_name, name_source, subsystem_vendor_id, subsystem_device_id, subsystem_name, revision,
                driver, modules, modalias, link_current, link_max, numa_node, iommu_group,
                boot_vga, runtime_pm)
 

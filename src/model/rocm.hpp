@@ -46,12 +46,15 @@ struct KfdNode {
   std::optional<std::uint64_t> memory_bytes;        ///< all banks together
   std::optional<std::uint32_t> caches;              ///< entries under caches/
   std::optional<std::uint32_t> io_links;            ///< entries under io_links/
+  /// HSA_OVERRIDE_GFX_VERSION_<node>: newer libhsakmt reads it for this node before the
+  /// process-wide HSA_OVERRIDE_GFX_VERSION.
+  std::optional<std::string> hsa_override_gfx_version;
 };
 GPUDOCTOR_JSON(KfdNode, node, gpu_id, name, gfx_target_version, gfx_target, vendor_id, device_id,
                pci_address, simd_count, simd_per_cu, compute_units, array_count,
                simd_arrays_per_engine, cu_per_simd_array, wave_front_size, max_waves_per_simd,
                lds_size_kb, num_xcc, max_engine_clock_mhz, fw_version, drm_render_minor,
-               render_node, memory_banks, memory_bytes, caches, io_links)
+               render_node, memory_banks, memory_bytes, caches, io_links, hsa_override_gfx_version)
 
 /// A ROCm installation: /opt/rocm, /opt/rocm-<version>, ROCM_PATH.
 struct RocmInstall {

@@ -14,6 +14,7 @@
 #include "model/probe_outcome.hpp"
 #include "model/python.hpp"
 #include "model/rocm.hpp"
+#include "model/symptom.hpp"
 #include "model/vulkan.hpp"
 
 namespace gpudoctor {
@@ -38,8 +39,10 @@ struct Snapshot {
   std::optional<PythonInfo> python;
   std::optional<MacosInfo> macos;
   std::optional<RocmInfo> rocm;
+  std::optional<OllamaInfo> ollama;  ///< from an ollama server log (check --from)
+  std::vector<Symptom> symptoms;     ///< messages seen in a log or pasted dump
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, root, live, probes, host, pci, opencl,
-               vulkan, nvidia, cuda, nvml, python, macos, rocm)
+               vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms)
 
 }  // namespace gpudoctor

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,24 @@ struct VulkanManifest {
 };
 GPUDOCTOR_JSON(VulkanManifest, source, file, file_format_version, library_path, resolved,
                api_version, is_portability_driver, error, not_loaded)
+
+/// One implicit layer (an implicit_layer.d manifest): the loader puts it between every Vulkan
+/// program and the drivers unless its disable variable or VK_LOADER_LAYERS_DISABLE says not to.
+struct VulkanLayer {
+  std::string source;                        ///< the directory or variable it was found through
+  std::string file;
+  std::optional<std::string> name;           ///< "VK_LAYER_MESA_device_select"
+  std::optional<std::string> library_path;   ///< as written; none for a meta-layer
+  std::optional<std::string> resolved;       ///< where that library is, if found
+  std::optional<std::string> api_version;
+  std::optional<std::string> enable_environment;   ///< "MANGOHUD=1": loaded only when so
+  std::optional<std::string> disable_environment;  ///< "NODEVICE_SELECT": not loaded when set
+  bool active = false;                       ///< the loader would load it in this environment
+  std::optional<std::string> inactive_because;
+  std::optional<std::string> error;          ///< unreadable manifest, library not found, …
+};
+GPUDOCTOR_JSON(VulkanLayer, source, file, name, library_path, resolved, api_version,
+               enable_environment, disable_environment, active, inactive_because, error)
 
 struct VulkanMemoryHeap {
   std::uint64_t size_bytes = 0;
@@ -89,8 +108,13 @@ struct VulkanInfo {
   std::vector<VulkanManifest> manifests;
   std::vector<VulkanDevice> devices;
   std::vector<SmokeResult> smoke;                ///< one per device, when check ran the smoke test
+  std::vector<std::string> layer_search_paths;   ///< where implicit layers were looked for
+  std::vector<VulkanLayer> implicit_layers;
+  /// The variables that switch layers and device selection (VK_LOADER_LAYERS_DISABLE, each
+  /// layer's enable and disable variable, MESA_VK_DEVICE_SELECT, …), where set.
+  std::map<std::string, std::string> layer_environment;
 };
 GPUDOCTOR_JSON(VulkanInfo, loader, instance_version, driver_override, search_paths, manifests,
-               devices, smoke)
+               devices, smoke, layer_search_paths, implicit_layers, layer_environment)
 
 }  // namespace gpudoctor

@@ -50,6 +50,14 @@ std::map<std::string, std::uint64_t> parse_kfd_properties(std::string_view text)
   return out;
 }
 
+bool kfd_node_is_gpu(const std::map<std::string, std::uint64_t>& properties,
+                     std::optional<std::uint64_t> gpu_id) {
+  if (auto simd = properties.find("simd_count"); simd != properties.end()) return simd->second > 0;
+  if (gpu_id) return *gpu_id > 0;
+  auto gfx = properties.find("gfx_target_version");
+  return gfx != properties.end() && gfx->second > 0;
+}
+
 std::optional<std::string> gfx_target_name(std::uint64_t v) {
   if (v == 0 || v > 999999) return std::nullopt;
   const auto major = static_cast<unsigned>(v / 10000);
@@ -78,6 +86,22 @@ std::optional<std::string> gfx_override_target(std::string_view value) {
     return std::nullopt;
   }
   return gfx_name(*major, *minor, *stepping);
+}
+
+bool hsa_override_accepted(std::string_view value) {
+  // %u skips leading blanks; anything after the third number is read by %c and refused.
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) {
+    value.remove_prefix(1);
+  }
+  auto parts = split_words(value, ".");
+  if (parts.size() != 3 || value.front() == '.' || value.back() == '.' ||
+      value.find("..") != std::string_view::npos) {
+    return false;
+  }
+  auto major = decimal(parts[0]);
+  auto minor = decimal(parts[1]);
+  auto stepping = decimal(parts[2]);
+  return major && minor && stepping && *major <= 63 && *minor <= 255 && *stepping <= 255;
 }
 
 std::optional<GfxVersion> parse_gfx_target(std::string_view name) {

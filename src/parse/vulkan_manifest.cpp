@@ -13,7 +13,56 @@ std::optional<std::string> string_field(const Json& obj, const char* key) {
   return it->get<std::string>();
 }
 
+/// {"NAME": "value"}: the first member, as the loader reads one variable from it.
+std::optional<std::pair<std::string, std::string>> env_pair(const Json& layer, const char* key) {
+  auto it = layer.find(key);
+  if (it == layer.end() || !it->is_object() || it->empty()) return std::nullopt;
+  auto first = it->begin();
+  return std::make_pair(first.key(),
+                        first.value().is_string() ? first.value().get<std::string>() : "");
+}
+
+VulkanLayerEntry layer_entry(const Json& layer) {
+  VulkanLayerEntry e;
+  if (!layer.is_object()) {
+    e.error = "a layer is not a JSON object";
+    return e;
+  }
+  e.name = string_field(layer, "name");
+  e.library_path = string_field(layer, "library_path");
+  e.api_version = string_field(layer, "api_version");
+  e.meta = layer.contains("component_layers");
+  e.enable_environment = env_pair(layer, "enable_environment");
+  e.disable_environment = env_pair(layer, "disable_environment");
+  if (!e.name || e.name->empty()) {
+    e.error = "no \"name\" string";
+  } else if (!e.meta && (!e.library_path || e.library_path->empty())) {
+    e.error = "no \"library_path\" string";
+  }
+  return e;
+}
+
 }  // namespace
+
+VulkanLayerManifestFile parse_vulkan_layer_manifest(std::string_view text) {
+  VulkanLayerManifestFile m;
+  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    m.error = j.is_discarded() ? "not valid JSON" : "not a JSON object";
+    return m;
+  }
+  m.file_format_version = string_field(j, "file_format_version");
+  if (!m.file_format_version) {
+    m.error = "no \"file_format_version\" string";
+    return m;
+  }
+  if (auto one = j.find("layer"); one != j.end()) m.layers.push_back(layer_entry(*one));
+  if (auto many = j.find("layers"); many != j.end() && many->is_array()) {
+    for (const auto& l : *many) m.layers.push_back(layer_entry(l));
+  }
+  if (m.layers.empty()) m.error = "neither a \"layer\" object nor a \"layers\" array";
+  return m;
+}
 
 VulkanManifestFile parse_vulkan_manifest(std::string_view text) {
   VulkanManifestFile m;

@@ -2,6 +2,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gpudoctor {
 
@@ -19,5 +21,26 @@ struct VulkanManifestFile {
 };
 
 VulkanManifestFile parse_vulkan_manifest(std::string_view text);
+
+/// One layer of a layer manifest: its "layer" object or an element of "layers".
+struct VulkanLayerEntry {
+  std::optional<std::string> name;
+  std::optional<std::string> library_path;
+  std::optional<std::string> api_version;
+  bool meta = false;  ///< a meta-layer: "component_layers", no library of its own
+  std::optional<std::pair<std::string, std::string>> enable_environment;   ///< {NAME, value}
+  std::optional<std::pair<std::string, std::string>> disable_environment;  ///< {NAME, value}
+  std::optional<std::string> error;  ///< no name, no library_path, …
+};
+
+/// What a layer manifest (explicit_layer.d / implicit_layer.d) says; error when the loader would
+/// skip the whole file (not JSON, no file_format_version, neither "layer" nor "layers").
+struct VulkanLayerManifestFile {
+  std::optional<std::string> file_format_version;
+  std::vector<VulkanLayerEntry> layers;
+  std::optional<std::string> error;
+};
+
+VulkanLayerManifestFile parse_vulkan_layer_manifest(std::string_view text);
 
 }  // namespace gpudoctor

@@ -1,5 +1,6 @@
 #include "report/report.hpp"
 
+#include "checks/area_status.hpp"
 #include "render/query_text.hpp"
 #include "report/environment_section.hpp"
 #include "report/redact.hpp"
@@ -27,6 +28,7 @@ Json build_report(const ReportInput& in) {
               {"tool_version", in.snap.tool_version},
               {"generated_at", in.generated_at},
               {"summary", summary_json(in.findings, in.devices.size())},
+              {"areas", area_statuses(in.snap, in.devices, in.findings)},
               {"findings", in.findings},
               {"environment", env.variables},
               {"bench", in.bench ? *in.bench : Json(nullptr)},

@@ -77,6 +77,29 @@ TEST(Checks, Gtx750TiUnderCuda13HasNoKernelImage) {
   EXPECT_EQ(test::find_finding(fs, "cuda.driver_too_old"), nullptr);  // 580 is new enough for 13.0
 }
 
+TEST(Checks, CudnnBuildThatDoesNotSupportTheGpu) {
+  // cuDNN 9.17 lists compute capability 7.5 and up (Maxwell, Pascal and Volta no longer listed,
+  // data/compat/cudnn.json): a V100 (7.0) is left out, while
+  // an RTX 3090 (8.6) on the same machine is fine.
+  Snapshot s = machine_with(nvidia_gpu(0x1db4, "GV100GL [Tesla V100 PCIe 16GB]", "nvidia"),
+                            "580.65.06");
+  CudaToolkit t = toolkit("/usr/local/cuda-13.0", "13.0.88");
+  t.cudnn_version = "9.17.0";
+  s.nvidia->toolkits.push_back(t);
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "cudnn.gpu_unsupported");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->title.find("7.0"), std::string::npos) << f->title;
+  ASSERT_TRUE(f->fix);
+  // Its cuda12 build lists 7.5 and up too: no build of this release will do.
+  EXPECT_NE(f->fix->find("lists compute capability 7.0"), std::string::npos) << *f->fix;
+  Snapshot fine = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"),
+                               "580.65.06");
+  fine.nvidia->toolkits.push_back(t);
+  EXPECT_EQ(test::find_finding(run(fine), "cudnn.gpu_unsupported"), nullptr);
+}
+
 TEST(Checks, DriverTooOldForToolkitNamesBothWaysOut) {
   // A 470-branch driver (supports up to CUDA 11.4) with a CUDA 12.4 toolkit.
   Snapshot s = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"),
@@ -128,11 +151,40 @@ TEST(Checks, ModuleNotLoadedWithSecureBootSaysMok) {
   Snapshot s = machine_with(nvidia_gpu(0x2684, "AD102 [GeForce RTX 4090]", std::nullopt),
                             std::nullopt);
   s.nvidia->kernel.secure_boot = true;
+  s.nvidia->kernel.dkms = {"nvidia/550.54.14, 6.5.0-21-generic, x86_64: installed"};
   auto fs = run(s);
-  ASSERT_NE(test::find_finding(fs, "gpu.no_driver"), nullptr);
+  // One cause, one finding: the unbound GPU is the module's finding, not also gpu.no_driver.
+  EXPECT_EQ(test::find_finding(fs, "gpu.no_driver"), nullptr);
   const Finding* f = test::find_finding(fs, "nvidia.module_not_loaded");
   ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("AD102 [GeForce RTX 4090]"), std::string::npos) << f->title;
   EXPECT_NE(f->fix->find("mokutil"), std::string::npos) << *f->fix;
+}
+
+TEST(Checks, NvidiaGpuWithNothingOfTheDriverInstalledIsToldToInstallIt) {
+  // An A100 whose kernel's modules.alias offers only nouveau for it: no nvidia module for this
+  // kernel, no dkms, no libcuda.
+  PciDevice gpu = nvidia_gpu(0x20b0, "GA100 [A100 SXM4 40GB]", std::nullopt);
+  gpu.modules = {"nouveau"};
+  Snapshot s = machine_with(gpu, std::nullopt);
+  s.host = HostInfo{};
+  s.host->os_id = "ubuntu";
+  // Without modules.alias (a partial capture) nothing says the driver is missing: modprobe.
+  Snapshot partial = machine_with(nvidia_gpu(0x20b0, "GA100 [A100 SXM4 40GB]", std::nullopt),
+                                  std::nullopt);
+  const auto partial_findings = run(partial);
+  const Finding* unsure = test::find_finding(partial_findings, "nvidia.module_not_loaded");
+  ASSERT_NE(unsure, nullptr);
+  EXPECT_EQ(unsure->fix->rfind("sudo modprobe nvidia", 0), 0u) << *unsure->fix;
+  auto fs = run(s);
+  EXPECT_EQ(test::find_finding(fs, "gpu.no_driver"), nullptr);
+  const Finding* f = test::find_finding(fs, "nvidia.module_not_loaded");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_EQ(*f->fix, "sudo ubuntu-drivers install, then reboot");
+  // Without the NVIDIA section (--backend pci) the PCI check still names it.
+  s.nvidia.reset();
+  EXPECT_NE(test::find_finding(run(s), "gpu.no_driver"), nullptr);
 }
 
 TEST(Checks, DriverLibraryMismatch) {

@@ -159,6 +159,9 @@ TEST(CompatData, EveryRowCitesAnHttpsDocument) {
   for (const auto& r : d.rocm_kernels) check(r.from, r.distro);
   for (const auto& r : d.rocm_gpus) check(r.from, r.gpu);
   for (const auto& r : d.fp32_lanes) check(r.from, r.vendor + " " + r.unit);
+  for (const auto& r : d.rocm_overrides) check(r.from, r.value);
+  for (const auto& r : d.amdgpu_kfd_chips) check(r.from, r.chip);
+  for (const auto& r : d.vulkan_layer_rules) check(r.from, r.layer);
   // Installer-based driver rows cite the installer itself.
   for (const auto& r : d.cuda_driver_minimums) {
     if (r.basis != DriverBasis::kInstaller) continue;
@@ -256,6 +259,16 @@ TEST(CompatData, NoTableHasTwoRowsForOneKey) {
       d.rocm_kernels, [](const auto& r) { return r.distro + " " + r.version; }, "kernels");
   expect_unique(
       d.rocm_gpus, [](const auto& r) { return r.gpu; }, "rocm gpus");
+  expect_unique(
+      d.amdgpu_kfd_chips, [](const auto& r) { return r.chip; }, "kfd chips");
+  std::vector<std::uint16_t> ids;  // no PCI id belongs to two ASICs
+  for (const auto& c : d.amdgpu_kfd_chips) {
+    ids.insert(ids.end(), c.device_ids.begin(), c.device_ids.end());
+  }
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
+  expect_unique(
+      d.rocm_overrides, [](const auto& r) { return r.gfx.front() + "=" + r.value; }, "overrides");
 }
 
 TEST(CompatData, TablesAreConsistent) {

@@ -134,7 +134,16 @@ TEST(MergeDevices, ProcessingAcceleratorClassIsAnAccelerator) {
   auto d = merge_devices(s);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].kind, DeviceKind::accelerator);
-  EXPECT_EQ(d[0].name, "PCI device 1002:740f");  // no pci.ids name known: ids, not a guess
+  // The snapshot holds no name: the built-in pci.ids gives it, and says so.
+  EXPECT_EQ(d[0].name, "Aldebaran/MI200 [Instinct MI210]");
+  EXPECT_EQ(d[0].name_source, "builtin pci.ids");
+  EXPECT_EQ(d[0].chip, "Aldebaran/MI200");
+  // An id no pci.ids knows keeps its numbers: ids, not a guess.
+  s.pci->devices[0].device_id = 0x7fff;
+  auto unknown = merge_devices(s);
+  EXPECT_EQ(unknown[0].name, "PCI device 1002:7fff");
+  EXPECT_EQ(unknown[0].name_source, "none");
+  EXPECT_EQ(unknown[0].chip, std::nullopt);
 }
 
 }  // namespace

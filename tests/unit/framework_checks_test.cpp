@@ -7,6 +7,7 @@
 #include "checks/checks.hpp"
 #include "compat/compat_data.hpp"
 #include "core/root.hpp"
+#include "pci_gpu.hpp"
 #include "python/python_probe.hpp"
 #include "test_support.hpp"
 
@@ -43,14 +44,7 @@ PythonInfo ana_envs() {
 Snapshot nvidia_machine(std::uint16_t device, std::string name, std::string driver) {
   Snapshot s;
   s.pci = PciInfo{};
-  PciDevice p;
-  p.address = "0000:01:00.0";
-  p.class_code = 0x030000;
-  p.vendor_id = 0x10de;
-  p.device_id = device;
-  p.device_name = std::move(name);
-  p.driver = "nvidia";
-  s.pci->devices.push_back(std::move(p));
+  s.pci->devices.push_back(test::pci_gpu(0x10de, device, "nvidia", std::move(name)));
   s.nvidia = NvidiaSystem{};
   s.nvidia->kernel.module_version = std::move(driver);
   s.nvidia->kernel.loaded_modules = {"nvidia", "nvidia_uvm"};
@@ -92,7 +86,8 @@ TEST(FrameworkChecks, PlainPipTensorflowHasNoCudnnToLoad) {
   EXPECT_EQ(test::find_finding(fs, "python.tensorflow_cuda_driver"), nullptr);
   const Finding* f = test::find_finding(fs, "python.tensorflow_cudnn");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::warn);
+  // No cuDNN at all to load: TensorFlow certainly cannot use the GPU (docs/severity.md).
+  EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->title.find("Cannot dlopen some GPU libraries"), std::string::npos) << f->title;
   EXPECT_EQ(*f->fix,
             "pip install 'tensorflow[and-cuda]==2.15.0' (it installs the CUDA and cuDNN wheels "
@@ -112,6 +107,28 @@ TEST(FrameworkChecks, PlainPipTensorflowHasNoCudnnToLoad) {
   Snapshot cpu_box;
   cpu_box.python = ana_envs();
   EXPECT_EQ(test::find_finding(run(cpu_box), "python.tensorflow_cudnn"), nullptr);
+}
+
+TEST(FrameworkChecks, CpuOnlyTensorflowOnAGpuMachineIsAFailure) {
+  // The same TensorFlow 2.15 as the CPU build (build_info.py is_cuda_build = False): it never
+  // uses the RTX 3090, for certain, so the severity rule makes it a failure, as for torch.
+  Snapshot s = nvidia_machine(0x2204, "GA102 [GeForce RTX 3090]", "550.90.07");
+  s.python = ana_envs();
+  bool changed = false;
+  for (auto& env : s.python->envs) {
+    for (auto& p : env.packages) {
+      if (p.tensorflow) {
+        p.tensorflow->is_cuda_build = false;
+        changed = true;
+      }
+    }
+  }
+  ASSERT_TRUE(changed);
+  const auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "python.tensorflow_cpu_only");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->fix->find("tensorflow[and-cuda]==2.15.0"), std::string::npos) << *f->fix;
 }
 
 TEST(FrameworkChecks, JaxPluginOfAnotherReleaseThanJaxlibIsDropped) {
@@ -148,7 +165,7 @@ TEST(FrameworkChecks, JaxWithoutAPluginOnAGpuMachineRunsOnTheCpu) {
   auto fs = run(s);
   const Finding* f = test::find_finding(fs, "python.jax_cpu_only");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::warn);
+  EXPECT_EQ(f->severity, Severity::fail);  // a CPU-only JAX on a GPU machine: certain
   // Driver 580 meets the CUDA 13 plugin's minimum (the installation page's row).
   EXPECT_EQ(*f->fix, "pip install -U 'jax[cuda13]'");
   s.nvidia->kernel.module_version = "550.90.07";

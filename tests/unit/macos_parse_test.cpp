@@ -228,7 +228,9 @@ TEST(MacosCompat, TensorflowMetalReleases) {
   EXPECT_EQ(tensorflow_metal_release(d, v("0.5.0"))->macos_min->text, "12.1");
   EXPECT_EQ(tensorflow_metal_for_tf(d, v("2.6.2"))->plugin.text, "0.2.0");
   EXPECT_EQ(tensorflow_metal_for_tf(d, v("2.17.0"))->plugin.text, "1.1.0");
-  EXPECT_FALSE(tensorflow_metal_release(d, v("1.2.0")));  // its own table misnames it
+  // Its own table misnames 1.2.0 as 1.1.0; TensorFlow 2.18 is 1.2.0's (tensorflow#84167).
+  EXPECT_TRUE(in_range(v("2.18.0"), tensorflow_metal_release(d, v("1.2.0"))->tensorflow));
+  EXPECT_FALSE(in_range(v("2.18.0"), tensorflow_metal_release(d, v("1.1.0"))->tensorflow));
   EXPECT_FALSE(tensorflow_metal_for_tf(d, v("2.4.0")));
 }
 

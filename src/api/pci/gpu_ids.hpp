@@ -2,6 +2,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+
+#include "model/pci.hpp"
 
 namespace gpudoctor {
 
@@ -13,5 +16,34 @@ std::string nvidia_gpu_uuid(const std::uint8_t (&bytes)[16]);
 /// nullopt when bus, device or function is out of range.
 std::optional<std::string> pci_address(std::uint32_t domain, std::uint32_t bus,
                                        std::uint32_t device, std::uint32_t function = 0);
+
+// ---- the built-in pci.ids (the GPU vendors' part of the pci.ids gpudoctor was built with)
+
+/// Where a PCI name came from (PciDevice::name_source): the root's pci.ids, or the built-in one.
+inline constexpr std::string_view kNameFromPciIds = "pci.ids";
+inline constexpr std::string_view kNameFromBuiltinPciIds = "builtin pci.ids";
+
+/// The built-in name of a GPU, its vendor, or its class (0x030200: the prog-if byte is
+/// ignored); nullopt where the built-in pci.ids has none.
+std::optional<std::string_view> builtin_device_name(std::uint16_t vendor, std::uint16_t device);
+std::optional<std::string_view> builtin_vendor_name(std::uint16_t vendor);
+std::optional<std::string_view> builtin_class_name(std::uint32_t class_code);
+/// pci.ids' own version of the built-in copy: "2023.04.10".
+std::string_view builtin_pci_ids_version();
+/// How many GPU device names are built in.
+std::size_t builtin_device_count();
+
+/// The chip a pci.ids device name names: pci.ids writes the chip, then the product in
+/// brackets ("GA102 [GeForce RTX 3090]" → "GA102", "GH100[H100 SXM5 80GB]" → "GH100", "Navi 22 [Radeon RX 6700/6700 XT/6750 XT /
+/// 6800M/6850M XT]" → "Navi 22"), or the chip code alone ("GK208B"). nullopt for a name that
+/// names no chip apart from a product ("HD Graphics 620").
+std::optional<std::string> chip_from_pci_name(std::string_view name);
+
+/// The device's name: what the root's pci.ids said, else the built-in pci.ids' entry.
+std::optional<std::string> pci_device_name(const PciDevice& p);
+
+/// Fills the names the root's pci.ids did not give (a root with no pci.ids, or an older one)
+/// from the built-in copy, and says so in name_source.
+void fill_builtin_names(PciDevice& p);
 
 }  // namespace gpudoctor

@@ -1,10 +1,10 @@
 #include "api/vulkan/vulkan_search.hpp"
 
+#include <initializer_list>
+
 namespace gpudoctor {
 
 namespace {
-
-constexpr const char* kIcdSuffix = "/vulkan/icd.d";
 
 void add_variable_entries(VulkanSearchPlan& plan, const std::string& variable,
                           const std::string& value) {
@@ -13,44 +13,55 @@ void add_variable_entries(VulkanSearchPlan& plan, const std::string& variable,
   }
 }
 
-void add_directories(VulkanSearchPlan& plan, const std::string& list) {
+void add_directories(VulkanSearchPlan& plan, const std::string& list, const char* suffix) {
   for (auto& dir : split_path_list(list)) {
     std::string path = dir;
     while (path.size() > 1 && path.back() == '/') path.pop_back();
-    path += kIcdSuffix;
+    path += suffix;
     plan.places.push_back({path, path, false});
   }
 }
 
-}  // namespace
-
-VulkanSearchPlan vulkan_driver_search_plan(const Environment& env) {
+/// The loader's search: a replacing variable, else an adding one and the standard directories.
+VulkanSearchPlan search_plan(const Environment& env, std::initializer_list<const char*> replacing,
+                             const char* adding, const char* suffix) {
   VulkanSearchPlan plan;
-  for (const char* variable : {"VK_DRIVER_FILES", "VK_ICD_FILENAMES"}) {
+  for (const char* variable : replacing) {
     if (auto value = env.get(variable)) {
       plan.override_variable = variable;
       add_variable_entries(plan, variable, *value);
       return plan;
     }
   }
-  if (auto extra = env.get_nonempty("VK_ADD_DRIVER_FILES")) {
-    add_variable_entries(plan, "VK_ADD_DRIVER_FILES", *extra);
-  }
+  if (auto extra = env.get_nonempty(adding)) add_variable_entries(plan, adding, *extra);
   const std::optional<std::string> home = env.get("HOME");
   if (auto v = env.get_nonempty("XDG_CONFIG_HOME")) {
-    add_directories(plan, *v);
+    add_directories(plan, *v, suffix);
   } else if (home) {
-    add_directories(plan, *home + "/.config");
+    add_directories(plan, *home + "/.config", suffix);
   }
-  add_directories(plan, env.get_nonempty("XDG_CONFIG_DIRS").value_or("/etc/xdg"));
-  add_directories(plan, "/etc");
+  add_directories(plan, env.get_nonempty("XDG_CONFIG_DIRS").value_or("/etc/xdg"), suffix);
+  add_directories(plan, "/etc", suffix);
   if (auto v = env.get_nonempty("XDG_DATA_HOME")) {
-    add_directories(plan, *v);
+    add_directories(plan, *v, suffix);
   } else if (home) {
-    add_directories(plan, *home + "/.local/share");
+    add_directories(plan, *home + "/.local/share", suffix);
   }
-  add_directories(plan, env.get_nonempty("XDG_DATA_DIRS").value_or("/usr/local/share:/usr/share"));
+  add_directories(plan, env.get_nonempty("XDG_DATA_DIRS").value_or("/usr/local/share:/usr/share"),
+                  suffix);
   return plan;
+}
+
+}  // namespace
+
+VulkanSearchPlan vulkan_driver_search_plan(const Environment& env) {
+  return search_plan(env, {"VK_DRIVER_FILES", "VK_ICD_FILENAMES"}, "VK_ADD_DRIVER_FILES",
+                     "/vulkan/icd.d");
+}
+
+VulkanSearchPlan vulkan_implicit_layer_search_plan(const Environment& env) {
+  return search_plan(env, {"VK_IMPLICIT_LAYER_PATH"}, "VK_ADD_IMPLICIT_LAYER_PATH",
+                     "/vulkan/implicit_layer.d");
 }
 
 namespace {

@@ -32,6 +32,12 @@ struct VulkanSearchPlan {
 /// which is unspecified; callers list them sorted.
 VulkanSearchPlan vulkan_driver_search_plan(const Environment& env);
 
+/// Where the loader looks for implicit layer manifests: VK_IMPLICIT_LAYER_PATH replaces the
+/// standard directories, VK_ADD_IMPLICIT_LAYER_PATH comes before them; the directories are the
+/// drivers' ones with /vulkan/implicit_layer.d (LoaderLayerInterface.md, "Linux Layer
+/// Discovery").
+VulkanSearchPlan vulkan_implicit_layer_search_plan(const Environment& env);
+
 }  // namespace gpudoctor
 
 namespace gpudoctor {

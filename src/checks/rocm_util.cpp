@@ -1,0 +1,63 @@
+// What the ROCm checks share.
+#include "checks/rocm_util.hpp"
+
+#include <algorithm>
+
+#include "checks/arch_facts.hpp"
+#include "checks/check_util.hpp"
+
+namespace gpudoctor {
+
+const RocmInstall* active_install(const RocmInfo& r) {
+  for (const auto& in : r.installs) {
+    if (in.default_link && in.version) return &in;
+  }
+  const RocmInstall* found = nullptr;
+  for (const auto& in : r.installs) {
+    if (!in.version) continue;
+    if (found != nullptr) return nullptr;  // several, none the default: which one is used?
+    found = &in;
+  }
+  return found;
+}
+
+std::vector<RocmBuild> rocm_builds(const Snapshot& s) {
+  std::vector<RocmBuild> out;
+  if (const RocmInstall* in = active_install(*s.rocm)) {
+    if (auto v = parse_version(*in->version)) {
+      out.push_back({"rocm.gfx_unsupported", "ROCm " + *in->version + " (" + in->path + ")", *v});
+    }
+  }
+  if (!s.python) return out;
+  for (const auto& env : s.python->envs) {
+    for (const auto& p : env.packages) {
+      if (p.name != "torch" || !p.torch || !p.torch->local_version) continue;
+      if (auto v = rocm_version_from_tag(*p.torch->local_version)) {
+        out.push_back(
+            {"rocm.torch_gfx_unsupported",
+             "torch " + p.torch->version.value_or(p.version.value_or("?")) + " in " + env.prefix,
+             *v, files_amdgpu(p).has_value()});
+      }
+    }
+  }
+  return out;
+}
+
+std::string node_label(const CheckInput& in, std::size_t i) {
+  const KfdNode& n = in.snap.rocm->nodes[i];
+  std::string name = "KFD node " + std::to_string(n.node);
+  for (const auto& m : in.devices) {
+    if (std::find(m.kfd.begin(), m.kfd.end(), i) != m.kfd.end()) name = m.name;
+  }
+  std::vector<std::string> extra;
+  for (const auto& part : {n.gfx_target, n.pci_address}) {
+    if (part && name.find(*part) == std::string::npos) extra.push_back(*part);
+  }
+  return extra.empty() ? name : name + " (" + join(extra, ", ") + ")";
+}
+
+bool lists(const RocmRelease& row, const std::string& gfx) {
+  return std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end();
+}
+
+}  // namespace gpudoctor

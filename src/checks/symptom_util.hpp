@@ -1,0 +1,49 @@
+#pragma once
+// What the checks of runtime symptoms share (symptom_checks.cpp, symptom_checks_platform.cpp).
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checks/check_util.hpp"
+
+namespace gpudoctor {
+
+// In their own namespace: the names are short and the functions inline.
+namespace symptom_util {
+
+inline bool reported(const std::vector<Finding>& out, std::string_view id) {
+  return std::any_of(out.begin(), out.end(), [&](const Finding& f) { return f.id == id; });
+}
+
+inline const Symptom* seen(const Snapshot& s, std::string_view id) {
+  for (const auto& x : s.symptoms) {
+    if (x.id == id) return &x;
+  }
+  return nullptr;
+}
+
+inline std::string value(const Symptom& s, const std::string& key) {
+  auto it = s.values.find(key);
+  return it == s.values.end() ? "" : it->second;
+}
+
+/// A finding that a symptom stands on, with the message as its first evidence; its area is its
+/// id's ("rocm.not_in_group" → rocm).
+inline Finding from_symptom(const CheckSpec& self, std::string id, Severity sev, std::string title,
+                     const Symptom& s) {
+  Finding f = make_finding(self, sev, std::move(title));
+  f.area = id.substr(0, id.find('.'));
+  f.id = std::move(id);
+  f.evidence.push_back(s.tool + " printed: " + s.text);
+  return f;
+}
+
+}  // namespace symptom_util
+
+/// The symptom checks for ROCm, ollama, OpenCL and Vulkan, and the messages that name one cause
+/// in so many words (symptom_checks_platform.cpp).
+void plain_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out);
+void platform_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out);
+
+}  // namespace gpudoctor

@@ -1,0 +1,106 @@
+#include "paste/paste_lines.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// "```", "```text", "~~~", "<details>", "</summary>": lines that frame a dump in a ticket.
+bool is_fence(std::string_view t) {
+  if (starts_with(t, "```") || starts_with(t, "~~~")) return true;
+  const std::string l = to_lower(t);
+  for (const char* tag : {"<details", "</details", "<summary", "</summary", "<pre", "</pre"}) {
+    if (starts_with(l, tag)) return true;
+  }
+  return false;
+}
+
+/// Takes off "> " quote markers (nested ones too): e-mail and GitHub quote replies.
+std::string_view unquote(std::string_view s) {
+  for (;;) {
+    std::size_t i = 0;
+    while (i < s.size() && i < 3 && s[i] == ' ') ++i;
+    if (i < s.size() && s[i] == '>') {
+      s.remove_prefix(i + 1);
+      if (!s.empty() && s[0] == ' ') s.remove_prefix(1);
+      continue;
+    }
+    return s;
+  }
+}
+
+std::size_t indent_of(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return i;
+}
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-';
+}
+
+}  // namespace
+
+std::vector<PasteLine> clean_paste(std::string_view text) {
+  std::vector<PasteLine> out;
+  int number = 0;
+  for (std::string_view raw : split_lines(text)) {
+    PasteLine l;
+    l.number = ++number;
+    std::string s(unquote(raw));
+    std::replace(s.begin(), s.end(), '\0', ' ');
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+    l.fence = is_fence(trim(s));
+    if (!l.fence) l.text = std::move(s);
+    out.push_back(std::move(l));
+  }
+  // A common indentation inside each run between fences (a paste indented as a code block, or
+  // a leading space added on every line) comes off; relative indentation stays.
+  std::size_t begin = 0;
+  while (begin < out.size()) {
+    std::size_t end = begin;
+    while (end < out.size() && !out[end].fence) ++end;
+    std::size_t common = std::string::npos;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (!trim(out[i].text).empty()) common = std::min(common, indent_of(out[i].text));
+    }
+    if (common != std::string::npos && common > 0) {
+      for (std::size_t i = begin; i < end; ++i) {
+        out[i].text = out[i].text.size() > common ? out[i].text.substr(common) : "";
+      }
+    }
+    begin = end + 1;
+  }
+  return out;
+}
+
+Labelled split_label(std::string_view line) {
+  const auto colon = line.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 60) return {};
+  std::string_view key = trim(line.substr(0, colon));
+  if (key.empty() || key.front() == '/' || key.front() == '[') return {};
+  return {std::string(key), std::string(trim(line.substr(colon + 1)))};
+}
+
+bool contains_token(std::string_view line, std::string_view word) {
+  if (word.empty()) return false;
+  for (std::size_t at = line.find(word); at != std::string_view::npos;
+       at = line.find(word, at + 1)) {
+    const bool before_ok = at == 0 || !word_char(line[at - 1]) || !word_char(word.front());
+    const std::size_t after = at + word.size();
+    // A sentence may end right after the word: "… 470.82." still names driver 470.82.
+    const bool after_ok = after >= line.size() || !word_char(word.back()) ||
+                          !word_char(line[after]) ||
+                          (line[after] == '.' && (after + 1 >= line.size() ||
+                                                  !std::isalnum(static_cast<unsigned char>(
+                                                      line[after + 1]))));
+    if (before_ok && after_ok) return true;
+  }
+  return false;
+}
+
+}  // namespace gpudoctor

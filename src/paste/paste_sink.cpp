@@ -1,0 +1,149 @@
+#include "paste/paste_sink.hpp"
+#include "paste/pasted_root.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "text.hpp"
+
+namespace gpudoctor {
+
+PasteSink::PasteSink(const std::vector<PasteLine>& lines)
+    : lines_(lines), owner_(lines.size()) {
+  snap.live = false;
+  snap.root = kPastedRoot;
+}
+
+void PasteSink::claim(std::size_t i, std::string_view format) {
+  if (i < owner_.size() && owner_[i].empty()) owner_[i] = std::string(format);
+}
+
+void PasteSink::fact(std::string key, std::string value, std::size_t i) {
+  if (i >= lines_.size() || no_value(value)) return;
+  facts.push_back({std::move(key), std::move(value), lines_[i].number});
+}
+
+void PasteSink::symptom(std::string id, std::string tool, std::size_t i,
+                        std::map<std::string, std::string> values) {
+  if (i >= lines_.size()) return;
+  const int number = lines_[i].number;
+  for (const auto& s : snap.symptoms) {
+    if (s.id == id && s.values == values) return;  // a message repeated in a log counts once
+  }
+  Symptom s;
+  s.id = std::move(id);
+  s.tool = std::move(tool);
+  s.text = std::string(trim(lines_[i].text));
+  s.line = number;
+  s.values = std::move(values);
+  facts.push_back({"message", s.text, number});
+  snap.symptoms.push_back(std::move(s));
+}
+
+HostInfo& PasteSink::host() { return snap.host ? *snap.host : snap.host.emplace(); }
+NvmlInfo& PasteSink::nvml() { return snap.nvml ? *snap.nvml : snap.nvml.emplace(); }
+NvidiaSystem& PasteSink::nvidia() { return snap.nvidia ? *snap.nvidia : snap.nvidia.emplace(); }
+CudaInfo& PasteSink::cuda() { return snap.cuda ? *snap.cuda : snap.cuda.emplace(); }
+RocmInfo& PasteSink::rocm() { return snap.rocm ? *snap.rocm : snap.rocm.emplace(); }
+MacosInfo& PasteSink::macos() { return snap.macos ? *snap.macos : snap.macos.emplace(); }
+OpenClInfo& PasteSink::opencl() { return snap.opencl ? *snap.opencl : snap.opencl.emplace(); }
+VulkanInfo& PasteSink::vulkan() { return snap.vulkan ? *snap.vulkan : snap.vulkan.emplace(); }
+OllamaInfo& PasteSink::ollama() { return snap.ollama ? *snap.ollama : snap.ollama.emplace(); }
+
+PythonEnv& PasteSink::env() {
+  if (!snap.python || snap.python->envs.empty()) return new_env("pasted environment");
+  return snap.python->envs.back();
+}
+
+PythonEnv& PasteSink::new_env(std::string label) {
+  if (!snap.python) snap.python.emplace();
+  PythonEnv e;
+  e.kind = "path";
+  e.found_by.push_back("paste");
+  const std::size_t n = snap.python->envs.size();
+  e.prefix = n == 0 ? std::move(label) : label + " " + std::to_string(n + 1);
+  snap.python->envs.push_back(std::move(e));
+  return snap.python->envs.back();
+}
+
+PythonPackage& PasteSink::package(std::string_view name) {
+  PythonEnv& e = env();
+  for (auto& p : e.packages) {
+    if (p.name == name) return p;
+  }
+  PythonPackage p;
+  p.name = std::string(name);
+  p.location = e.prefix;
+  p.metadata_dir = "(pasted list)";
+  e.packages.push_back(std::move(p));
+  return e.packages.back();
+}
+
+NvmlDevice& PasteSink::nvidia_gpu(int index) {
+  NvmlInfo& n = nvml();
+  for (auto& d : n.devices) {
+    if (d.index == index) return d;
+  }
+  NvmlDevice d;
+  d.index = index;
+  n.devices.push_back(std::move(d));
+  return n.devices.back();
+}
+
+void set_torch_version(PasteSink& sink, std::string_view version, std::size_t i) {
+  std::string v(trim(version));
+  if (no_value(v)) return;
+  PythonPackage& p = sink.package("torch");
+  if (!p.torch) p.torch.emplace();
+  p.torch->version = v;
+  const auto plus = v.find('+');
+  p.torch->local_version =
+      plus == std::string::npos ? std::nullopt : std::optional<std::string>(v.substr(plus + 1));
+  p.version = v.substr(0, plus);
+  sink.fact("torch.version", v, i);
+}
+
+bool no_value(std::string_view v) {
+  const std::string l = to_lower(trim(v));
+  return l.empty() || l == "n/a" || l == "none" || l == "could not collect" || l == "no cuda" ||
+         l == "not available" || l == "unknown";
+}
+
+std::string leading_version(std::string_view s) {
+  s = trim(s);
+  std::size_t i = 0;
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) != 0 || s[i] == '.')) ++i;
+  std::string out(s.substr(0, i));
+  while (!out.empty() && out.back() == '.') out.pop_back();
+  return out;
+}
+
+std::optional<int> packed_cuda_version(std::string_view text) {
+  const std::string v = leading_version(text);
+  const auto dot = v.find('.');
+  const auto major = parse_int(v.substr(0, dot));
+  const auto minor = dot == std::string::npos ? std::optional<std::int64_t>(0)
+                                              : parse_int(v.substr(dot + 1, v.find('.', dot + 1) - dot - 1));
+  if (!major || !minor || *major < 1 || *major >= 100 || *minor < 0 || *minor >= 100) {
+    return std::nullopt;
+  }
+  return static_cast<int>(*major * 1000 + *minor * 10);
+}
+
+void add_nvcc_toolkit(PasteSink& sink, const std::string& version, std::size_t i) {
+  if (version.empty()) return;
+  NvidiaSystem& n = sink.nvidia();
+  sink.fact("nvcc.version", version, i);
+  for (const auto& t : n.toolkits) {
+    if (t.version == version) return;
+  }
+  CudaToolkit t;
+  t.path = "nvcc on PATH";
+  t.source = "PATH";
+  t.found_by = {"PATH"};
+  t.version = version;
+  t.version_source = "nvcc";
+  n.toolkits.push_back(std::move(t));
+}
+
+}  // namespace gpudoctor

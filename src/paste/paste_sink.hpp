@@ -1,0 +1,80 @@
+#pragma once
+// What the readers of pasted dumps write into: the snapshot they fill (the same model the probes
+// fill, only the sections a paste covers), the lines each reader claimed, and every fact with the
+// line it stands on, so that findings can quote their lines.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/snapshot.hpp"
+#include "paste/paste_lines.hpp"
+
+namespace gpudoctor {
+
+/// One value read from the paste, and where.
+struct PasteFact {
+  std::string key;    ///< "nvidia.driver", "torch.version", "gpu.name", "message", …
+  std::string value;  ///< as pasted: "535.104.05"
+  int line = 0;
+};
+
+class PasteSink {
+ public:
+  explicit PasteSink(const std::vector<PasteLine>& lines);
+
+  const std::vector<PasteLine>& lines() const { return lines_; }
+  /// Line `i` is the reader `format`'s ("collect_env", "nvidia-smi", …).
+  void claim(std::size_t i, std::string_view format);
+  bool claimed(std::size_t i) const { return !owner_[i].empty(); }
+  const std::string& owner(std::size_t i) const { return owner_[i]; }
+
+  void fact(std::string key, std::string value, std::size_t i);
+  void symptom(std::string id, std::string tool, std::size_t i,
+               std::map<std::string, std::string> values = {});
+
+  HostInfo& host();
+  NvmlInfo& nvml();
+  NvidiaSystem& nvidia();
+  CudaInfo& cuda();
+  RocmInfo& rocm();
+  MacosInfo& macos();
+  OpenClInfo& opencl();
+  VulkanInfo& vulkan();
+  OllamaInfo& ollama();
+  /// The Python environment the paste describes: the last one started, or a new one.
+  PythonEnv& env();
+  /// Starts another environment (a second collect_env in the same paste).
+  PythonEnv& new_env(std::string label);
+  /// The package `name` in env(), added when absent.
+  PythonPackage& package(std::string_view name);
+  /// The NVIDIA GPU of this index (nvidia-smi's and collect_env's numbering), added when absent.
+  NvmlDevice& nvidia_gpu(int index);
+
+  Snapshot snap;
+  std::vector<PasteFact> facts;
+
+ private:
+  const std::vector<PasteLine>& lines_;
+  std::vector<std::string> owner_;
+};
+
+/// "1.13.1+cu117" → torch's build info as torch/version.py would say it; the CUDA and HIP
+/// versions come from the lines that state them, never from the suffix alone.
+void set_torch_version(PasteSink& sink, std::string_view version, std::size_t i);
+
+/// A value that means "nothing here": "N/A", "None", "Could not collect", "No CUDA", "".
+bool no_value(std::string_view v);
+
+/// "12.2" (a CUDA version as nvidia-smi, ollama and torch print it) → 12020, as
+/// cuDriverGetVersion packs it; nullopt for anything else.
+std::optional<int> packed_cuda_version(std::string_view text);
+
+/// The nvcc on PATH ("Cuda compilation tools, release 12.1, V12.1.105", collect_env's "CUDA
+/// runtime version"): a toolkit of that version, added once.
+void add_nvcc_toolkit(PasteSink& sink, const std::string& version, std::size_t i);
+
+/// "535.104.05", "12.2": the leading dotted number of `s` ("12.1.105 (nvcc)" → "12.1.105").
+std::string leading_version(std::string_view s);
+
+}  // namespace gpudoctor

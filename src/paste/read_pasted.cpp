@@ -1,0 +1,198 @@
+#include "paste/read_pasted.hpp"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "paste/readers.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// Runs of lines that belong to the same reader; blank lines and fences inside a run join it.
+std::vector<PastePart> parts_of(const PasteSink& sink) {
+  std::vector<PastePart> out;
+  const auto& lines = sink.lines();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& owner = sink.owner(i);
+    if (owner.empty()) continue;
+    if (!out.empty() && out.back().format == owner) {
+      // Joined when only blank or fence lines stand between.
+      bool gap_blank = true;
+      for (int n = out.back().last_line; n < lines[i].number - 1 && gap_blank; ++n) {
+        const PasteLine& between = lines[static_cast<std::size_t>(n)];
+        gap_blank = between.fence || trim(between.text).empty();
+      }
+      if (gap_blank) {
+        out.back().last_line = lines[i].number;
+        continue;
+      }
+    }
+    out.push_back({owner, lines[i].number, lines[i].number});
+  }
+  return out;
+}
+
+std::vector<std::pair<int, int>> unrecognised_of(const PasteSink& sink) {
+  std::vector<std::pair<int, int>> out;
+  const auto& lines = sink.lines();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (sink.claimed(i) || lines[i].fence || trim(lines[i].text).empty()) continue;
+    if (!out.empty() && out.back().second >= lines[i].number - 1) {
+      out.back().second = lines[i].number;
+      continue;
+    }
+    // Blank lines between two unrecognised lines join them.
+    if (!out.empty()) {
+      bool gap_blank = true;
+      for (int n = out.back().second; n < lines[i].number - 1 && gap_blank; ++n) {
+        const PasteLine& between = lines[static_cast<std::size_t>(n)];
+        gap_blank = !sink.claimed(static_cast<std::size_t>(n)) &&
+                    (between.fence || trim(between.text).empty());
+      }
+      if (gap_blank) {
+        out.back().second = lines[i].number;
+        continue;
+      }
+    }
+    out.emplace_back(lines[i].number, lines[i].number);
+  }
+  return out;
+}
+
+}  // namespace
+
+PastedReading read_pasted(std::string_view text) {
+  PastedReading r;
+  r.lines = clean_paste(text);
+  PasteSink sink(r.lines);
+  // Messages first (they sit inside other dumps), then the formats with their own markers,
+  // the package lists (whose rows are the least distinctive) last.
+  read_messages(sink);
+  read_nvidia_smi_query(sink);
+  read_nvidia_smi(sink);
+  read_collect_env(sink);
+  read_jax_info(sink);
+  read_rocminfo(sink);
+  read_rocm_smi(sink);
+  read_system_profiler(sink);
+  read_clinfo(sink);
+  read_vulkaninfo(sink);
+  read_ollama_log(sink);
+  read_tensorflow(sink);
+  read_package_lists(sink);
+  r.parts = parts_of(sink);
+  r.unrecognised = unrecognised_of(sink);
+  r.facts = std::move(sink.facts);
+  r.snapshot = std::move(sink.snap);
+  return r;
+}
+
+bool looks_like_json(std::string_view text) {
+  const std::string_view t = trim(text);
+  return !t.empty() && (t.front() == '{' || t.front() == '[');
+}
+
+/// The messages behind a finding that a check drew from the facts they set (cuInit's code, NVML's
+/// return code) without naming the message itself.
+const std::vector<std::pair<std::string_view, std::string_view>>& messages_behind() {
+  static const std::vector<std::pair<std::string_view, std::string_view>> table = {
+      {"cuda.init", "torch.cuda_unknown_error"},
+      {"cuda.init", "ollama.cuda_init"},
+      {"cuda.init", "cuda.init_failed"},
+      {"nvidia.driver_library_mismatch", "nvml.driver_library_mismatch"},
+      {"python.torch_cpu_only", "torch.cuda_unavailable"},
+      {"python.torch_cpu_only", "torch.not_compiled_with_cuda"},
+      {"python.torch_cuda_driver", "torch.cuda_unavailable"},
+      {"python.jax_cpu_only", "jax.cpu_fallback"},
+      {"python.jax_cpu_only", "jax.cpu_devices_only"},
+      {"rocm.gfx_unsupported", "rocm.tensile_missing"},
+      {"rocm.gfx_unsupported", "rocm.no_code_object"},
+      {"rocm.torch_gfx_unsupported", "rocm.tensile_missing"},
+      {"rocm.torch_gfx_unsupported", "rocm.no_code_object"},
+  };
+  return table;
+}
+
+bool looks_like_text(std::string_view text) {
+  return !trim(text).empty() && text.find('\0') == std::string_view::npos;
+}
+
+void quote_findings(const PastedReading& reading, std::vector<Finding>& findings) {
+  for (auto& f : findings) {
+    std::string said = f.title;
+    for (const auto& e : f.evidence) said += "\n" + e;
+    std::set<int> lines;
+    for (const auto& fact : reading.facts) {
+      if (fact.value.size() < 3) continue;
+      if (contains_token(said, fact.value)) lines.insert(fact.line);
+    }
+    for (const auto& [finding, symptom] : messages_behind()) {
+      if (f.id != finding) continue;
+      for (const auto& s : reading.snapshot.symptoms) {
+        if (s.id == symptom && s.line) lines.insert(*s.line);
+      }
+    }
+    for (int n : lines) {
+      const PasteLine& l = reading.lines[static_cast<std::size_t>(n - 1)];
+      f.quotes.push_back({n, std::string(trim(l.text))});
+    }
+  }
+}
+
+void drop_unfounded(const PastedReading& reading, std::vector<Finding>& findings) {
+  const Snapshot& s = reading.snapshot;
+  findings.erase(
+      std::remove_if(findings.begin(), findings.end(),
+                     [&](const Finding& f) {
+                       // No pasted tool lists ICD files or manifests: their absence is unknown.
+                       if (f.id == "opencl.no_icd" && f.quotes.empty()) return true;
+                       if ((f.id == "vulkan.no_driver" || f.id == "vulkan.manifest_broken") &&
+                           f.quotes.empty()) {
+                         return true;
+                       }
+                       return f.id == "opencl.icd_broken" && s.opencl && s.opencl->icds.empty();
+                     }),
+      findings.end());
+}
+
+Json paste_json(const PastedReading& reading, const std::vector<PasteAsk>& asks) {
+  Json unrecognised = Json::array();
+  for (const auto& [from, to] : reading.unrecognised) unrecognised.push_back({from, to});
+  return Json{{"lines", reading.lines.size()},
+              {"parts", reading.parts},
+              {"unrecognised", unrecognised},
+              {"ask", asks}};
+}
+
+std::string render_paste_text(const PastedReading& reading, const std::vector<PasteAsk>& asks) {
+  std::ostringstream os;
+  std::vector<std::string> parts;
+  for (const auto& p : reading.parts) {
+    parts.push_back(p.format + " (line" + (p.first_line == p.last_line ? " " : "s ") +
+                    std::to_string(p.first_line) +
+                    (p.first_line == p.last_line ? "" : "–" + std::to_string(p.last_line)) + ")");
+  }
+  os << "\nRead from the paste: " << join(parts, ", ") << "\n";
+  if (!reading.unrecognised.empty()) {
+    std::vector<std::string> ranges;
+    for (const auto& [from, to] : reading.unrecognised) {
+      ranges.push_back(from == to ? std::to_string(from)
+                                  : std::to_string(from) + "–" + std::to_string(to));
+    }
+    os << "Not recognised: line" << (ranges.size() == 1 && reading.unrecognised[0].first ==
+                                                                 reading.unrecognised[0].second
+                                         ? " "
+                                         : "s ")
+       << join(ranges, ", ") << "\n";
+  }
+  if (!asks.empty()) {
+    os << "What would decide more:\n";
+    for (const auto& a : asks) os << "  ask for `" << a.ask << "`: " << a.why << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,67 @@
+#pragma once
+// `check --from` with text: what a person pasted into a ticket (collect_env, nvidia-smi, jax,
+// TensorFlow, rocminfo, system_profiler, clinfo, vulkaninfo, ollama logs, package lists, the
+// programs' own messages), read into a snapshot that holds only what the paste covers.
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "checks/finding.hpp"
+#include "json.hpp"
+#include "model/snapshot.hpp"
+#include "paste/paste_sink.hpp"
+
+namespace gpudoctor {
+
+/// A run of lines one reader recognised.
+struct PastePart {
+  std::string format;  ///< "collect_env", "nvidia-smi", …
+  int first_line = 0;
+  int last_line = 0;
+};
+GPUDOCTOR_JSON(PastePart, format, first_line, last_line)
+
+/// A fact the paste lacks that would decide more, and how to get it.
+struct PasteAsk {
+  std::string ask;  ///< a command to run: "nvidia-smi"
+  std::string why;
+};
+GPUDOCTOR_JSON(PasteAsk, ask, why)
+
+struct PastedReading {
+  Snapshot snapshot;
+  std::vector<PastePart> parts;
+  std::vector<std::pair<int, int>> unrecognised;  ///< line ranges no reader took (blank ones aside)
+  std::vector<PasteFact> facts;
+  std::vector<PasteLine> lines;
+};
+
+/// Reads the text; `parts` is empty when nothing in it was recognised.
+PastedReading read_pasted(std::string_view text);
+
+/// Whether `text` is meant as JSON (its first non-blank character opens an object or array).
+bool looks_like_json(std::string_view text);
+
+/// Whether `text` could be a paste at all: not blank, and no NUL byte (a binary file).
+bool looks_like_text(std::string_view text);
+
+/// Adds to each finding the pasted lines it stands on: the lines of the facts its title and
+/// evidence name, and of the messages it quotes.
+void quote_findings(const PastedReading& reading, std::vector<Finding>& findings);
+
+/// Drops findings that only the absence of a section made: a paste that lists OpenCL platforms
+/// did not list the ICD files, so "no ICD registered" would be false.
+void drop_unfounded(const PastedReading& reading, std::vector<Finding>& findings);
+
+/// What to ask the person for, where a missing fact would decide more.
+std::vector<PasteAsk> what_would_decide(const PastedReading& reading,
+                                        const std::vector<Finding>& findings);
+
+/// {"parts": …, "unrecognised": [[from, to], …], "ask": […]}.
+Json paste_json(const PastedReading& reading, const std::vector<PasteAsk>& asks);
+
+/// "Read from the paste: …" and "What would decide more: …", for the end of `check`'s text.
+std::string render_paste_text(const PastedReading& reading, const std::vector<PasteAsk>& asks);
+
+}  // namespace gpudoctor

@@ -1,0 +1,50 @@
+#pragma once
+// The readers of pasted dumps, one per format. Each walks the cleaned lines, claims the lines it
+// recognises (lines another reader claimed are left alone) and fills the snapshot sections its
+// format covers, with each fact's line. read_pasted() runs them in this order.
+#include "paste/paste_sink.hpp"
+
+namespace gpudoctor {
+
+/// `python -m torch.utils.collect_env` (torch 1.3 on) and vLLM's fork (both layouts).
+void read_collect_env(PasteSink& sink);
+/// nvidia-smi's table (79- and 89-column, Linux and Windows), its one-line failures, `-L`.
+void read_nvidia_smi(PasteSink& sink);
+/// `nvidia-smi -q`.
+void read_nvidia_smi_query(PasteSink& sink);
+/// `jax.print_environment_info()`.
+void read_jax_info(PasteSink& sink);
+/// TensorFlow's tools/tf_env_collect.sh and its issue template's fields.
+void read_tensorflow(PasteSink& sink);
+/// `rocminfo` (agents and its errors) and `rocm-smi`.
+void read_rocminfo(PasteSink& sink);
+void read_rocm_smi(PasteSink& sink);
+/// `system_profiler SPDisplaysDataType` as text.
+void read_system_profiler(PasteSink& sink);
+/// `clinfo` and `clinfo -l`.
+void read_clinfo(PasteSink& sink);
+/// `vulkaninfo --summary` (and the device lines of the full output).
+void read_vulkaninfo(PasteSink& sink);
+/// ollama server logs, plain or behind journalctl / docker prefixes.
+void read_ollama_log(PasteSink& sink);
+/// `pip list`, `pip freeze`, `conda list`, `pip show`.
+void read_package_lists(PasteSink& sink);
+/// Messages printed by torch, JAX, TensorFlow and CUDA anywhere in the paste.
+void read_messages(PasteSink& sink);
+
+/// A GPU named by a dump ("NVIDIA GeForce RTX 3090", "AMD Radeon RX 7900 XTX (gfx1100)"): an
+/// NVIDIA GPU of that index, or an AMD one with its gfx target.
+void add_named_gpu(PasteSink& sink, int index, std::string_view name, std::size_t i);
+
+/// A package line of pip or conda ("torch", "2.1.0+cu121", conda build "py3.10_cuda12.1_…"):
+/// added to the paste's environment; torch's and TensorFlow's build told where the line says.
+void add_listed_package(PasteSink& sink, std::string_view name, std::string_view version,
+                        std::string_view build, std::size_t i);
+
+/// torch's local version ("cu121", "rocm6.0") as torch.version.cuda / .hip would say it.
+void apply_local_version(TorchBuildInfo& build);
+
+/// The AMD GPU (KFD node) of this index, added when absent.
+KfdNode& amd_gpu(PasteSink& sink, int index);
+
+}  // namespace gpudoctor

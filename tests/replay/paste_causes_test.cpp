@@ -1,0 +1,231 @@
+// Every pasted fixture through the checks: the finding the cause its thread established implies
+// (none on the healthy ones), its quoted lines, the same dumps decorated and truncated as tickets
+// decorate and truncate them, and `check --from` as a command.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "paste_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using namespace paste_test;
+
+// --- every fixture through the checks -------------------------------------------------------
+
+struct Case {
+  const char* file;
+  std::vector<std::string> expect;  ///< finding ids the thread's cause implies; empty: healthy
+  std::string ask = "";             ///< where the paste cannot decide: what it asks for
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = {
+      {"collect_env/pytorch-150733-rtx5090d-sm120.txt", {"python.torch_arch"}},
+      {"collect_env/lhotse-793-torch-cu102-driver-9010.txt", {"python.torch_cuda_driver"}},
+      {"collect_env/pytorch-43058-torch16-driver-418-v100.txt", {"python.torch_cuda_driver"}},
+      {"collect_env/pytorch-122924-windows-cpu-wheel-rtx4080.txt", {"python.torch_cpu_only"}},
+      {"collect_env/pytorch-49325-windows-cpu-build-nvcc.txt", {"python.torch_cpu_only"}},
+      {"collect_env/pytorch-88639-cuda-unknown-error-suspend.txt", {"cuda.init"}},
+      {"collect_env/pytorch-44106-rocm-1.7-sample.txt", {}},
+      {"collect_env/pytorch-40682-windows-quoted.txt", {}},
+      {"collect_env/pytorch-51858-windows-gtx1050ti-healthy.txt", {}},
+      {"collect_env/vllm-18272-a100-cu128-details.txt", {}},
+      {"collect_env/groundingdino-328-rocm60-rx6800xt.txt", {}},
+      {"vllm/vllm-9293-wsl2-rtx4070-laptop.txt", {}},
+      {"vllm/vllm-13497-rtx4090-driver-535.txt", {}},
+      {"vllm/vllm-15592-a100x8-driver-525.txt", {}},
+      {"vllm/vllm-21310-banner-rhel8.txt", {}},
+      {"nvidia-smi/compute-gpu-installation-18-kernel-upgrade.txt", {"nvidia.module_not_loaded"}},
+      {"nvidia-smi/shine-cluster-30-mismatch-unattended-upgrade.txt", {"nvidia.driver_library_mismatch"}},
+      {"nvidia-smi/open-gpu-kernel-modules-47-mismatch-nvml-version.txt", {"nvidia.driver_library_mismatch"}},
+      {"nvidia-smi/ollama-11373-container-nvml-unknown-error.txt", {"nvidia.nvml_unknown_error"}},
+      {"nvidia-smi/fooocus-1313-driver-470-cuda-11.4.txt", {"python.torch_cuda_driver"}},
+      {"nvidia-smi/nvitop-8-a100-mig-79col.txt", {}},
+      {"nvidia-smi/datadog-33120-a100-mig-list.txt", {}},
+      {"nvidia-smi-q/nvidia-docker-954-gtx1080.txt", {}},
+      {"nvidia-smi-q/nvidia-docker-688-quadro-m1000m-375.txt", {}},
+      {"nvidia-smi-q/nvidia-docker-816-tesla-k80-azure.txt", {}},
+      {"jax/conda-forge-jaxlib-285-cpu-fallback.txt", {"python.jax_cpu_only"}},
+      {"jax/jax-12213-colab-cpu-and-t4.txt", {}},
+      {"jax/jax-12213-colab-gpu-t4.txt", {}},
+      {"jax/jax-21295-a10g-x8.txt", {}},
+      {"tensorflow/tensorflow-62375-windows10-tf214.txt", {"python.tensorflow_windows_gpu"}},
+      {"tensorflow/tensorflow-73368-windows11-tf217-wddm.txt", {"python.tensorflow_windows_gpu"}},
+      {"tensorflow/tensorflow-60830-windows10-tf212-details.txt", {"python.tensorflow_windows_gpu"}},
+      {"rocminfo/legacy-rocm-build-2232-kfd-enomem-pitcairn.txt", {"rocm.kfd_open_failed"}},
+      {"rocminfo/legacy-rocm-build-1797-gfx1032-no-binary.txt", {"rocm.gfx_unsupported"}},
+      {"rocminfo/pytorch-179865-gfx900-tensile-missing.txt", {"rocm.gfx_unsupported"}},
+      {"rocminfo/rocm-docker-116-container-permission-denied.txt", {"rocm.not_in_group"}},
+      {"tensorflow/nvidia-tensorflow-110-cusolver-nvjitlink.txt", {"python.tensorflow_cudnn"}},
+      {"collect_env/voice-changer-447-gt720-too-old.txt", {"python.torch_arch"}},
+      {"collect_env/sd-webui-3003-titan-black-too-old.txt", {"python.torch_arch"}},
+      {"rocm-smi/legacy-rocm-build-2767-amdgpu-not-loaded.txt", {"rocm.amdgpu_not_loaded"}},
+      {"rocm-smi/roc-smi-86-rocm33-concise.txt", {}},
+      {"rocm-smi/tensorflow-upstream-156-rocm18.txt", {}},
+      {"rocm-smi/rocm-smi-lib-77-showall-rx5700xt.txt", {}},
+      {"ollama/ollama-4099-gfx1103-rocm-docker.txt", {"ollama.gfx_unsupported"}},
+      {"ollama/ollama-for-amd-14-gfx1031-windows.txt", {"ollama.gfx_unsupported"}},
+      {"ollama/ollama-12071-windows-gfx1103-empty-list.txt", {"ollama.gfx_unsupported"}},
+      {"ollama/ollama-8638-cuda-init-999-p104.txt", {"cuda.init"}},
+      {"ollama/ollama-10569-windows-rtx2080ti-healthy.txt", {}},
+      {"ollama/ollama-9415-journalctl-rtx5090.txt", {}},
+      {"system_profiler/imacpro-vega64-cpu_info-17.txt", {}},
+      {"system_profiler/m3-smctemp-26.txt", {}},
+      {"system_profiler/seed-001-egpu-rx5700xt.txt", {}},
+      {"clinfo/kristforge-11-clover-no-devices.txt", {"opencl.no_device"}},
+      {"clinfo/deconwolf-75-amd-gfx1031.txt", {}},
+      {"clinfo/clinfo-10-nvidia-geforce-310.txt", {}},
+      {"clinfo/plaidml-275-amd-app-vega-colons.txt", {}},
+      {"vulkaninfo/clvk-537-raspberry-pi-llvmpipe.txt", {"vulkan.software_only"}},
+      {"vulkaninfo/vulkan-loader-979-llvmpipe-surfaces.txt", {"vulkan.software_only"}},
+      {"vulkaninfo/gpt4all-1557-rtx2060-and-llvmpipe.txt", {}},
+      {"vulkaninfo/nixgl-153-amdgpu-pro-rx6600xt.txt", {}},
+      {"packages/pixi-4392-conda-forge-pytorch-cuda126.txt", {}},
+      {"packages/autogptq-598-ngc-pip-list.txt", {}},
+      {"packages/uv-2928-pip-freeze-pytorch-image.txt", {}},
+      // torch 2.6.0+cu126's arch list is in the tables (data/compat/pytorch.json, read from the
+      // wheel): no sm_120, the thread's "no kernel image" cause.
+      {"apps/comfyui-7126-rtx5070ti-torch26-cu126.txt", {"python.torch_arch"}},
+      {"apps/substratusai-vllm-docker-37-t4-bfloat16.txt", {"python.vllm_dtype"}},
+      {"apps/pascal-pkgs-ci-21-p40-bfloat16.txt", {"python.vllm_dtype"}},
+      {"apps/comfyui-catvton-24-xpu-startup.txt", {}},
+  };
+  return all;
+}
+
+TEST(PasteCauses, EachFixtureGetsTheFindingItsThreadEstablished) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.file);
+    const auto checked = check_text(paste_fixture(c.file));
+    EXPECT_FALSE(checked.reading.parts.empty());
+    const auto found = ids(checked.findings, Severity::warn);
+    if (!c.ask.empty()) {
+      // Undecided from the paste: no verdict, and the output says what to ask for.
+      EXPECT_TRUE(found.empty()) << describe(checked.findings);
+      const auto asks = what_would_decide(checked.reading, checked.findings);
+      EXPECT_TRUE(std::any_of(asks.begin(), asks.end(), [&](const PasteAsk& a) {
+        return a.ask.find(c.ask) != std::string::npos;
+      }));
+      continue;
+    }
+    if (c.expect.empty()) {
+      // Healthy (or a thread whose cause is not the GPU stack): no failure and no warning.
+      EXPECT_TRUE(found.empty()) << describe(checked.findings);
+      continue;
+    }
+    for (const auto& id : c.expect) {
+      EXPECT_TRUE(found.count(id)) << "want " << id << "\n" << describe(checked.findings);
+    }
+  }
+}
+
+TEST(PasteCauses, EveryFindingQuotesALineOfThePaste) {
+  for (const auto& c : cases()) {
+    if (c.expect.empty()) continue;
+    SCOPED_TRACE(c.file);
+    const auto checked = check_text(paste_fixture(c.file));
+    for (const auto& f : checked.findings) {
+      if (f.severity < Severity::warn) continue;
+      EXPECT_FALSE(f.quotes.empty()) << f.id << ": " << f.title;
+      for (const auto& q : f.quotes) {
+        ASSERT_GE(q.line, 1);
+        ASSERT_LE(static_cast<std::size_t>(q.line), checked.reading.lines.size());
+      }
+    }
+  }
+}
+
+/// The decorations tickets add: a "> " quote, a leading space, CRLF, a fence around it, a last
+/// line cut in half.
+std::string decorate(const std::string& text, int how) {
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  if (how == 3) out += "```text\n";
+  while (std::getline(in, line)) {
+    switch (how) {
+      case 0: out += "> " + line + "\n"; break;
+      case 1: out += " " + line + "\n"; break;
+      case 2: out += line + "\r\n"; break;
+      default: out += line + "\n";
+    }
+  }
+  if (how == 3) out += "```\n";
+  return out;
+}
+
+TEST(PasteCauses, DecoratedPastesReadTheSame) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.file);
+    const std::string plain = paste_fixture(c.file);
+    const auto want = ids(check_text(plain).findings, Severity::warn);
+    for (int how = 0; how < 4; ++how) {
+      EXPECT_EQ(ids(check_text(decorate(plain, how)).findings, Severity::warn), want)
+          << "decoration " << how;
+    }
+  }
+}
+
+TEST(PasteCauses, ATruncatedPasteNeverInventsAFailure) {
+  // Cut every fixture of a healthy machine at each tenth of its length: what remains may say
+  // less, never that something failed.
+  for (const auto& c : cases()) {
+    if (!c.expect.empty() || !c.ask.empty()) continue;
+    SCOPED_TRACE(c.file);
+    const std::string text = paste_fixture(c.file);
+    for (int tenth = 1; tenth < 10; ++tenth) {
+      const auto cut = check_text(text.substr(0, text.size() * tenth / 10));
+      EXPECT_TRUE(ids(cut.findings, Severity::fail).empty()) << tenth << "/10\n" << describe(cut.findings);
+    }
+  }
+}
+
+TEST(PasteCauses, AMissingDriverIsAskedFor) {
+  const auto checked = check_text("PyTorch version: 2.1.0+cu121\nCUDA used to build PyTorch: 12.1\n");
+  const auto asks = what_would_decide(checked.reading, checked.findings);
+  ASSERT_FALSE(asks.empty());
+  EXPECT_EQ(asks[0].ask, "nvidia-smi");
+  EXPECT_TRUE(ids(checked.findings, Severity::warn).empty()) << describe(checked.findings);
+}
+
+// --- the command ----------------------------------------------------------------------------
+
+TEST(PasteCli, CheckFromTextQuotesItsLinesAndExitsOne) {
+  const std::string file =
+      test::fixture_path("pastes") + "/collect_env/lhotse-793-torch-cu102-driver-9010.txt";
+  auto r = test::run_gpudoctor({"check", "--from", file, "--color", "never"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("python.torch_cuda_driver"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("line 4: PyTorch version: 1.12.1+cu102"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Read from the paste: "), std::string::npos) << r.out;
+  auto j = test::run_gpudoctor({"check", "--json", "--from", file});
+  EXPECT_EQ(j.exit_code, 1);
+  const Json doc = Json::parse(j.out);
+  EXPECT_FALSE(doc["paste"]["parts"].empty());
+  bool quoted = false;
+  for (const auto& f : doc["findings"]) quoted = quoted || !f["quotes"].empty();
+  EXPECT_TRUE(quoted);
+}
+
+TEST(PasteCli, HealthyPasteExitsZero) {
+  const std::string file = test::fixture_path("pastes") + "/vllm/vllm-13497-rtx4090-driver-535.txt";
+  auto r = test::run_gpudoctor({"check", "--from", file, "--color", "never"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+TEST(PasteCli, TextNothingReadsIsAUsageError) {
+  char path[] = "/tmp/gpudoctor-paste-XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  std::ofstream(path) << "hello, my GPU is slow\n";
+  auto r = test::run_gpudoctor({"check", "--from", path});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not JSON, and not a dump gpudoctor reads"), std::string::npos) << r.err;
+  std::remove(path);
+}
+
+}  // namespace
+}  // namespace gpudoctor
