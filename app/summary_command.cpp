@@ -159,12 +159,12 @@ int run_summary(const Options& opt) {
       sources.push_back({input, std::nullopt, std::nullopt});
     }
   }
-  const auto outcomes = read_all(sources);
+  auto outcomes = read_all(sources);
   std::vector<NodeReport> reports;
   std::vector<Unreadable> unreadable;
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (outcomes[i].brief) {
-      NodeReport r{sources[i].name, *outcomes[i].brief};
+      NodeReport r{sources[i].name, std::move(*outcomes[i].brief)};
       if (r.brief.node.empty()) r.brief.node = name_from_source(sources[i].name);
       reports.push_back(std::move(r));
     } else {

@@ -9,9 +9,6 @@ namespace gpudoctor {
 
 namespace {
 
-/// A number longer than this is not read as one (it would not fit 64 bits); Slurm's strtoul
-/// has the same limit.
-constexpr std::size_t kMaxDigits = 18;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -25,29 +22,34 @@ int digit_count(std::uint64_t n) {
 }
 
 struct Host {
-  std::string prefix;  ///< the whole name when it has no number
+  std::string_view prefix;  ///< the whole name when it has no number
   std::optional<std::uint64_t> number;
   int width = 0;  ///< digits as written: "007" is 3
   bool padded() const { return number && width > digit_count(*number); }
 };
 
-Host parse_host(const std::string& name) {
+Host parse_host(std::string_view name) {
   Host h;
   h.prefix = name;
-  if (name.find_first_of("[],") != std::string::npos) return h;
+  if (name.find_first_of("[],") != std::string_view::npos) return h;
   std::size_t start = name.size();
   while (start > 0 && is_digit(name[start - 1])) --start;
   const std::size_t digits = name.size() - start;
-  if (digits == 0 || digits > kMaxDigits) return h;
+  if (digits == 0) return h;
+  std::uint64_t n = 0;
+  for (std::size_t i = start; i < name.size(); ++i) {
+    const auto d = static_cast<std::uint64_t>(name[i] - '0');
+    if (n > (UINT64_MAX - d) / 10) return h;  // past 64 bits: a name without a number, as in Slurm
+    n = n * 10 + d;
+  }
   h.prefix = name.substr(0, start);
-  h.number = std::stoull(name.substr(start));
+  h.number = n;
   h.width = static_cast<int>(digits);
   return h;
 }
 
 /// Numbers of one prefix in one run "lo-hi", printed with one zero-padded width.
 struct Range {
-  std::string prefix;
   std::uint64_t lo = 0;
   std::uint64_t hi = 0;
   std::optional<int> padded_width;  ///< every zero-padded member has this width
@@ -96,7 +98,7 @@ bool host_less(const Host& a, const Host& b) {
 
 }  // namespace
 
-bool natural_less(const std::string& a, const std::string& b) {
+bool natural_less(std::string_view a, std::string_view b) {
   std::size_t i = 0;
   std::size_t j = 0;
   while (i < a.size() && j < b.size()) {
@@ -105,15 +107,14 @@ bool natural_less(const std::string& a, const std::string& b) {
       std::size_t je = j;
       while (ie < a.size() && is_digit(a[ie])) ++ie;
       while (je < b.size() && is_digit(b[je])) ++je;
-      std::size_t is = i;
-      std::size_t js = j;
-      while (is + 1 < ie && a[is] == '0') ++is;
-      while (js + 1 < je && b[js] == '0') ++js;
-      const std::string_view na(a.data() + is, ie - is);
-      const std::string_view nb(b.data() + js, je - js);
-      if (na.size() != nb.size()) return na.size() < nb.size();
-      if (na != nb) return na < nb;
-      if (ie - i != je - j) return ie - i < je - j;  // fewer leading zeros first
+      const std::string_view na = a.substr(i, ie - i);
+      const std::string_view nb = b.substr(j, je - j);
+      if (na != nb) {
+        // As strnatcmp, which Slurm sorts prefixes with: a run with a leading zero compares
+        // digit by digit ("01" before "1"), others by value ("2" before "10").
+        if (na[0] == '0' || nb[0] == '0' || na.size() == nb.size()) return na < nb;
+        return na.size() < nb.size();
+      }
       i = ie;
       j = je;
       continue;
@@ -125,11 +126,18 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
-std::string compress_hostlist(std::vector<std::string> names) {
+std::string compress_hostlist(const std::vector<std::string>& names) {
+  return compress_hostlist(std::vector<std::string_view>(names.begin(), names.end()));
+}
+
+std::string compress_hostlist(const std::vector<std::string_view>& names) {
   std::vector<Host> hosts;
   hosts.reserve(names.size());
   for (const auto& n : names) hosts.push_back(parse_host(n));
-  std::sort(hosts.begin(), hosts.end(), host_less);
+  // Lists of a fleet usually come in this order already.
+  if (!std::is_sorted(hosts.begin(), hosts.end(), host_less)) {
+    std::sort(hosts.begin(), hosts.end(), host_less);
+  }
 
   std::string out;
   std::size_t i = 0;
@@ -137,7 +145,7 @@ std::string compress_hostlist(std::vector<std::string> names) {
     const Host& h = hosts[i];
     if (!h.number) {
       if (!out.empty()) out += ',';
-      out += h.prefix;
+      out.append(h.prefix);
       // The same bare name twice is listed once.
       while (i < hosts.size() && !hosts[i].number && hosts[i].prefix == h.prefix) ++i;
       continue;
@@ -149,19 +157,18 @@ std::string compress_hostlist(std::vector<std::string> names) {
       if (!group.empty()) {
         Range& r = group.back();
         if (*x.number == r.hi && r.fits(x)) continue;  // a duplicate
-        if (*x.number == r.hi + 1 && r.fits(x)) {
+        if (r.hi != UINT64_MAX && *x.number == r.hi + 1 && r.fits(x)) {
           r.add(x);
           continue;
         }
       }
       Range r;
-      r.prefix = x.prefix;
       r.lo = *x.number;
       r.add(x);
       group.push_back(r);
     }
     if (!out.empty()) out += ',';
-    out += h.prefix;
+    out.append(h.prefix);
     const bool one = group.size() == 1 && group[0].lo == group[0].hi;
     if (!one) out += '[';
     for (std::size_t k = 0; k < group.size(); ++k) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <tuple>
+#include <unordered_map>
 
 #include "fleet/hostlist.hpp"
 #include "text.hpp"
@@ -12,7 +12,7 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr int kMinNodesForMedian = 3;
+constexpr std::size_t kMinNodesForMedian = 3;
 
 /// The order areas are listed in: what breaks GPU work most often first.
 int area_rank(const std::string& area) {
@@ -32,12 +32,13 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 
-void sort_nodes(Nodes& n) {
-  std::sort(n.begin(), n.end(), natural_less);
-  n.erase(std::unique(n.begin(), n.end()), n.end());
+/// Nodes are visited in index order, so a set stays sorted by appending; a node that has the
+/// same thing twice (one finding id on two devices) is added once.
+void add(Nodes& n, std::uint32_t node) {
+  if (n.index.empty() || n.index.back() != node) n.index.push_back(node);
 }
 
-/// Most nodes first, then by value, for stable output.
+/// Most nodes first; equal sizes keep their order.
 template <typename T, typename Key>
 void by_nodes(std::vector<T>& v, Key key) {
   std::stable_sort(v.begin(), v.end(),
@@ -67,9 +68,9 @@ std::string percent(double share) {
 }
 
 /// The reports to use: one per node, the newest (by generated_at; a report without a time
-/// loses to one with a time; otherwise the later in the list).
+/// loses to one with a time; otherwise the later in the list), in natural order of node names.
 std::vector<NodeReport> newest_per_node(std::vector<NodeReport> reports, Summary& s) {
-  std::map<std::string, std::size_t> best;
+  std::unordered_map<std::string, std::size_t> best;
   std::vector<bool> keep(reports.size(), true);
   for (std::size_t i = 0; i < reports.size(); ++i) {
     auto [it, fresh] = best.emplace(reports[i].brief.node, i);
@@ -80,13 +81,16 @@ std::vector<NodeReport> newest_per_node(std::vector<NodeReport> reports, Summary
     const std::size_t loser = newer ? it->second : i;
     if (newer) it->second = i;
     keep[loser] = false;
-    s.superseded_sources.push_back(reports[loser].source);
+    s.superseded.push_back(reports[loser].source);
   }
-  s.superseded = s.superseded_sources.size();
   std::vector<NodeReport> out;
+  out.reserve(best.size());
   for (std::size_t i = 0; i < reports.size(); ++i) {
     if (keep[i]) out.push_back(std::move(reports[i]));
   }
+  std::sort(out.begin(), out.end(), [](const NodeReport& a, const NodeReport& b) {
+    return natural_less(a.brief.node, b.brief.node);
+  });
   return out;
 }
 
@@ -97,26 +101,23 @@ struct Collect {
   std::map<std::pair<std::string, std::string>, std::map<std::string, Nodes>> versions;
   std::map<std::string, Nodes> pairs;
   /// (api, device) → (node, its slowest passing run)
-  std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::string, double>>> smoke;
-  std::vector<std::pair<std::string, std::int64_t>> times;
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::uint32_t, double>>> smoke;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> times;
   Nodes no_time;
 };
 
-void collect_node(const NodeReport& r, Collect& c, Summary& s) {
-  const Brief& b = r.brief;
-  const std::string& node = b.node;
-  s.nodes.push_back(node);
+void collect_node(const Brief& b, std::uint32_t node, Collect& c, Summary& s) {
   if (b.failures > 0) {
-    s.failing.push_back(node);
+    add(s.failing, node);
   } else if (b.warnings > 0) {
-    s.warning.push_back(node);
+    add(s.warning, node);
   }
   for (const auto& f : b.findings) {
     const auto key = std::make_pair(-static_cast<int>(f.severity), f.id);
     FindingGroup& g = c.groups[key];
     g.id = f.id;
     g.severity = f.severity;
-    g.nodes.push_back(node);
+    add(g.nodes, node);
     std::string vkey = f.title;
     for (const auto& e : f.evidence) vkey += '\x1f' + e;
     FindingVariant& v = c.variants[key][vkey];
@@ -124,13 +125,13 @@ void collect_node(const NodeReport& r, Collect& c, Summary& s) {
       v.title = f.title;
       v.evidence = f.evidence;
     }
-    v.nodes.push_back(node);
+    add(v.nodes, node);
   }
-  if (b.gpus.empty()) s.without_gpu.push_back(node);
-  for (const auto& g : b.gpus) c.gpus[g.model][g.count].push_back(node);
+  if (b.gpus.empty()) add(s.without_gpu, node);
+  for (const auto& g : b.gpus) add(c.gpus[g.model][g.count], node);
   for (const auto& [area, components] : b.versions) {
     for (const auto& [component, value] : components) {
-      c.versions[{area, component}][value].push_back(node);
+      add(c.versions[{area, component}][value], node);
     }
   }
   auto driver = b.versions.find("driver");
@@ -138,7 +139,7 @@ void collect_node(const NodeReport& r, Collect& c, Summary& s) {
     auto module = driver->second.find(kModuleComponent);
     auto lib = driver->second.find(kLibcudaComponent);
     if (module != driver->second.end() && lib != driver->second.end()) {
-      c.pairs[module->second + " / " + lib->second].push_back(node);
+      add(c.pairs[module->second + " / " + lib->second], node);
     }
   }
   for (const auto& sm : b.smoke) {
@@ -149,17 +150,13 @@ void collect_node(const NodeReport& r, Collect& c, Summary& s) {
   if (auto t = parse_utc(b.generated_at)) {
     c.times.emplace_back(node, *t);
   } else {
-    c.no_time.push_back(node);
+    add(c.no_time, node);
   }
 }
 
 void finish_findings(Collect& c, Summary& s) {
   for (auto& [key, g] : c.groups) {
-    sort_nodes(g.nodes);
-    for (auto& [vkey, v] : c.variants[key]) {
-      sort_nodes(v.nodes);
-      g.variants.push_back(std::move(v));
-    }
+    for (auto& [vkey, v] : c.variants[key]) g.variants.push_back(std::move(v));
     by_nodes(g.variants, [](const FindingVariant& v) -> const Nodes& { return v.nodes; });
     s.findings.push_back(std::move(g));
   }
@@ -177,7 +174,6 @@ void finish_gpus(Collect& c, Summary& s) {
     t.model = model;
     std::size_t most = 0;
     for (auto& [count, nodes] : counts) {
-      sort_nodes(nodes);
       // The usual count: most nodes have it; on a tie, the larger (a missing board is the
       // failure, not an extra one).
       if (nodes.size() >= most) {
@@ -190,14 +186,13 @@ void finish_gpus(Collect& c, Summary& s) {
                      [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
     for (const auto& [count, nodes] : t.counts) {
       if (count >= t.usual) continue;
-      Outlier o{"fewer_gpus", model,
-                "\u00d7" + std::to_string(count) + ", usually \u00d7" + std::to_string(t.usual),
-                nodes, double(count), double(t.usual)};
-      s.outliers.push_back(std::move(o));
+      s.outliers.push_back({"fewer_gpus", model,
+                            "\u00d7" + std::to_string(count) + ", usually \u00d7" +
+                                std::to_string(t.usual),
+                            nodes, double(count), double(t.usual)});
     }
     s.gpus.push_back(std::move(t));
   }
-  sort_nodes(s.without_gpu);
 }
 
 void finish_versions(Collect& c, Summary& s, const SummaryOptions& opt) {
@@ -205,9 +200,8 @@ void finish_versions(Collect& c, Summary& s, const SummaryOptions& opt) {
     Tally t{key.first, key.second, {}};
     std::size_t with = 0;
     for (auto& [value, nodes] : values) {
-      sort_nodes(nodes);
       with += nodes.size();
-      t.values.push_back({value, nodes});
+      t.values.push_back({value, std::move(nodes)});
     }
     by_nodes(t.values, [](const ValueNodes& v) -> const Nodes& { return v.nodes; });
     if (t.values.size() >= 2) {
@@ -225,60 +219,86 @@ void finish_versions(Collect& c, Summary& s, const SummaryOptions& opt) {
   std::stable_sort(s.versions.begin(), s.versions.end(), [](const Tally& a, const Tally& b) {
     return area_rank(a.area) < area_rank(b.area);
   });
-  for (auto& [pair, nodes] : c.pairs) {
-    sort_nodes(nodes);
-    s.module_vs_libcuda.push_back({pair, nodes});
-  }
+  for (auto& [pair, nodes] : c.pairs) s.module_vs_libcuda.push_back({pair, std::move(nodes)});
   by_nodes(s.module_vs_libcuda, [](const ValueNodes& v) -> const Nodes& { return v.nodes; });
 }
 
 void finish_smoke(Collect& c, Summary& s, const SummaryOptions& opt) {
   for (auto& [key, runs] : c.smoke) {
-    if (runs.size() < static_cast<std::size_t>(kMinNodesForMedian)) continue;
+    if (runs.size() < kMinNodesForMedian) continue;
     std::vector<double> values;
     for (const auto& r : runs) values.push_back(r.second);
     const double mid = median(values);
-    std::sort(runs.begin(), runs.end(),
-              [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const auto& a, const auto& b) { return a.second < b.second; });
     for (const auto& [node, slowest] : runs) {
       if (!(slowest < opt.slow_fraction * mid)) break;
+      Nodes one;
+      add(one, node);
       s.outliers.push_back({"slow_smoke", key.first + " " + key.second,
-                            flops_text(slowest) + ", " + percent(slowest / mid) + " of the median " +
-                                flops_text(mid),
-                            {node}, slowest, mid});
+                            flops_text(slowest) + ", " + percent(slowest / mid) +
+                                " of the median " + flops_text(mid),
+                            one, slowest, mid});
     }
   }
 }
 
 void finish_times(Collect& c, Summary& s, const SummaryOptions& opt) {
   if (!c.times.empty()) {
-    const std::int64_t newest =
-        std::max_element(c.times.begin(), c.times.end(), [](const auto& a, const auto& b) {
-          return a.second < b.second;
-        })->second;
-    const std::int64_t limit = newest - static_cast<std::int64_t>(opt.stale_after_hours * 3600);
+    const auto by_time = [](const auto& a, const auto& b) { return a.second < b.second; };
+    const auto oldest = *std::min_element(c.times.begin(), c.times.end(), by_time);
+    const auto newest = *std::max_element(c.times.begin(), c.times.end(), by_time);
+    const std::int64_t limit = newest.second - static_cast<std::int64_t>(opt.stale_after_hours * 3600);
     Nodes stale;
-    std::int64_t oldest_stale = newest;
     for (const auto& [node, t] : c.times) {
-      if (t < limit) {
-        stale.push_back(node);
-        oldest_stale = std::min(oldest_stale, t);
-      }
+      if (t < limit) add(stale, node);
     }
     if (!stale.empty()) {
-      sort_nodes(stale);
+      const double hours = double(newest.second - oldest.second) / 3600;
       char buf[96];
       std::snprintf(buf, sizeof buf, "more than %g h older than the newest report (up to %.1f h)",
-                    opt.stale_after_hours, double(newest - oldest_stale) / 3600);
-      s.outliers.push_back({"stale", "reports", buf, stale,
-                            double(newest - oldest_stale) / 3600, opt.stale_after_hours});
+                    opt.stale_after_hours, hours);
+      s.outliers.push_back({"stale", "reports", buf, stale, hours, opt.stale_after_hours});
     }
   }
   if (!c.no_time.empty()) {
-    sort_nodes(c.no_time);
     s.outliers.push_back({"no_time", "reports", "no readable generated_at", c.no_time,
                           std::nullopt, std::nullopt});
   }
+}
+
+/// Every set's hostlist, made once for text and JSON alike.
+class Hostlists {
+ public:
+  explicit Hostlists(const std::vector<std::string>& names) : names_(names) {}
+  void operator()(Nodes& n) const {
+    std::vector<std::string_view> v;
+    v.reserve(n.size());
+    for (auto i : n.index) v.push_back(names_[i]);
+    n.hostlist = compress_hostlist(v);
+  }
+
+ private:
+  const std::vector<std::string>& names_;
+};
+
+void make_hostlists(Summary& s) {
+  const Hostlists h(s.names);
+  h(s.failing);
+  h(s.warning);
+  h(s.without_gpu);
+  for (auto& g : s.findings) {
+    h(g.nodes);
+    for (auto& v : g.variants) h(v.nodes);
+  }
+  for (auto& g : s.gpus) {
+    for (auto& c : g.counts) h(c.second);
+  }
+  for (auto& t : s.versions) {
+    for (auto& v : t.values) h(v.nodes);
+  }
+  for (auto& v : s.module_vs_libcuda) h(v.nodes);
+  for (auto& o : s.outliers) h(o.nodes);
 }
 
 }  // namespace
@@ -309,27 +329,28 @@ Summary summarize(std::vector<NodeReport> reports, std::vector<Unreadable> unrea
   const auto nodes = newest_per_node(std::move(reports), s);
   Collect c;
   std::optional<std::int64_t> lo, hi;
-  for (const auto& r : nodes) {
-    collect_node(r, c, s);
-    if (auto t = parse_utc(r.brief.generated_at)) {
+  s.names.reserve(nodes.size());
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    const Brief& b = nodes[i].brief;
+    s.names.push_back(b.node);
+    collect_node(b, i, c, s);
+    if (auto t = parse_utc(b.generated_at)) {
       if (!lo || *t < *lo) {
         lo = t;
-        s.oldest = r.brief.generated_at;
+        s.oldest = b.generated_at;
       }
       if (!hi || *t > *hi) {
         hi = t;
-        s.newest = r.brief.generated_at;
+        s.newest = b.generated_at;
       }
     }
   }
-  sort_nodes(s.nodes);
-  sort_nodes(s.failing);
-  sort_nodes(s.warning);
   finish_findings(c, s);
   finish_gpus(c, s);
   finish_versions(c, s, opt);
   finish_smoke(c, s, opt);
   finish_times(c, s, opt);
+  make_hostlists(s);
   return s;
 }
 

@@ -28,8 +28,14 @@ struct SummaryOptions {
   double rare_fraction = 0.01;    ///< a version on fewer than this share of the nodes with it
 };
 
-/// Nodes that share something, in the order compress_hostlist lists them.
-using Nodes = std::vector<std::string>;
+/// Nodes that share something: their places in Summary::names, in that order, and the same
+/// as a Slurm hostlist.
+struct Nodes {
+  std::vector<std::uint32_t> index;
+  std::string hostlist;
+  std::size_t size() const { return index.size(); }
+  bool empty() const { return index.empty(); }
+};
 
 struct FindingVariant {
   std::string title;
@@ -74,11 +80,10 @@ struct Outlier {
 };
 
 struct Summary {
+  std::vector<std::string> names;  ///< every node, one report each, in natural order
   std::size_t reports = 0;     ///< documents read, readable or not
-  std::size_t superseded = 0;  ///< older reports of a node that has a newer one
-  Nodes superseded_sources;
+  std::vector<std::string> superseded;  ///< older reports of a node that has a newer one
   std::vector<Unreadable> unreadable;
-  Nodes nodes;  ///< every node, one report each
   Nodes failing;
   Nodes warning;
   std::optional<std::string> oldest;  ///< generated_at of the oldest and newest reports

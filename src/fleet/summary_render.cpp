@@ -38,11 +38,9 @@ std::string safe(const std::string& s) {
   return out;
 }
 
-std::string hostlist(const Nodes& nodes) { return safe(compress_hostlist(nodes)); }
-
 /// The hostlist, cut after a whole entry when it is long.
 std::string short_hostlist(const Nodes& nodes) {
-  std::string h = hostlist(nodes);
+  std::string h = safe(nodes.hostlist);
   if (h.size() <= kHostlistWidth) return h;
   std::size_t cut = kHostlistWidth;
   int depth = 0;
@@ -160,23 +158,37 @@ void outliers_text(const Summary& s, std::ostringstream& out) {
   }
 }
 
-Json nodes_json(const Nodes& n) { return {{"count", n.size()}, {"hostlist", compress_hostlist(n)}, {"nodes", n}}; }
+/// A set of nodes for machines: how many, the hostlist, and every name.
+class NodesJson {
+ public:
+  explicit NodesJson(const std::vector<std::string>& names) : names_(names) {}
+  Json operator()(const Nodes& n) const {
+    Json list = Json::array();
+    for (auto i : n.index) list.push_back(names_[i]);
+    return {{"count", n.size()}, {"hostlist", n.hostlist}, {"names", std::move(list)}};
+  }
+  Json values(const std::vector<ValueNodes>& values) const {
+    Json a = Json::array();
+    for (const auto& v : values) a.push_back({{"value", v.value}, {"nodes", (*this)(v.nodes)}});
+    return a;
+  }
 
-Json values_json(const std::vector<ValueNodes>& values) {
-  Json a = Json::array();
-  for (const auto& v : values) a.push_back({{"value", v.value}, {"nodes", nodes_json(v.nodes)}});
-  return a;
-}
+ private:
+  const std::vector<std::string>& names_;
+};
 
 }  // namespace
 
 std::string render_summary_text(const Summary& s) {
   std::ostringstream out;
-  out << "gpudoctor summary: " << count(s.nodes.size(), "node", "nodes") << " from "
+  out << "gpudoctor summary: " << count(s.names.size(), "node", "nodes") << " from "
       << count(s.reports, "report", "reports");
   std::vector<std::string> notes;
   if (!s.unreadable.empty()) notes.push_back(std::to_string(s.unreadable.size()) + " unreadable");
-  if (s.superseded) notes.push_back(std::to_string(s.superseded) + " superseded by a newer report of the same node");
+  if (!s.superseded.empty()) {
+    notes.push_back(std::to_string(s.superseded.size()) +
+                    " superseded by a newer report of the same node");
+  }
   if (!notes.empty()) out << " (" << join(notes, ", ") << ")";
   out << "\n";
   if (s.oldest && s.newest) out << "  reports written " << safe(*s.oldest) << " to " << safe(*s.newest) << "\n";
@@ -184,7 +196,7 @@ std::string render_summary_text(const Summary& s) {
   if (!s.failing.empty()) out << " (" << short_hostlist(s.failing) << ")";
   out << "; warning: " << s.warning.size();
   if (!s.warning.empty()) out << " (" << short_hostlist(s.warning) << ")";
-  out << "; fine: " << s.nodes.size() - s.failing.size() - s.warning.size() << "\n";
+  out << "; fine: " << s.names.size() - s.failing.size() - s.warning.size() << "\n";
   findings_text(s, out);
   inventory_text(s, out);
   outliers_text(s, out);
@@ -196,6 +208,7 @@ std::string render_summary_text(const Summary& s) {
 }
 
 Json summary_json(const Summary& s) {
+  const NodesJson nodes_json(s.names);
   Json findings = Json::array();
   for (const auto& g : s.findings) {
     Json variants = Json::array();
@@ -212,7 +225,7 @@ Json summary_json(const Summary& s) {
   }
   Json versions = Json::array();
   for (const auto& t : s.versions) {
-    versions.push_back({{"area", t.area}, {"component", t.component}, {"values", values_json(t.values)}});
+    versions.push_back({{"area", t.area}, {"component", t.component}, {"values", nodes_json.values(t.values)}});
   }
   Json outliers = Json::array();
   for (const auto& o : s.outliers) {
@@ -223,17 +236,17 @@ Json summary_json(const Summary& s) {
   for (const auto& u : s.unreadable) unreadable.push_back({{"source", u.source}, {"why", u.why}});
   return {{"kind", "gpudoctor-summary"},
           {"reports", s.reports},
-          {"nodes", nodes_json(s.nodes)},
+          {"nodes", s.names},
           {"failing", nodes_json(s.failing)},
           {"warning", nodes_json(s.warning)},
-          {"superseded", s.superseded_sources},
+          {"superseded", s.superseded},
           {"oldest", s.oldest},
           {"newest", s.newest},
           {"findings", findings},
           {"gpus", gpus},
           {"without_gpu", nodes_json(s.without_gpu)},
           {"versions", versions},
-          {"module_vs_libcuda", values_json(s.module_vs_libcuda)},
+          {"module_vs_libcuda", nodes_json.values(s.module_vs_libcuda)},
           {"outliers", outliers},
           {"unreadable", unreadable}};
 }
