@@ -185,7 +185,7 @@ def main():
     print(f"CPU ratio python / gpudoctor: {py_cpu / ours_cpu:.1f}x; target: gpudoctor under 2 s "
           f"of CPU for 10,000 reports: {'met' if ours_cpu < 2.0 * args.nodes / 10000 else 'MISSED'}")
     print(f"results agree (failing nodes, node count of each of {len(ours_groups)} finding "
-          f"groups, unreadable): {'yes' if agree else 'NO'}; {summary['nodes']['count']} nodes, "
+          f"groups, unreadable): {'yes' if agree else 'NO'}; {len(summary['nodes'])} nodes, "
           f"{len(summary['outliers'])} outliers")
     return 0 if agree else 1
 
