@@ -56,19 +56,20 @@ Identity device_identity(const Snapshot& snap, const MergedDevice& m) {
   Identity id;
   id.model_name = m.name;
   id.pci_bus_id = nvml_bus_id(m.pci_address);
+  // What an API says replaces what the merge guessed; NVML last, as dcgm-exporter reads NVML.
+  auto take = [&id](int index, const auto& d) {
+    id.gpu = std::to_string(index);
+    if (d.uuid) id.uuid = d.uuid;
+    if (d.name) id.model_name = *d.name;
+    if (auto bus = nvml_bus_id(d.pci_bus_id)) id.pci_bus_id = bus;
+  };
   if (!m.cuda.empty() && snap.cuda) {
     const CudaDevice& c = snap.cuda->devices[m.cuda.front()];
-    id.gpu = std::to_string(c.ordinal);
-    if (c.uuid) id.uuid = c.uuid;
-    if (c.name) id.model_name = *c.name;
-    if (auto bus = nvml_bus_id(c.pci_bus_id)) id.pci_bus_id = bus;
+    take(c.ordinal, c);
   }
   if (!m.nvml.empty() && snap.nvml) {
     const NvmlDevice& n = snap.nvml->devices[m.nvml.front()];
-    id.gpu = std::to_string(n.index);
-    if (n.uuid) id.uuid = n.uuid;
-    if (n.name) id.model_name = *n.name;
-    if (auto bus = nvml_bus_id(n.pci_bus_id)) id.pci_bus_id = bus;
+    take(n.index, n);
   }
   return id;
 }

@@ -165,37 +165,45 @@ class Scanner {
     }
   }
 
-  bool elements(int depth) {
-    if (depth > kMaxDepth) return fail("nested too deep");
+  /// At the start of an array or object: past its opening bracket; true (and past `close`)
+  /// when it is empty.
+  bool opened_empty(unsigned char close) {
     ++p_;
     blanks();
-    if (p_ < end_ && *p_ == ']') {
+    if (p_ < end_ && *p_ == close) {
       ++p_;
       return true;
     }
-    for (;;) {
+    return false;
+  }
+
+  /// After an element or member: false with `done` set past `close`, true past a ',', or a
+  /// failure.
+  bool more(unsigned char close, const char* expected, bool& done) {
+    blanks();
+    if (p_ >= end_) return fail("unexpected end");
+    done = *p_ == close;
+    if (!done && *p_ != ',') return fail(expected);
+    ++p_;
+    return !done;
+  }
+
+  bool elements(int depth) {
+    if (depth > kMaxDepth) return fail("nested too deep");
+    if (opened_empty(']')) return true;
+    bool done = false;
+    do {
       if (!value(depth)) return false;
-      blanks();
-      if (p_ >= end_) return fail("unexpected end");
-      if (*p_ == ']') {
-        ++p_;
-        return true;
-      }
-      if (*p_ != ',') return fail("expected ',' or ']'");
-      ++p_;
-    }
+    } while (more(']', "expected ',' or ']'", done));
+    return done;
   }
 
   /// An object's members; at the top level (`t` set) the members summary looks for are noted.
   bool members(int depth, TopLevel* t) {
     if (depth > kMaxDepth) return fail("nested too deep");
-    ++p_;
-    blanks();
-    if (p_ < end_ && *p_ == '}') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
+    if (opened_empty('}')) return true;
+    bool done = false;
+    do {
       blanks();
       if (p_ >= end_ || *p_ != '"') return fail(p_ >= end_ ? "unexpected end" : "expected a key");
       std::string_view key;
@@ -211,15 +219,8 @@ class Scanner {
         t->brief = std::string_view(reinterpret_cast<const char*>(start), p_ - start);
       }
       if (t && key == "snapshot") t->has_snapshot = true;
-      blanks();
-      if (p_ >= end_) return fail("unexpected end");
-      if (*p_ == '}') {
-        ++p_;
-        return true;
-      }
-      if (*p_ != ',') return fail("expected ',' or '}'");
-      ++p_;
-    }
+    } while (more('}', "expected ',' or '}'", done));
+    return done;
   }
 
   bool top_object(TopLevel& t) { return members(1, &t); }

@@ -27,11 +27,14 @@ std::string number(double v) {
   return buf;
 }
 
-std::string help_text(const std::string& s) {
+/// Backslash and newline escaped, as HELP text and label values need; a label value's double
+/// quotes too.
+std::string escaped(const std::string& s, bool quote) {
   std::string out;
   for (char c : s) {
-    if (c == '\\') {
-      out += "\\\\";
+    if (c == '\\' || (quote && c == '"')) {
+      out += '\\';
+      out += c;
     } else if (c == '\n') {
       out += "\\n";
     } else {
@@ -59,7 +62,7 @@ class Family {
 
   std::string text() const {
     if (samples_.empty()) return "";
-    return "# HELP " + name_ + " " + help_text(help_) + "\n# TYPE " + name_ + " gauge\n" + samples_;
+    return "# HELP " + name_ + " " + escaped(help_, false) + "\n# TYPE " + name_ + " gauge\n" + samples_;
   }
 
  private:
@@ -170,19 +173,7 @@ void add_smoke(const MetricsInput& in, std::string& out) {
 }  // namespace
 
 std::string prometheus_label_value(const std::string& value) {
-  std::string out;
-  for (char c : valid_utf8(value)) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return escaped(valid_utf8(value), true);
 }
 
 std::string render_prometheus(const MetricsInput& in) {
