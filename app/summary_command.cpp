@@ -112,11 +112,17 @@ std::vector<Outcome> read_all(const std::vector<Source>& sources) {
       } else {
         text = buf;
       }
-      auto brief = read_brief(text);
-      if (auto* why = std::get_if<std::string>(&brief)) {
-        out[i].why = std::move(*why);
-      } else {
-        out[i].brief = std::move(std::get<Brief>(brief));
+      // A report that breaks the reader is one unreadable report, not a dead summary (an
+      // exception leaving a thread would end the process).
+      try {
+        auto brief = read_brief(text);
+        if (auto* why = std::get_if<std::string>(&brief)) {
+          out[i].why = std::move(*why);
+        } else {
+          out[i].brief = std::move(std::get<Brief>(brief));
+        }
+      } catch (const std::exception& e) {
+        out[i].why = std::string("cannot be read: ") + e.what();
       }
     }
   };

@@ -289,6 +289,43 @@ TEST(ReportScan, ReadsTheBriefOfAReportAndRefusesWhatIsNotJson) {
   }
 }
 
+TEST(ReportScan, AcceptsExactlyWhatNlohmannAccepts) {
+  // A report-like document, then thousands of copies each with one byte changed or cut short:
+  // the one-pass scanner must call JSON exactly what the full parser calls JSON.
+  // JSON escapes (\u00e9, \", \n, \t, \\, \/), raw UTF-8 of two, three and four bytes, numbers
+  // in every form, literals, empty containers.
+  const std::string doc = R"({"brief":)" + brief_text("gpu-r012-n06") +
+                          R"(,"snapshot":{"a":[1,-2.5e-3,0,true,false,null],)"
+                          R"("s":"caf\u00e9 \"q\" é → 😀 \n\t\\\/","o":{"e":{},"l":[]}}})";
+  ASSERT_TRUE(Json::accept(doc));
+  static const char kBytes[] = "{}[]:,\"\\/ \t\n0-+.eEutfnlr\x01\x1f\x7f\x80\xbf\xc3\xe2\xf0\xff";
+  const std::string bytes = std::string(kBytes, sizeof kBytes - 1) + '\0';
+  std::uint32_t seed = 16;
+  auto next = [&seed]() { return seed = seed * 1664525u + 1013904223u; };
+  int accepted = 0;
+  int refused = 0;
+  for (int i = 0; i < 4000; ++i) {
+    std::string text = doc;
+    if (i % 10 == 0) {
+      text.resize(next() % text.size());
+    } else {
+      text[next() % text.size()] = bytes[next() % bytes.size()];
+    }
+    const bool json = Json::accept(text);
+    const auto scanned = scan_json(text);
+    bool ours = std::holds_alternative<TopLevel>(scanned);
+    if (ours) {
+      const std::size_t end = std::get<TopLevel>(scanned).end;
+      ours = text.find_first_not_of(" \t\n\r", end) == std::string::npos;
+    }
+    EXPECT_EQ(ours, json) << "mutation " << i << ": " << text;
+    ++(json ? accepted : refused);
+  }
+  // Both sides of the line are exercised, many times.
+  EXPECT_GT(accepted, 500);
+  EXPECT_GT(refused, 500);
+}
+
 TEST(ReportScan, SplitsAStreamOfRecords) {
   const std::string stream = brief_text("n1") + "\n" + brief_text("n2") + "\n  \n{\"x\":";
   const Documents d = split_documents(stream);
