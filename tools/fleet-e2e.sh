@@ -13,7 +13,8 @@
 # "gpudoctor: FAIL 1: nvidia.driver_library_mismatch", the others are not; a job for three nodes
 # runs on n1, n2 and n4; a job asking for n3 cannot start; Prometheus holds the failing finding
 # and the GpudoctorFailure alert fires for n3; once n3's machine is fixed (the healthy fixture),
-# the health check resumes it and its metrics say so. Every daemon started here is stopped by
+# the health check resumes it and its metrics say so; a node an admin drained stays drained; the
+# prolog example keeps a job off n4 when n4's check fails. Every daemon started here is stopped by
 # PID at the end, a zombie counting as stopped (/proc/PID/stat), whatever happened.
 set -euo pipefail
 
@@ -128,7 +129,10 @@ wait_for 10 munged test -S "$work/munge.sock"
 healthy="$here/tests/fixtures/server-h100-torch-cu124"
 broken="$here/tests/fixtures/nvidia-driver-library-mismatch"
 mkdir -p "$work/textfile"
-for n in n1 n2 n3 n4; do echo "--sysroot $healthy" >"$work/args-$n"; done
+for n in n1 n2 n3 n4; do
+  echo "--sysroot $healthy" >"$work/args-$n"
+  echo "--sysroot $healthy" >"$work/prolog-args-$n"
+done
 echo "--sysroot $broken" >"$work/args-n3"
 
 # slurmd gives the health check no SLURM_CONF and no arguments: this wrapper is what a site's
@@ -142,6 +146,14 @@ export GPUDOCTOR_TEXTFILE="$work/textfile/gpudoctor-\$SLURMD_NODENAME.prom"
 exec "$here/packaging/slurm/gpudoctor-healthcheck" 2>>"$work/healthcheck.log"
 EOF
 chmod 755 "$work/healthcheck"
+cat >"$work/prolog" <<EOF
+#!/bin/bash
+export SLURM_CONF="$work/slurm.conf"
+export GPUDOCTOR="$gpudoctor"
+export GPUDOCTOR_ARGS="\$(cat "$work/prolog-args-\$SLURMD_NODENAME")"
+exec "$here/packaging/slurm/gpudoctor-prolog.sh" 2>>"$work/prolog.log"
+EOF
+chmod 755 "$work/prolog"
 
 cat >"$work/slurm.conf" <<EOF
 ClusterName=gpudoctor-e2e
@@ -167,6 +179,7 @@ ReturnToService=2
 HealthCheckProgram=$work/healthcheck
 HealthCheckInterval=2
 HealthCheckNodeState=ANY
+Prolog=$work/prolog
 NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=1 State=UNKNOWN
 PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE State=UP
 EOF
@@ -274,6 +287,19 @@ sleep 5  # two health check intervals
 [ "$(reason_of n2)" = "admin: fan replaced, burn-in first" ] || fail "n2's reason: '$(reason_of n2)'"
 say "n2 drained by an admin stays drained through its health checks: \"$(reason_of n2)\""
 scontrol update nodename=n2 state=resume
+
+# The prolog example: a job on n4 whose machine fails (the health check still sees the healthy
+# one) drains n4 with Slurm's "Prolog error" and does not run there.
+echo "--sysroot $broken" >"$work/prolog-args-n4"
+job=$(sbatch --parsable -w n4 -o /dev/null --time=1 --wrap true)
+n4_prolog_drained() { [[ "$(node_field n4 State)" == *DRAIN* ]] && [ "$(reason_of n4)" = "Prolog error" ]; }
+wait_for 30 "n4 to be drained by its prolog" n4_prolog_drained
+sleep 3  # a health check interval: it must leave Slurm's reason alone
+n4_prolog_drained || fail "n4's 'Prolog error' drain was changed: $(reason_of n4)"
+say "prolog: job $job on n4 refused ($(squeue -h -j "$job" -o '%T %r' 2>/dev/null || echo gone)); n4 \"$(reason_of n4)\", left to an admin"
+say "prolog logged: $(cut -c1-90 "$work/prolog.log" | head -n 1)"
+scancel "$job" 2>/dev/null || true
+scontrol update nodename=n4 state=resume
 say "what n3's health check did (it calls scontrol only when the verdict changes):"
 grep -h 'gpudoctor-healthcheck\[n3\]' "$work/healthcheck.log" | cut -c1-110 | sed 's/^/    /'
 say "PASS"
