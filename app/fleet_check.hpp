@@ -22,7 +22,8 @@ struct CheckClock {
 /// --node-name, SLURMD_NODENAME, NODE_NAME or this host's name; "" when none is known.
 std::string node_name_for(const Options& opt, const Environment& env);
 /// The same, with where it came from, for reports.
-std::pair<std::string, std::string> node_name_and_source(const Options& opt, const Environment& env);
+std::pair<std::string, std::string> node_name_and_source(const Options& opt,
+                                                         const Environment& env);
 
 /// After the check: --prometheus written (0), or 2 with the reason on stderr.
 int write_check_metrics(const Options& opt, const Environment& env, const Machine& m,

@@ -13,8 +13,9 @@ FleetCli add_fleet_cli(CLI::App& app, CLI::App& check, CLI::App& report, Options
   check.add_option("--prometheus", o.prometheus,
                    "Also write the metrics to FILE (atomically) for node_exporter's textfile "
                    "collector");
-  check.add_option("--fail-on", cli.fail_on,
-                   "What makes the exit status 1: fail (default) or warn (failures and warnings)")
+  check
+      .add_option("--fail-on", cli.fail_on,
+                  "What makes the exit status 1: fail (default) or warn (failures and warnings)")
       ->check(CLI::IsMember({"warn", "fail"}));
   check.add_option("--node-name", o.node_name, node_help);
   report.add_flag("--brief", o.brief,
@@ -23,7 +24,8 @@ FleetCli add_fleet_cli(CLI::App& app, CLI::App& check, CLI::App& report, Options
   report.add_option("--node-name", o.node_name, node_help);
 
   cli.summary = app.add_subcommand(
-      "summary", "What many nodes' reports say together: findings by node list, versions, outliers");
+      "summary",
+      "What many nodes' reports say together: findings by node list, versions, outliers");
   cli.summary
       ->add_option("inputs", o.summary_inputs,
                    "Report files, directories of them (*.json, recursively), or - for reports on "

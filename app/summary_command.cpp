@@ -1,5 +1,7 @@
 // `gpudoctor summary DIR|FILE…|-`: many nodes' reports read in parallel threads, only their
 // brief records parsed (src/fleet/report_scan.hpp), then put together.
+#include "summary_command.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,7 +16,6 @@
 
 #include "fleet/report_scan.hpp"
 #include "fleet/summary.hpp"
-#include "summary_command.hpp"
 
 namespace gpudoctor {
 
@@ -27,9 +28,9 @@ constexpr std::size_t kMaxReportBytes = 64u << 20;
 constexpr std::size_t kMaxStdinBytes = 1u << 30;
 
 struct Source {
-  std::string name;                   ///< the path, or "-#N"
+  std::string name;                      ///< the path, or "-#N"
   std::optional<std::string_view> text;  ///< documents from stdin are already in memory
-  std::optional<std::string> error;   ///< known unreadable before reading
+  std::optional<std::string> error;      ///< known unreadable before reading
 };
 
 /// The file's bytes into `buf`; the reason when it cannot be read.
@@ -83,7 +84,8 @@ void add_directory(const std::string& dir, std::vector<Source>& out) {
 std::string name_from_source(const std::string& source) {
   if (source.rfind("-#", 0) == 0) return "stdin" + source.substr(2);
   std::string stem = fs::path(source).filename().string();
-  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0) stem.resize(stem.size() - 5);
+  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0)
+    stem.resize(stem.size() - 5);
   return stem;
 }
 
@@ -156,7 +158,8 @@ int run_summary(const Options& opt) {
       for (std::size_t i = 0; i < stdin_docs.texts.size(); ++i) {
         sources.push_back({"-#" + std::to_string(i + 1), stdin_docs.texts[i], std::nullopt});
       }
-      if (stdin_docs.error) sources.push_back({"-", std::nullopt, "not JSON: " + *stdin_docs.error});
+      if (stdin_docs.error)
+        sources.push_back({"-", std::nullopt, "not JSON: " + *stdin_docs.error});
     } else if (fs::is_directory(input, ec)) {
       add_directory(input, sources);
     } else if (!fs::exists(input, ec)) {

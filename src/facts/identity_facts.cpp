@@ -77,21 +77,24 @@ Identity device_identity(const Snapshot& snap, const MergedDevice& m) {
 std::vector<Smoke> smoke_facts(const Snapshot& snap, const std::vector<MergedDevice>& devices) {
   std::vector<Smoke> out;
   if (snap.cuda) {
-    add_smoke(snap.cuda->smoke, snap.cuda->devices.size(), devices,
-              [](const MergedDevice& m, std::size_t i) { return holds(m.cuda, i); }, out);
+    add_smoke(
+        snap.cuda->smoke, snap.cuda->devices.size(), devices,
+        [](const MergedDevice& m, std::size_t i) { return holds(m.cuda, i); }, out);
   }
   if (snap.opencl) {
     std::vector<std::pair<std::size_t, std::size_t>> flat;
     for (std::size_t p = 0; p < snap.opencl->platforms.size(); ++p) {
-      for (std::size_t d = 0; d < snap.opencl->platforms[p].devices.size(); ++d) flat.emplace_back(p, d);
+      for (std::size_t d = 0; d < snap.opencl->platforms[p].devices.size(); ++d)
+        flat.emplace_back(p, d);
     }
-    add_smoke(snap.opencl->smoke, flat.size(), devices,
-              [&flat](const MergedDevice& m, std::size_t i) { return holds(m.opencl, flat[i]); },
-              out);
+    add_smoke(
+        snap.opencl->smoke, flat.size(), devices,
+        [&flat](const MergedDevice& m, std::size_t i) { return holds(m.opencl, flat[i]); }, out);
   }
   if (snap.vulkan) {
-    add_smoke(snap.vulkan->smoke, snap.vulkan->devices.size(), devices,
-              [](const MergedDevice& m, std::size_t i) { return holds(m.vulkan, i); }, out);
+    add_smoke(
+        snap.vulkan->smoke, snap.vulkan->devices.size(), devices,
+        [](const MergedDevice& m, std::size_t i) { return holds(m.vulkan, i); }, out);
   }
   return out;
 }

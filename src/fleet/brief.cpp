@@ -11,8 +11,8 @@ namespace {
 
 /// The areas of compared facts a fleet tallies: versions of what runs the GPU work. Variables,
 /// device lists and smoke verdicts are elsewhere in the record or too long to tally.
-const std::set<std::string> kVersionAreas = {"driver",    "host",     "toolkit",
-                                             "cudnn",     "framework", "python"};
+const std::set<std::string> kVersionAreas = {"driver", "host",      "toolkit",
+                                             "cudnn",  "framework", "python"};
 
 bool counts_as_gpu(const facts::Device& d) {
   return !d.software && (d.kind == "GPU" || d.kind == "accelerator");

@@ -9,7 +9,6 @@ namespace gpudoctor {
 
 namespace {
 
-
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 int digit_count(std::uint64_t n) {

@@ -9,9 +9,9 @@ namespace {
 
 /// UTF-8 sequences the checks' titles use, and how they read in ASCII.
 const std::pair<std::string_view, std::string_view> kSpelled[] = {
-    {"\u2192", "->"}, {"\u00d7", "x"},   {"\u2013", "-"},   {"\u2014", "-"}, {"\u2026", "..."},
-    {"\u2018", "'"},  {"\u2019", "'"},   {"\u201c", "\""},  {"\u201d", "\""}, {"\u00b0", " deg"},
-    {"\u2265", ">="}, {"\u2264", "<="},  {"\u00b7", "-"},   {"\u2260", "!="}};
+    {"\u2192", "->"}, {"\u00d7", "x"},  {"\u2013", "-"},  {"\u2014", "-"},  {"\u2026", "..."},
+    {"\u2018", "'"},  {"\u2019", "'"},  {"\u201c", "\""}, {"\u201d", "\""}, {"\u00b0", " deg"},
+    {"\u2265", ">="}, {"\u2264", "<="}, {"\u00b7", "-"},  {"\u2260", "!="}};
 
 /// Unique ids of findings at this level, in check order.
 std::vector<std::string> ids_at(const std::vector<Finding>& findings, Severity level) {
@@ -25,8 +25,7 @@ std::vector<std::string> ids_at(const std::vector<Finding>& findings, Severity l
 }
 
 /// "FAIL 3: a, b, +1": as many ids as fit in `room` bytes, the rest counted.
-std::string verdict_part(const char* word, const std::vector<std::string>& ids,
-                         std::size_t room) {
+std::string verdict_part(const char* word, const std::vector<std::string>& ids, std::size_t room) {
   const std::string head = std::string(word) + " " + std::to_string(ids.size()) + ":";
   std::string out = head;
   for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -101,8 +100,8 @@ std::string render_oneline(const std::vector<Finding>& findings, std::size_t gpu
   } else {
     std::size_t notes = 0;
     for (const auto& f : findings) notes += f.severity == Severity::info ? 1 : 0;
-    head = "OK: " + std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") +
-           ", no failure or warning";
+    head =
+        "OK: " + std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") + ", no failure or warning";
     if (notes) head += ", " + std::to_string(notes) + (notes == 1 ? " note" : " notes");
   }
   std::string line = ascii_only(head);

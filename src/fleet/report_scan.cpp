@@ -146,7 +146,9 @@ class Scanner {
   bool word(std::string_view w) {
     const std::size_t left = static_cast<std::size_t>(end_ - p_);
     const std::string_view here(reinterpret_cast<const char*>(p_), std::min(left, w.size()));
-    if (here != w) return fail(left < w.size() && w.substr(0, left) == here ? "unexpected end" : "not a JSON value");
+    if (here != w)
+      return fail(left < w.size() && w.substr(0, left) == here ? "unexpected end"
+                                                               : "not a JSON value");
     p_ += w.size();
     return true;
   }
@@ -155,13 +157,20 @@ class Scanner {
     blanks();
     if (p_ >= end_) return fail("unexpected end");
     switch (*p_) {
-      case '"': return string();
-      case '{': return members(depth + 1, nullptr);
-      case '[': return elements(depth + 1);
-      case 't': return word("true");
-      case 'f': return word("false");
-      case 'n': return word("null");
-      default: return number();
+      case '"':
+        return string();
+      case '{':
+        return members(depth + 1, nullptr);
+      case '[':
+        return elements(depth + 1);
+      case 't':
+        return word("true");
+      case 'f':
+        return word("false");
+      case 'n':
+        return word("null");
+      default:
+        return number();
     }
   }
 
@@ -258,16 +267,14 @@ std::variant<Brief, std::string> brief_from_snapshot(std::string_view text) {
 
 }  // namespace
 
-std::variant<TopLevel, std::string> scan_json(std::string_view text) {
-  return Scanner(text).top();
-}
+std::variant<TopLevel, std::string> scan_json(std::string_view text) { return Scanner(text).top(); }
 
 Documents split_documents(std::string_view stream) {
   Documents out;
   std::size_t at = 0;
   for (;;) {
-    while (at < stream.size() && (stream[at] == ' ' || stream[at] == '\n' ||
-                                  stream[at] == '\r' || stream[at] == '\t')) {
+    while (at < stream.size() &&
+           (stream[at] == ' ' || stream[at] == '\n' || stream[at] == '\r' || stream[at] == '\t')) {
       ++at;
     }
     if (at >= stream.size()) return out;
@@ -287,11 +294,12 @@ std::variant<Brief, std::string> read_brief(std::string_view text) {
   if (auto* why = std::get_if<std::string>(&scanned)) return "not JSON: " + *why;
   const TopLevel& t = std::get<TopLevel>(scanned);
   std::size_t rest = t.end;
-  while (rest < text.size() && (text[rest] == ' ' || text[rest] == '\n' || text[rest] == '\r' ||
-                                text[rest] == '\t')) {
+  while (rest < text.size() &&
+         (text[rest] == ' ' || text[rest] == '\n' || text[rest] == '\r' || text[rest] == '\t')) {
     ++rest;
   }
-  if (rest != text.size()) return "not JSON: text after the document at byte " + std::to_string(rest);
+  if (rest != text.size())
+    return "not JSON: text after the document at byte " + std::to_string(rest);
   if (!t.is_object) return "not a gpudoctor report (not a JSON object)";
   std::string_view brief = t.brief;
   if (brief.empty() && t.kind == kBriefKind) brief = text;

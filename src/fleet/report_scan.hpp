@@ -16,7 +16,7 @@ namespace gpudoctor {
 
 /// What one pass over a JSON document found at its top level.
 struct TopLevel {
-  std::size_t end = 0;        ///< where the document ends (for a stream of several)
+  std::size_t end = 0;  ///< where the document ends (for a stream of several)
   bool is_object = false;
   std::string_view kind;      ///< the "kind" string as written (no escapes decoded)
   std::string_view brief;     ///< the text of the "brief" value, when there is one

@@ -101,7 +101,8 @@ struct Collect {
   std::map<std::pair<std::string, std::string>, std::map<std::string, Nodes>> versions;
   std::map<std::string, Nodes> pairs;
   /// (api, device) → (node, its slowest passing run)
-  std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::uint32_t, double>>> smoke;
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::uint32_t, double>>>
+      smoke;
   std::vector<std::pair<std::uint32_t, std::int64_t>> times;
   Nodes no_time;
 };
@@ -182,14 +183,15 @@ void finish_gpus(Collect& c, Summary& s) {
       }
       t.counts.emplace_back(count, nodes);
     }
-    std::stable_sort(t.counts.begin(), t.counts.end(),
-                     [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+    std::stable_sort(t.counts.begin(), t.counts.end(), [](const auto& a, const auto& b) {
+      return a.second.size() > b.second.size();
+    });
     for (const auto& [count, nodes] : t.counts) {
       if (count >= t.usual) continue;
-      s.outliers.push_back({"fewer_gpus", model,
-                            "\u00d7" + std::to_string(count) + ", usually \u00d7" +
-                                std::to_string(t.usual),
-                            nodes, double(count), double(t.usual)});
+      s.outliers.push_back(
+          {"fewer_gpus", model,
+           "\u00d7" + std::to_string(count) + ", usually \u00d7" + std::to_string(t.usual), nodes,
+           double(count), double(t.usual)});
     }
     s.gpus.push_back(std::move(t));
   }
@@ -248,7 +250,8 @@ void finish_times(Collect& c, Summary& s, const SummaryOptions& opt) {
     const auto by_time = [](const auto& a, const auto& b) { return a.second < b.second; };
     const auto oldest = *std::min_element(c.times.begin(), c.times.end(), by_time);
     const auto newest = *std::max_element(c.times.begin(), c.times.end(), by_time);
-    const std::int64_t limit = newest.second - static_cast<std::int64_t>(opt.stale_after_hours * 3600);
+    const std::int64_t limit =
+        newest.second - static_cast<std::int64_t>(opt.stale_after_hours * 3600);
     Nodes stale;
     for (const auto& [node, t] : c.times) {
       if (t < limit) add(stale, node);
@@ -262,8 +265,8 @@ void finish_times(Collect& c, Summary& s, const SummaryOptions& opt) {
     }
   }
   if (!c.no_time.empty()) {
-    s.outliers.push_back({"no_time", "reports", "no readable generated_at", c.no_time,
-                          std::nullopt, std::nullopt});
+    s.outliers.push_back(
+        {"no_time", "reports", "no readable generated_at", c.no_time, std::nullopt, std::nullopt});
   }
 }
 
@@ -307,7 +310,8 @@ std::optional<std::int64_t> parse_utc(const std::string& iso) {
   int y = 0;
   unsigned mo = 0, d = 0, h = 0, mi = 0, sec = 0;
   int used = 0;
-  if (std::sscanf(iso.c_str(), "%4d-%2u-%2uT%2u:%2u:%2u%n", &y, &mo, &d, &h, &mi, &sec, &used) != 6 ||
+  if (std::sscanf(iso.c_str(), "%4d-%2u-%2uT%2u:%2u:%2u%n", &y, &mo, &d, &h, &mi, &sec, &used) !=
+          6 ||
       used != 19) {
     return std::nullopt;
   }

@@ -66,7 +66,7 @@ struct Tally {
 /// Nodes per count of one GPU model.
 struct GpuTally {
   std::string model;
-  int usual = 0;  ///< the count most nodes with this model have
+  int usual = 0;                              ///< the count most nodes with this model have
   std::vector<std::pair<int, Nodes>> counts;  ///< most nodes first
 };
 
@@ -80,8 +80,8 @@ struct Outlier {
 };
 
 struct Summary {
-  std::vector<std::string> names;  ///< every node, one report each, in natural order
-  std::size_t reports = 0;     ///< documents read, readable or not
+  std::vector<std::string> names;       ///< every node, one report each, in natural order
+  std::size_t reports = 0;              ///< documents read, readable or not
   std::vector<std::string> superseded;  ///< older reports of a node that has a newer one
   std::vector<Unreadable> unreadable;
   Nodes failing;

@@ -60,10 +60,14 @@ std::string count(std::size_t n, const char* one, const char* many) {
 
 const char* level_word(Severity s) {
   switch (s) {
-    case Severity::fail: return "FAIL";
-    case Severity::warn: return "WARN";
-    case Severity::info: return "note";
-    case Severity::ok: return "ok";
+    case Severity::fail:
+      return "FAIL";
+    case Severity::warn:
+      return "WARN";
+    case Severity::info:
+      return "note";
+    case Severity::ok:
+      return "ok";
   }
   return "";
 }
@@ -76,7 +80,8 @@ void findings_text(const Summary& s, std::ostringstream& out) {
         << count(g.nodes.size(), "node", "nodes") << ": " << short_hostlist(g.nodes) << "\n";
     for (std::size_t i = 0; i < g.variants.size() && i < kVariantsShown; ++i) {
       const auto& v = g.variants[i];
-      out << "      " << (g.variants.size() > 1 ? count(v.nodes.size(), "node", "nodes") + ": " : "")
+      out << "      "
+          << (g.variants.size() > 1 ? count(v.nodes.size(), "node", "nodes") + ": " : "")
           << safe(v.title) << "\n";
       if (!v.evidence.empty()) {
         std::vector<std::string> ev;
@@ -86,7 +91,8 @@ void findings_text(const Summary& s, std::ostringstream& out) {
       if (g.variants.size() > 1) out << "        on " << short_hostlist(v.nodes) << "\n";
     }
     if (g.variants.size() > kVariantsShown) {
-      out << "      and " << count(g.variants.size() - kVariantsShown, "other variant", "other variants")
+      out << "      and "
+          << count(g.variants.size() - kVariantsShown, "other variant", "other variants")
           << " (--json lists them)\n";
     }
   }
@@ -104,7 +110,8 @@ std::string values_text(const std::vector<ValueNodes>& values) {
     }
     if (i > 0) out += " (" + short_hostlist(v.nodes) + ")";
   }
-  if (values.size() > kValuesShown) out += "; " + count(values.size() - kValuesShown, "other", "others");
+  if (values.size() > kValuesShown)
+    out += "; " + count(values.size() - kValuesShown, "other", "others");
   return out;
 }
 
@@ -154,7 +161,8 @@ void outliers_text(const Summary& s, std::ostringstream& out) {
         << short_hostlist(o.nodes) << "\n";
   }
   for (const auto& [kind, n] : shown) {
-    if (n > kOutliersShown) out << "  (" << n - kOutliersShown << " more " << kind << ", --json lists them)\n";
+    if (n > kOutliersShown)
+      out << "  (" << n - kOutliersShown << " more " << kind << ", --json lists them)\n";
   }
 }
 
@@ -191,7 +199,8 @@ std::string render_summary_text(const Summary& s) {
   }
   if (!notes.empty()) out << " (" << join(notes, ", ") << ")";
   out << "\n";
-  if (s.oldest && s.newest) out << "  reports written " << safe(*s.oldest) << " to " << safe(*s.newest) << "\n";
+  if (s.oldest && s.newest)
+    out << "  reports written " << safe(*s.oldest) << " to " << safe(*s.newest) << "\n";
   out << "  failing: " << s.failing.size();
   if (!s.failing.empty()) out << " (" << short_hostlist(s.failing) << ")";
   out << "; warning: " << s.warning.size();
@@ -213,24 +222,34 @@ Json summary_json(const Summary& s) {
   for (const auto& g : s.findings) {
     Json variants = Json::array();
     for (const auto& v : g.variants) {
-      variants.push_back({{"title", v.title}, {"evidence", v.evidence}, {"nodes", nodes_json(v.nodes)}});
+      variants.push_back(
+          {{"title", v.title}, {"evidence", v.evidence}, {"nodes", nodes_json(v.nodes)}});
     }
-    findings.push_back({{"id", g.id}, {"severity", g.severity}, {"nodes", nodes_json(g.nodes)}, {"variants", variants}});
+    findings.push_back({{"id", g.id},
+                        {"severity", g.severity},
+                        {"nodes", nodes_json(g.nodes)},
+                        {"variants", variants}});
   }
   Json gpus = Json::array();
   for (const auto& g : s.gpus) {
     Json counts = Json::array();
-    for (const auto& [n, nodes] : g.counts) counts.push_back({{"count", n}, {"nodes", nodes_json(nodes)}});
+    for (const auto& [n, nodes] : g.counts)
+      counts.push_back({{"count", n}, {"nodes", nodes_json(nodes)}});
     gpus.push_back({{"model", g.model}, {"usual", g.usual}, {"counts", counts}});
   }
   Json versions = Json::array();
   for (const auto& t : s.versions) {
-    versions.push_back({{"area", t.area}, {"component", t.component}, {"values", nodes_json.values(t.values)}});
+    versions.push_back(
+        {{"area", t.area}, {"component", t.component}, {"values", nodes_json.values(t.values)}});
   }
   Json outliers = Json::array();
   for (const auto& o : s.outliers) {
-    outliers.push_back({{"kind", o.kind}, {"what", o.what}, {"detail", o.detail}, {"nodes", nodes_json(o.nodes)},
-                        {"value", o.value}, {"reference", o.reference}});
+    outliers.push_back({{"kind", o.kind},
+                        {"what", o.what},
+                        {"detail", o.detail},
+                        {"nodes", nodes_json(o.nodes)},
+                        {"value", o.value},
+                        {"reference", o.reference}});
   }
   Json unreadable = Json::array();
   for (const auto& u : s.unreadable) unreadable.push_back({{"source", u.source}, {"why", u.why}});

@@ -62,7 +62,8 @@ class Family {
 
   std::string text() const {
     if (samples_.empty()) return "";
-    return "# HELP " + name_ + " " + escaped(help_, false) + "\n# TYPE " + name_ + " gauge\n" + samples_;
+    return "# HELP " + name_ + " " + escaped(help_, false) + "\n# TYPE " + name_ + " gauge\n" +
+           samples_;
   }
 
  private:
@@ -85,11 +86,12 @@ Labels device_labels(const std::string& node, const facts::Identity& id) {
 }
 
 /// Areas of compared facts that are versions of installed software.
-const std::set<std::string> kVersionAreas = {"driver", "host", "toolkit", "cudnn", "framework",
-                                             "python"};
+const std::set<std::string> kVersionAreas = {"driver", "host",      "toolkit",
+                                             "cudnn",  "framework", "python"};
 
 void add_findings(const MetricsInput& in, std::string& out) {
-  Family levels("gpudoctor_findings", "Findings of the last check at each level (fail, warn, info, ok).");
+  Family levels("gpudoctor_findings",
+                "Findings of the last check at each level (fail, warn, info, ok).");
   Family by_id("gpudoctor_finding",
                "Findings of the last check by id and level (how many times the id was reported).");
   std::map<std::pair<std::string, Severity>, std::pair<std::string, int>> counts;
@@ -115,9 +117,11 @@ void add_findings(const MetricsInput& in, std::string& out) {
 
 void add_devices(const MetricsInput& in, std::string& out) {
   Family count("gpudoctor_gpus", "GPUs and accelerators found (software devices not counted).");
-  Family info("gpudoctor_gpu_info",
-              "Each GPU, with the labels dcgm-exporter joins on (gpu, UUID, pci_bus_id, Hostname).");
-  Family memory("gpudoctor_gpu_memory_bytes", "Memory of each GPU as its API reports it, in bytes.");
+  Family info(
+      "gpudoctor_gpu_info",
+      "Each GPU, with the labels dcgm-exporter joins on (gpu, UUID, pci_bus_id, Hostname).");
+  Family memory("gpudoctor_gpu_memory_bytes",
+                "Memory of each GPU as its API reports it, in bytes.");
   int gpus = 0;
   for (const auto& d : in.machine->devices) {
     if (!is_gpu(d)) continue;
@@ -142,7 +146,8 @@ void add_versions(const MetricsInput& in, std::string& out) {
                   "Versions of the driver, kernel, toolkits and frameworks found (value 1).");
   for (const auto& c : in.machine->compared) {
     if (!kVersionAreas.count(c.area)) continue;
-    versions.add({{"Hostname", in.node}, {"area", c.area}, {"component", c.what}, {"version", c.value}}, 1);
+    versions.add(
+        {{"Hostname", in.node}, {"area", c.area}, {"component", c.what}, {"version", c.value}}, 1);
   }
   out += versions.text();
 }

@@ -18,8 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // The H100 server of vllm-project/vllm#11778, healthy; its conda environment active as there.
-const std::vector<std::string> kH100Env = {"CONDA_PREFIX=/opt/conda", "SLURMD_NODENAME=",
-                                           "NODE_NAME="};
+const std::vector<std::string> kH100Env = {"CONDA_PREFIX=/opt/conda",
+                                           "SLURMD_NODENAME=", "NODE_NAME="};
 
 std::string read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -41,7 +41,9 @@ std::pair<std::string, int> shell(const std::string& command) {
   return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
 
-bool has_program(const std::string& name) { return shell("command -v " + name + " >/dev/null 2>&1").second == 0; }
+bool has_program(const std::string& name) {
+  return shell("command -v " + name + " >/dev/null 2>&1").second == 0;
+}
 
 /// `promtool check metrics` finds nothing to say of the file; skipped, with a word, without it.
 void expect_promtool_clean(const std::string& prom) {
@@ -67,9 +69,9 @@ TEST(FleetCheck, OnelineFailsADriverLibraryMismatch) {
 }
 
 TEST(FleetCheck, OnelineOnAHealthyServerExitsZero) {
-  auto r = test::run_gpudoctor({"check", "--oneline", "--no-smoke", "--sysroot",
-                                fixture("server-h100-torch-cu124")},
-                               kH100Env);
+  auto r = test::run_gpudoctor(
+      {"check", "--oneline", "--no-smoke", "--sysroot", fixture("server-h100-torch-cu124")},
+      kH100Env);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "OK: 8 GPUs, no failure or warning, 2 notes\n");
 }
@@ -133,7 +135,8 @@ TEST(FleetCheck, HealthyServerMetricsNameEveryGpuAndPassPromtool) {
   const std::string text = read(prom);
   EXPECT_NE(text.find("gpudoctor_gpus{Hostname=\"h100-1\"} 8\n"), std::string::npos) << text;
   EXPECT_NE(text.find("pci_bus_id=\"00000000:DF:00.0\""), std::string::npos) << text;
-  EXPECT_NE(text.find("gpudoctor_findings{Hostname=\"h100-1\",level=\"fail\"} 0\n"), std::string::npos);
+  EXPECT_NE(text.find("gpudoctor_findings{Hostname=\"h100-1\",level=\"fail\"} 0\n"),
+            std::string::npos);
   expect_promtool_clean(prom);
 }
 
@@ -147,8 +150,9 @@ TEST(FleetCheck, AnUnwritableTextfileIsAnInputError) {
 }
 
 TEST(FleetReport, TheNodeNameSurvivesRedaction) {
-  auto r = test::run_gpudoctor({"report", "--no-smoke", "--sysroot", fixture("server-h100-torch-cu124")},
-                               {"CONDA_PREFIX=/opt/conda", "SLURMD_NODENAME=gpu-r012-n06"});
+  auto r =
+      test::run_gpudoctor({"report", "--no-smoke", "--sysroot", fixture("server-h100-torch-cu124")},
+                          {"CONDA_PREFIX=/opt/conda", "SLURMD_NODENAME=gpu-r012-n06"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Json doc = Json::parse(r.out);
   EXPECT_EQ(doc["redaction"]["redacted"], true);
@@ -189,44 +193,56 @@ TEST(FleetSummary, ReportsOfManyNodesGoodAndBad) {
   test::TempTree t;
   const std::string dir = t.mkdir("reports");
   for (const char* n : {"gpu-r012-n01", "gpu-r012-n02", "gpu-r012-n03"}) {
-    auto r = test::run_gpudoctor({"report", "--no-smoke", "--sysroot", fixture("server-h100-torch-cu124"),
-                                  "--node-name", n, "-o", dir + "/" + n + ".json"},
-                                 kH100Env);
+    auto r = test::run_gpudoctor(
+        {"report", "--no-smoke", "--sysroot", fixture("server-h100-torch-cu124"), "--node-name", n,
+         "-o", dir + "/" + n + ".json"},
+        kH100Env);
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
-  auto seven = test::run_gpudoctor({"report", "--no-smoke", "--sysroot", h100_missing_a_gpu(t),
-                                     "--node-name", "gpu-r012-n04", "-o", dir + "/gpu-r012-n04.json"},
-                                    kH100Env);
+  auto seven =
+      test::run_gpudoctor({"report", "--no-smoke", "--sysroot", h100_missing_a_gpu(t),
+                           "--node-name", "gpu-r012-n04", "-o", dir + "/gpu-r012-n04.json"},
+                          kH100Env);
   ASSERT_EQ(seven.exit_code, 0) << seven.err;
   auto bad_node = test::run_gpudoctor({"report", "--brief", "--sysroot",
-                                  fixture("nvidia-driver-library-mismatch"), "--node-name",
-                                  "gpu-r012-n06", "-o", dir + "/gpu-r012-n06.json"});
+                                       fixture("nvidia-driver-library-mismatch"), "--node-name",
+                                       "gpu-r012-n06", "-o", dir + "/gpu-r012-n06.json"});
   ASSERT_EQ(bad_node.exit_code, 0) << bad_node.err;
   const std::string full = read(dir + "/gpu-r012-n01.json");
   t.write("reports/truncated.json", full.substr(0, full.size() / 2));
   t.write("reports/empty.json", "");
-  t.write("reports/binary.json", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10));
+  t.write("reports/binary.json", std::string("\x7f"
+                                             "ELF\x02\x01\x01\0\0\0",
+                                             10));
   t.write("reports/array.json", "[1,2,3]");
   t.write("reports/deep.json", std::string(100000, '[') + std::string(100000, ']'));
   t.write("reports/newer.json", R"({"brief":{"schema_version":99,"node":"x"}})");
-  t.write("reports/wrong-type.json", R"({"brief":{"node":"y","gpus":[{"model":"m","count":"8"}]}})");
+  t.write("reports/wrong-type.json",
+          R"({"brief":{"node":"y","gpus":[{"model":"m","count":"8"}]}})");
   t.write("reports/not-a-report.json", R"({"hello":"world"})");
   t.write("reports/notes.txt", "not a report, and not *.json: not read");
   t.mkdir("reports/dir.json");
 
   auto r = test::run_gpudoctor({"summary", dir, t.path() + "/missing.json"});
   EXPECT_EQ(r.exit_code, 1) << r.err;  // a node fails
-  EXPECT_NE(r.out.find("gpudoctor summary: 5 nodes from 14 reports (9 unreadable)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("FAIL nvidia.driver_library_mismatch on 1 node: gpu-r012-n06"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("note opencl.no_icd on 5 nodes: gpu-r012-n[01-04,06]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gpudoctor summary: 5 nodes from 14 reports (9 unreadable)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("FAIL nvidia.driver_library_mismatch on 1 node: gpu-r012-n06"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("note opencl.no_icd on 5 nodes: gpu-r012-n[01-04,06]"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("fewer GPUs  GH100[H100 SXM5 80GB] \u00d77, usually \u00d78: gpu-r012-n04"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("truncated.json: not JSON: "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("empty.json: not JSON: unexpected end at byte 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("empty.json: not JSON: unexpected end at byte 0"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("deep.json: not JSON: nested too deep"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("newer.json: written by a newer gpudoctor"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("wrong-type.json: brief.gpus[0].count: not a count"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("wrong-type.json: brief.gpus[0].count: not a count"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("missing.json: does not exist"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("notes.txt"), std::string::npos);
 
@@ -250,8 +266,11 @@ TEST(FleetSummary, BriefRecordsOnStandardInput) {
   const std::string file = t.write("records.jsonl", records + "{\"cut\":");
   auto r = shell(std::string(GPUDOCTOR_BIN) + " summary - < '" + file + "'");
   EXPECT_EQ(r.second, 0) << r.first;
-  EXPECT_NE(r.first.find("gpudoctor summary: 2 nodes from 3 reports (1 unreadable)"), std::string::npos) << r.first;
-  EXPECT_NE(r.first.find("GH100[H100 SXM5 80GB]: \u00d78 on 2 nodes"), std::string::npos) << r.first;
+  EXPECT_NE(r.first.find("gpudoctor summary: 2 nodes from 3 reports (1 unreadable)"),
+            std::string::npos)
+      << r.first;
+  EXPECT_NE(r.first.find("GH100[H100 SXM5 80GB]: \u00d78 on 2 nodes"), std::string::npos)
+      << r.first;
   EXPECT_NE(r.first.find("-: not JSON: document 3: unexpected end"), std::string::npos) << r.first;
 }
 

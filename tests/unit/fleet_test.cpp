@@ -111,8 +111,8 @@ TEST(Oneline, IsPrintableAsciiWithoutNewlines) {
       "gpu.x", Severity::warn, "H100 ×8 → broken\nline two\x1b[31m \u00e9t\u00e9 \xff end")};
   const std::string line = render_oneline(f, 8);
   for (char c : line) {
-    EXPECT_TRUE(c >= 0x20 && c < 0x7f) << static_cast<int>(static_cast<unsigned char>(c)) << " in "
-                                       << line;
+    EXPECT_TRUE(c >= 0x20 && c < 0x7f)
+        << static_cast<int>(static_cast<unsigned char>(c)) << " in " << line;
   }
   EXPECT_NE(line.find("H100 x8 -> broken line two"), std::string::npos) << line;
   EXPECT_EQ(line.rfind("WARN 1: gpu.x | ", 0), 0U) << line;
@@ -164,7 +164,8 @@ facts::Machine two_gpus() {
 
 TEST(Prometheus, LabelsJoinDcgmAndValuesAreEscaped) {
   const facts::Machine m = two_gpus();
-  const std::vector<Finding> f = {finding("cuda.init", Severity::fail), finding("cuda.init", Severity::fail)};
+  const std::vector<Finding> f = {finding("cuda.init", Severity::fail),
+                                  finding("cuda.init", Severity::fail)};
   MetricsInput in;
   in.machine = &m;
   in.findings = &f;
@@ -179,19 +180,23 @@ TEST(Prometheus, LabelsJoinDcgmAndValuesAreEscaped) {
             std::string::npos)
       << text;
   // Two findings with one id and level are one series counting both.
-  EXPECT_NE(text.find("gpudoctor_finding{Hostname=\"gpu-r012-n06\",id=\"cuda.init\",level=\"fail\"} 2\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("gpudoctor_finding{Hostname=\"gpu-r012-n06\",id=\"cuda.init\",level=\"fail\"} 2\n"),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find("gpudoctor_findings{Hostname=\"gpu-r012-n06\",level=\"fail\"} 2\n"), std::string::npos);
-  EXPECT_NE(text.find("gpudoctor_check_failed{Hostname=\"gpu-r012-n06\",fail_on=\"fail\"} 1\n"), std::string::npos);
+  EXPECT_NE(text.find("gpudoctor_findings{Hostname=\"gpu-r012-n06\",level=\"fail\"} 2\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("gpudoctor_check_failed{Hostname=\"gpu-r012-n06\",fail_on=\"fail\"} 1\n"),
+            std::string::npos);
   EXPECT_NE(text.find("gpudoctor_smoke_flops{Hostname=\"gpu-r012-n06\",api=\"cuda\",index=\"0\""),
             std::string::npos);
   EXPECT_NE(text.find(",gpu=\"1\","), std::string::npos);
   EXPECT_NE(text.find("gpudoctor_smoke_passed{Hostname=\"gpu-r012-n06\",api=\"cuda\",index=\"1\""),
             std::string::npos);
   EXPECT_NE(text.find("} 51000000000000\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("gpudoctor_last_run_timestamp_seconds{Hostname=\"gpu-r012-n06\"} 1795473557.5\n"),
-            std::string::npos);
+  EXPECT_NE(
+      text.find("gpudoctor_last_run_timestamp_seconds{Hostname=\"gpu-r012-n06\"} 1795473557.5\n"),
+      std::string::npos);
   EXPECT_NE(text.find("gpudoctor_version_info{Hostname=\"gpu-r012-n06\",area=\"driver\",component="
                       "\"NVIDIA kernel module\",version=\"550.127.05\"} 1\n"),
             std::string::npos);
@@ -260,8 +265,9 @@ std::string brief_text(const std::string& node) {
 }
 
 TEST(ReportScan, ReadsTheBriefOfAReportAndRefusesWhatIsNotJson) {
-  const std::string report = R"({"bench":null,"brief":)" + brief_text("n7") +
-                             R"(,"kind":"gpudoctor-report","snapshot":{"a":[1,2.5e3,-0,true,null,"\u00e9\n"]}})";
+  const std::string report =
+      R"({"bench":null,"brief":)" + brief_text("n7") +
+      R"(,"kind":"gpudoctor-report","snapshot":{"a":[1,2.5e3,-0,true,null,"\u00e9\n"]}})";
   auto r = read_brief(report);
   ASSERT_TRUE(std::holds_alternative<Brief>(r)) << std::get<std::string>(r);
   EXPECT_EQ(std::get<Brief>(r).node, "n7");
@@ -353,12 +359,15 @@ NodeReport node(const std::string& name, int gpus = 8, const std::string& libcud
 
 TEST(Summary, GroupsFindingsWithHostlistsAndEvidenceVariants) {
   std::vector<NodeReport> nodes;
-  for (int i = 1; i <= 12; ++i) nodes.push_back(node("gpu-r012-n" + std::string(i < 10 ? "0" : "") + std::to_string(i)));
+  for (int i = 1; i <= 12; ++i)
+    nodes.push_back(node("gpu-r012-n" + std::string(i < 10 ? "0" : "") + std::to_string(i)));
   // nvidia.driver_library_mismatch as oddmario/NVIDIA-Ubuntu-Driver-Guide#4 reports it.
   for (int i : {6, 9, 11, 12}) {
     auto& b = nodes[i - 1].brief;
     b.failures = 1;
-    b.findings.push_back({"nvidia.driver_library_mismatch", Severity::fail, "Driver/library version mismatch",
+    b.findings.push_back({"nvidia.driver_library_mismatch",
+                          Severity::fail,
+                          "Driver/library version mismatch",
                           {i == 6 ? "kernel module: 550.90.07" : "kernel module: 550.54.15"}});
   }
   const Summary s = summarize(nodes, {{"bad.json", "not JSON: unexpected end at byte 6"}}, {});
@@ -383,9 +392,9 @@ TEST(Summary, GroupsFindingsWithHostlistsAndEvidenceVariants) {
 TEST(Summary, FindsTheOutliers) {
   std::vector<NodeReport> nodes;
   for (int i = 0; i < 200; ++i) nodes.push_back(node("n" + std::to_string(i)));
-  nodes[5] = node("n5", 7);                                  // a GPU fell off the bus
-  nodes[17] = node("n17", 8, "550.127.05", 1.1e13);          // slow
-  nodes[42] = node("n42", 8, "550.90.07");                   // the odd libcuda
+  nodes[5] = node("n5", 7);                                                // a GPU fell off the bus
+  nodes[17] = node("n17", 8, "550.127.05", 1.1e13);                        // slow
+  nodes[42] = node("n42", 8, "550.90.07");                                 // the odd libcuda
   nodes[99] = node("n99", 8, "550.127.05", 4e13, "2026-11-18T08:00:00Z");  // stale
   nodes[100] = node("n100", 8, "550.127.05", 4e13, "yesterday");
   nodes.push_back(node("n3", 8, "550.127.05", 4e13, "2026-11-01T00:00:00Z"));  // superseded
