@@ -35,7 +35,8 @@ struct Source {
 
 /// The file's bytes into `buf`; the reason when it cannot be read.
 std::optional<std::string> read_file(const std::string& path, std::string& buf) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO named *.json must not wait for a writer; it is refused below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return std::string("cannot be read (") + std::strerror(errno) + ")";
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -65,7 +66,8 @@ std::optional<std::string> read_file(const std::string& path, std::string& buf) 
 }
 
 /// Every *.json under the directory (recursively, not following links to directories), in
-/// order of path.
+/// order of path. One that is not a regular file (a dangling link, a FIFO, a device) is kept, so
+/// that reading it names it as unreadable rather than dropping it unseen.
 void add_directory(const std::string& dir, std::vector<Source>& out) {
   std::error_code ec;
   std::vector<std::string> files;
@@ -73,7 +75,7 @@ void add_directory(const std::string& dir, std::vector<Source>& out) {
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const fs::path& p = it->path();
     std::error_code type_ec;
-    if (p.extension() == ".json" && it->is_regular_file(type_ec)) files.push_back(p.string());
+    if (p.extension() == ".json" && !it->is_directory(type_ec)) files.push_back(p.string());
   }
   if (ec) out.push_back({dir, std::nullopt, "cannot be listed (" + ec.message() + ")"});
   std::sort(files.begin(), files.end());

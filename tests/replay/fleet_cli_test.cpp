@@ -2,6 +2,7 @@
 // status, --fail-on, --prometheus (checked by promtool when it is installed), the node's name in
 // reports, report --brief, and summary over reports good and bad.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -281,6 +282,25 @@ TEST(FleetSummary, NothingReadableIsAnInputError) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("Unreadable (1)"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("no readable report"), std::string::npos) << r.err;
+}
+
+TEST(FleetSummary, EntriesThatAreNotFilesAreNamedNotWaitedOn) {
+  // A FIFO named *.json would block a plain open() until a writer came; /dev/zero never ends; a
+  // dangling link has nothing behind it. Each is one unreadable report, named.
+  test::TempTree t;
+  const std::string dir = t.mkdir("reports");
+  ASSERT_EQ(::mkfifo((dir + "/fifo.json").c_str(), 0600), 0);
+  fs::create_symlink("/dev/zero", dir + "/zero.json");
+  fs::create_symlink(dir + "/gone", dir + "/dangling.json");
+  t.write("reports/x.json", "{");
+  auto r = test::run_gpudoctor({"summary", dir, dir + "/fifo.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("Unreadable (5)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("zero.json: not a regular file"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dangling.json: cannot be read (No such file or directory)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(dir + "/fifo.json: not a regular file"), std::string::npos) << r.out;
 }
 
 }  // namespace
