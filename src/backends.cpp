@@ -2,10 +2,33 @@
 
 #include <algorithm>
 
-#include "facts/backend_facts.hpp"
+#include "facts/facts.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
+
+// Each backend's facts walk, one file each in src/facts/.
+namespace facts {
+/// The backend's own sections and the facts diff compares.
+void host_facts(const Snapshot& snap, Sink& out);
+void opencl_facts(const Snapshot& snap, Sink& out);
+void vulkan_facts(const Snapshot& snap, Sink& out);
+void nvidia_facts(const Snapshot& snap, Sink& out);
+void cuda_facts(const Snapshot& snap, Sink& out);
+void nvml_facts(const Snapshot& snap, Sink& out);
+void rocm_facts(const Snapshot& snap, Sink& out);
+void macos_facts(const Snapshot& snap, Sink& out);
+void python_facts(const Snapshot& snap, Sink& out);
+
+/// The backend's view of one merged device, as rows.
+void pci_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+void opencl_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+void vulkan_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+void cuda_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+void nvml_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+void rocm_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+void macos_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+}  // namespace facts
 
 const std::vector<Backend>& all_backends() {
   using namespace facts;

@@ -1,6 +1,5 @@
 // CUDA through the driver API: each device deviceQuery-grade, and what libcuda itself said.
 #include "api/cuda/cuda_codes.hpp"
-#include "facts/backend_facts.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

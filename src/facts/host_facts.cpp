@@ -1,5 +1,4 @@
 // The host: OS, kernel, CPU, memory, where it runs.
-#include "facts/backend_facts.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

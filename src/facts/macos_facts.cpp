@@ -1,6 +1,6 @@
 // macOS: each GPU as system_profiler lists it, the OS, CPU and variables, and what diff
 // compares of them.
-#include "facts/backend_facts.hpp"
+#include "facts/area_summaries.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

@@ -1,6 +1,5 @@
 // The NVIDIA driver as files show it (kernel module, device nodes, the libraries the loader
 // would pick) and the CUDA toolkits.
-#include "facts/backend_facts.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

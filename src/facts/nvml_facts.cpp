@@ -1,6 +1,5 @@
 // NVML: each device's memory, clocks, power, PCIe, ECC; and what libnvidia-ml itself said.
 #include "api/cuda/cuda_codes.hpp"
-#include "facts/backend_facts.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

@@ -1,7 +1,6 @@
 // OpenCL: each device as its ICD reports it, the registered ICDs, the platforms for diff.
 #include <set>
 
-#include "facts/backend_facts.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

@@ -1,7 +1,6 @@
 // A PCI function: ids and names, class, driver and modules, the link, NUMA and power.
 #include <cstdio>
 
-#include "facts/backend_facts.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

@@ -1,7 +1,6 @@
 // Python environments and their GPU packages, with each framework's build as it records it.
 #include <map>
 
-#include "facts/backend_facts.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

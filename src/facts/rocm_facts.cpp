@@ -2,7 +2,7 @@
 // variables and HIP as a section; what diff compares of them.
 #include <set>
 
-#include "facts/backend_facts.hpp"
+#include "facts/area_summaries.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

@@ -1,6 +1,5 @@
 // Vulkan: each physical device as its driver reports it, the driver manifests, the drivers for
 // diff.
-#include "facts/backend_facts.hpp"
 #include "facts/parts.hpp"
 
 namespace gpudoctor::facts {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "api/cuda/cuda_codes.hpp"
-#include "facts/backend_facts.hpp"
+#include "facts/area_summaries.hpp"
 #include "render/query_text.hpp"
 #include "text.hpp"
 
