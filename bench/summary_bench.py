@@ -24,6 +24,7 @@ group's node count must agree.
 The target (issue 16): under 2 s of CPU for 10,000 reports of about 46 KB on a 2-core machine.
 """
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -158,12 +159,21 @@ def main():
     args = ap.parse_args()
 
     directory = os.path.join(args.dir, str(args.nodes))
-    if not os.path.isdir(directory) or len(os.listdir(directory)) != args.nodes:
+    # The reports are remade when the gpudoctor that wrote them is another build: a cached fleet
+    # from an older binary would time the shapes of older reports.
+    stamp_file = directory + ".made-by"
+    with open(args.gpudoctor, "rb") as f:
+        stamp = hashlib.sha256(f.read()).hexdigest()
+    made_by = open(stamp_file).read() if os.path.exists(stamp_file) else ""
+    if (not os.path.isdir(directory) or len(os.listdir(directory)) != args.nodes
+            or made_by != stamp):
         os.makedirs(directory, exist_ok=True)
         for f in os.listdir(directory):
             os.unlink(os.path.join(directory, f))
         print(f"writing {args.nodes} reports to {directory} …", file=sys.stderr)
         write_fleet(args.gpudoctor, directory, args.nodes)
+        with open(stamp_file, "w") as f:
+            f.write(stamp)
     sizes = [os.path.getsize(os.path.join(directory, f)) for f in os.listdir(directory)]
     total = sum(sizes)
     print(f"{len(sizes)} reports, {total / 1e6:.0f} MB, {statistics.mean(sizes) / 1e3:.1f} KB on "
