@@ -127,6 +127,15 @@ struct Sink {
 /// The device's names as NVIDIA's tools write them (src/facts/identity_facts.cpp).
 Identity device_identity(const Snapshot& snap, const MergedDevice& m);
 
+/// A GPU or accelerator of hardware (what fleets count and metrics label), not a CPU or a
+/// software rasterizer.
+bool is_gpu(const Device& d);
+
+/// A compared fact that is the version of something the GPU work runs on (driver, kernel,
+/// toolkit, cuDNN, framework, Python), as fleets tally them; variables, device lists and smoke
+/// verdicts are not.
+bool is_version(const Compared& c);
+
 /// Every smoke result, each tied to its merged device where the API's order says which.
 std::vector<Smoke> smoke_facts(const Snapshot& snap, const std::vector<MergedDevice>& devices);
 

@@ -2,6 +2,7 @@
 // result ran on.
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "facts/facts.hpp"
 
@@ -51,6 +52,16 @@ bool holds(const std::vector<T>& list, const T& v) {
 }
 
 }  // namespace
+
+bool is_gpu(const Device& d) {
+  return !d.software && (d.kind == "GPU" || d.kind == "accelerator");
+}
+
+bool is_version(const Compared& c) {
+  static const std::set<std::string> areas = {"driver",    "host",  "toolkit", "cudnn",
+                                              "framework", "python"};
+  return areas.count(c.area) != 0;
+}
 
 Identity device_identity(const Snapshot& snap, const MergedDevice& m) {
   Identity id;

@@ -1,7 +1,6 @@
 #include "fleet/brief.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "model/snapshot.hpp"
 
@@ -9,19 +8,10 @@ namespace gpudoctor {
 
 namespace {
 
-/// The areas of compared facts a fleet tallies: versions of what runs the GPU work. Variables,
-/// device lists and smoke verdicts are elsewhere in the record or too long to tally.
-const std::set<std::string> kVersionAreas = {"driver", "host",      "toolkit",
-                                             "cudnn",  "framework", "python"};
-
-bool counts_as_gpu(const facts::Device& d) {
-  return !d.software && (d.kind == "GPU" || d.kind == "accelerator");
-}
-
 std::vector<BriefGpus> gpu_models(const facts::Machine& m) {
   std::vector<BriefGpus> out;
   for (const auto& d : m.devices) {
-    if (!counts_as_gpu(d)) continue;
+    if (!facts::is_gpu(d)) continue;
     auto it = std::find_if(out.begin(), out.end(),
                            [&](const BriefGpus& g) { return g.model == d.identity.model_name; });
     if (it == out.end()) {
@@ -117,7 +107,7 @@ Brief make_brief(const facts::Machine& machine, const std::vector<Finding>& find
   }
   b.gpus = gpu_models(machine);
   for (const auto& c : machine.compared) {
-    if (kVersionAreas.count(c.area)) b.versions[c.area].emplace(c.what, c.value);
+    if (facts::is_version(c)) b.versions[c.area].emplace(c.what, c.value);
   }
   b.smoke = smoke_runs(machine);
   return b;

@@ -73,10 +73,6 @@ class Family {
   std::set<std::string> seen_;
 };
 
-bool is_gpu(const facts::Device& d) {
-  return !d.software && (d.kind == "GPU" || d.kind == "accelerator");
-}
-
 Labels device_labels(const std::string& node, const facts::Identity& id) {
   return {{"Hostname", node},
           {"gpu", id.gpu},
@@ -84,10 +80,6 @@ Labels device_labels(const std::string& node, const facts::Identity& id) {
           {"pci_bus_id", id.pci_bus_id},
           {"model_name", id.model_name}};
 }
-
-/// Areas of compared facts that are versions of installed software.
-const std::set<std::string> kVersionAreas = {"driver", "host",      "toolkit",
-                                             "cudnn",  "framework", "python"};
 
 void add_findings(const MetricsInput& in, std::string& out) {
   Family levels("gpudoctor_findings",
@@ -124,7 +116,7 @@ void add_devices(const MetricsInput& in, std::string& out) {
                 "Memory of each GPU as its API reports it, in bytes.");
   int gpus = 0;
   for (const auto& d : in.machine->devices) {
-    if (!is_gpu(d)) continue;
+    if (!facts::is_gpu(d)) continue;
     ++gpus;
     Labels labels = device_labels(in.node, d.identity);
     labels.push_back({"kind", d.kind});
@@ -145,7 +137,7 @@ void add_versions(const MetricsInput& in, std::string& out) {
   Family versions("gpudoctor_version_info",
                   "Versions of the driver, kernel, toolkits and frameworks found (value 1).");
   for (const auto& c : in.machine->compared) {
-    if (!kVersionAreas.count(c.area)) continue;
+    if (!facts::is_version(c)) continue;
     versions.add(
         {{"Hostname", in.node}, {"area", c.area}, {"component", c.what}, {"version", c.value}}, 1);
   }
