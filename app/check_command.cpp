@@ -6,6 +6,8 @@
 
 #include "checks/checks.hpp"
 #include "commands.hpp"
+#include "fleet/oneline.hpp"
+#include "fleet_check.hpp"
 #include "machine_source.hpp"
 #include "paste_command.hpp"
 #include "render/check_text.hpp"
@@ -13,21 +15,26 @@
 namespace gpudoctor {
 
 int run_check(const Options& opt, const Environment& env) {
+  const CheckClock clock = CheckClock::now();
   auto loaded = load_machine(opt, env);
   if (auto* why = std::get_if<std::string>(&loaded)) {
-    std::cerr << "gpudoctor: " << *why << "\n";
-    return 2;
+    return check_could_not_run(opt, env, *why, clock);
   }
   const Machine& m = std::get<Machine>(loaded);
   if (m.pasted) return run_check_on_paste(opt, *opt.from, *m.pasted, env);
   const auto findings = run_checks(CheckInput{m.snap, m.devices, builtin_compat()});
-  if (opt.json) {
+  // A textfile that cannot be written is an input error, unless the check itself failed.
+  const int metrics = write_check_metrics(opt, env, m, findings, clock);
+  if (opt.oneline) {
+    std::cout << oneline_for(m, findings) << "\n";
+  } else if (opt.json) {
     std::cout << dump_json(check_json(m.snap, m.devices, findings), 2) << "\n";
   } else {
     const Style style = Style::for_stream(opt.color, ::isatty(STDOUT_FILENO) != 0, env);
     std::cout << render_check_text(m.snap, m.devices, findings, style);
   }
-  return check_exit_code(findings);
+  const int verdict = fleet_exit_code(findings, opt.fail_on);
+  return verdict != 0 ? verdict : metrics;
 }
 
 int run_explain(const Options& opt) {

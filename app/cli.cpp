@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "backends.hpp"
+#include "fleet_cli.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -94,6 +95,7 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
       ->add_option("--timeout", bench_timeout_s,
                    "Seconds each benchmark child (one per driver) may take (default 300)")
       ->check(CLI::Range(1.0, 3600.0));
+  FleetCli fleet = add_fleet_cli(app, *check, *report, o);
   CLI::App* explain = app.add_subcommand("explain", "What a check looks at, why, and its source");
   explain->add_option("id", o.explain_id, "Check id, e.g. nvidia.nouveau_bound")->required();
 
@@ -124,6 +126,7 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   if (explain->parsed()) o.command = Command::explain;
   if (report->parsed()) o.command = Command::report;
   if (diff->parsed()) o.command = Command::diff;
+  finish_fleet_cli(fleet, o);
   if (bench->parsed()) {
     o.command = Command::bench;
     timeout_s = bench_timeout_s;

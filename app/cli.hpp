@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/finding.hpp"
 #include "render/style.hpp"
 
 namespace CLI {
@@ -13,7 +14,7 @@ class App;
 
 namespace gpudoctor {
 
-enum class Command { query, check, explain, report, diff, bench };
+enum class Command { query, check, explain, report, diff, bench, summary };
 
 /// The command line as a plain value.
 struct Options {
@@ -34,6 +35,14 @@ struct Options {
   std::vector<std::string> diff_files; ///< diff A B
   std::vector<int> sizes;              ///< bench --sizes: matrix sizes (empty: the defaults)
   std::optional<std::string> plot;     ///< bench --plot FILE.svg (written atomically)
+  // Fleets (app/fleet_cli.cpp)
+  bool oneline = false;                    ///< check --oneline
+  std::optional<std::string> prometheus;   ///< check --prometheus FILE (written atomically)
+  Severity fail_on = Severity::fail;       ///< check --fail-on warn|fail: what exits 1
+  std::optional<std::string> node_name;    ///< check/report --node-name
+  bool brief = false;                      ///< report --brief
+  std::vector<std::string> summary_inputs; ///< summary DIR|FILE…|-
+  double stale_after_hours = 24;           ///< summary --stale-after HOURS
 };
 
 /// Either options to run with, or text to print and an exit code (help, version, errors).

@@ -6,6 +6,8 @@
 #include "commands.hpp"
 #include "report_command.hpp"
 #include "version_text.hpp"
+#include "summary_command.hpp"
+#include "tool_version.hpp"
 
 using namespace gpudoctor;
 
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
     case Command::diff: return run_diff(opt);
     case Command::bench: return run_bench_command(opt, env);
     case Command::explain: return run_explain(opt);
+    case Command::summary: return run_summary(opt);
   }
   return 2;
 }

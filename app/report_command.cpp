@@ -14,6 +14,7 @@
 
 #include "bench/bench_model.hpp"
 #include "checks/checks.hpp"
+#include "fleet_check.hpp"
 #include "machine_source.hpp"
 #include "report/diff.hpp"
 #include "report/report.hpp"
@@ -115,6 +116,10 @@ std::string write_file_atomically(const std::string& path, const std::string& te
 int run_report(const Options& opt, const Snapshot& snap, const std::vector<MergedDevice>& devices,
                const std::vector<Finding>& findings, const Environment& env) {
   ReportInput in{snap, devices, findings, env, utc_now(), !opt.no_redact, std::nullopt};
+  if (auto [node, source] = node_name_and_source(opt, env); !node.empty()) {
+    in.node_name = node;
+    in.node_source = source;
+  }
   if (opt.bench_file) {
     auto bench = read_bench_file(*opt.bench_file);
     if (auto* why = std::get_if<std::string>(&bench)) return input_error("--bench " + *why);
@@ -125,7 +130,9 @@ int run_report(const Options& opt, const Snapshot& snap, const std::vector<Merge
     const std::string why = write_file_atomically(*opt.html, render_report_html(report));
     if (!why.empty()) return input_error(why);
   }
-  const std::string text = dump_json(report, 2) + "\n";
+  // --brief: the node's compact record on one line, so that many nodes' records can be piped
+  // into `gpudoctor summary -`.
+  const std::string text = opt.brief ? dump_json(report["brief"]) + "\n" : dump_json(report, 2) + "\n";
   if (opt.output) {
     const std::string why = write_file_atomically(*opt.output, text);
     if (!why.empty()) return input_error(why);

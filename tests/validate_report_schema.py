@@ -95,6 +95,9 @@ def main():
         schema = json.load(f)
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
+    # `report --brief` writes the report's "brief" record alone.
+    brief_validator = jsonschema.Draft202012Validator({"$ref": "#/$defs/brief",
+                                                       "$defs": schema["$defs"]})
     failures = 0
     checked = 0
     made = {}
@@ -118,6 +121,11 @@ def main():
                 failures += 1
             failures += bool(errors)
             checked += 1
+            brief = run([gpudoctor] + args + ["--brief"], env)
+            brief_errors = list(brief_validator.iter_errors(json.loads(brief.stdout or "null")))
+            for e in brief_errors[:5]:
+                print(f"FAIL {name} --brief: {'/'.join(map(str, e.path))}: {e.message[:300]}")
+            failures += bool(brief_errors) or brief.returncode != 0
     failures += refused_mutants(validator, made)
     print(f"{checked} reports validated, {len(MUTANTS)} wrong copies tried, {failures} failed")
     return 1 if failures or checked < 3 else 0

@@ -76,6 +76,7 @@ Device device_facts(const Snapshot& snap, const MergedDevice& m, std::size_t ind
     }
   }
   find_memory(d);
+  d.identity = device_identity(snap, m);
   return d;
 }
 
@@ -116,6 +117,7 @@ Machine describe(const Snapshot& snap, const std::vector<MergedDevice>& devices)
   for (std::size_t i = 0; i < devices.size(); ++i) {
     m.devices.push_back(device_facts(snap, devices[i], i));
   }
+  m.smoke = smoke_facts(snap, devices);
   return m;
 }
 

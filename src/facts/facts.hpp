@@ -68,6 +68,26 @@ struct Section {
   std::string when_empty;  ///< what an empty section says ("none registered")
 };
 
+/// How NVIDIA's own tools name a device (NVML's index, UUID, bus id and name; CUDA's where
+/// NVML is absent), so that metrics join dcgm-exporter's series on the same labels. Each is
+/// unknown when no API said it.
+struct Identity {
+  std::optional<std::string> gpu;         ///< "0": the NVML index, else the CUDA ordinal
+  std::optional<std::string> uuid;        ///< "GPU-5c648f96-…" as NVML and nvidia-smi write it
+  std::optional<std::string> pci_bus_id;  ///< "00000000:1B:00.0", NVML's form
+  std::string model_name;                 ///< NVML's name, else CUDA's, else the merged name
+};
+
+/// One smoke matmul: which API ran it on which device, and how it went.
+struct Smoke {
+  std::string api;         ///< "cuda", "opencl", "vulkan"
+  std::size_t index = 0;   ///< its place among that API's smoke results
+  std::string device;      ///< the device as the API names it
+  std::string status;      ///< "pass", "fail", "skip"
+  std::optional<double> flops;          ///< FLOP/s of the kernel
+  std::optional<std::size_t> device_index;  ///< Machine::devices[i], when known
+};
+
 /// One physical device: what every output needs to name it, and each API's view as rows.
 struct Device {
   std::size_t index = 0;
@@ -82,6 +102,7 @@ struct Device {
   std::optional<std::string> kernel_driver;
   std::vector<std::string> apis;  ///< "PCI", "OpenCL", "CUDA", … in the order the rows show them
   std::vector<Row> rows;
+  Identity identity;
 };
 
 /// Every fact of one machine.
@@ -89,6 +110,7 @@ struct Machine {
   std::vector<Section> sections;  ///< in the registry's order of backends
   std::vector<Device> devices;
   std::vector<Compared> compared;
+  std::vector<Smoke> smoke;  ///< every API's smoke results, in the order of the APIs' sections
 };
 
 /// The sink each backend's walk writes into.
@@ -101,6 +123,21 @@ struct Sink {
   void compare_set(Weight weight, std::string area, std::string what,
                    const std::vector<std::string>& values);
 };
+
+/// The device's names as NVIDIA's tools write them (src/facts/identity_facts.cpp).
+Identity device_identity(const Snapshot& snap, const MergedDevice& m);
+
+/// A GPU or accelerator of hardware (what fleets count and metrics label), not a CPU or a
+/// software rasterizer.
+bool is_gpu(const Device& d);
+
+/// A compared fact that is the version of something the GPU work runs on (driver, kernel,
+/// toolkit, cuDNN, framework, Python), as fleets tally them; variables, device lists and smoke
+/// verdicts are not.
+bool is_version(const Compared& c);
+
+/// Every smoke result, each tied to its merged device where the API's order says which.
+std::vector<Smoke> smoke_facts(const Snapshot& snap, const std::vector<MergedDevice>& devices);
 
 /// Walks every backend of the registry (src/backends.hpp) over the snapshot and its devices.
 Machine describe(const Snapshot& snap, const std::vector<MergedDevice>& devices);

@@ -1,6 +1,8 @@
 #include "report/report.hpp"
 
 #include "checks/area_status.hpp"
+#include "facts/facts.hpp"
+#include "fleet/brief.hpp"
 #include "render/query_text.hpp"
 #include "report/environment_section.hpp"
 #include "report/redact.hpp"
@@ -33,6 +35,8 @@ Json build_report(const ReportInput& in) {
               {"environment", env.variables},
               {"bench", in.bench ? *in.bench : Json(nullptr)},
               {"snapshot", query_json(in.snap, in.devices)}};
+  doc["brief"] = brief_json(make_brief(facts::describe(in.snap, in.devices), in.findings, "",
+                                       in.generated_at, in.snap.tool_version));
   Json redaction = {{"redacted", in.redact},
                     {"environment_variables_left_out", env.left_out},
                     {"secret_variables_dropped", env.secrets_dropped}};
@@ -44,6 +48,9 @@ Json build_report(const ReportInput& in) {
     redaction["replaced"] = Json::object();
   }
   doc["redaction"] = std::move(redaction);
+  // After redaction: the node's name stays as it is.
+  doc["node"] = in.node_name ? Json{{"name", *in.node_name}, {"source", in.node_source}} : Json(nullptr);
+  doc["brief"]["node"] = in.node_name.value_or("");
   return doc;
 }
 

@@ -20,11 +20,16 @@ struct ReportInput {
   std::string generated_at;  ///< UTC, ISO 8601: "2026-11-21T10:55:00Z"
   bool redact = true;
   std::optional<Json> bench;  ///< benchmark results, when asked for
+  /// The name fleets know the node by (src/fleet/node_name.hpp) and where it came from; kept
+  /// as it is when the rest is redacted, since fleets key on it.
+  std::optional<std::string> node_name;
+  std::string node_source;
 };
 
 /// The versioned report (schema/report.schema.json): summary, findings, the GPU-relevant
 /// environment, what was redacted, and the snapshot with its merged devices, which
-/// `check --from` reads back.
+/// `check --from` reads back; the node's name and its brief record (src/fleet/brief.hpp), what
+/// `summary` reads.
 Json build_report(const ReportInput& in);
 
 }  // namespace gpudoctor

@@ -1,0 +1,98 @@
+#include "fleet_check.hpp"
+
+#include <unistd.h>
+
+#include <climits>
+#include <iostream>
+
+#include "facts/facts.hpp"
+#include "fleet/node_name.hpp"
+#include "fleet/oneline.hpp"
+#include "render/prometheus.hpp"
+#include "report_command.hpp"
+#include "tool_version.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+std::optional<std::string> host_name() {
+  char buf[HOST_NAME_MAX + 1] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return std::nullopt;
+  return std::string(buf);
+}
+
+int write_metrics(const Options& opt, const MetricsInput& in) {
+  const std::string why = write_output_file(*opt.prometheus, render_prometheus(in));
+  if (why.empty()) return 0;
+  std::cerr << "gpudoctor: --prometheus " << why << "\n";
+  return 2;
+}
+
+}  // namespace
+
+CheckClock CheckClock::now() {
+  const auto wall = std::chrono::system_clock::now().time_since_epoch();
+  return {std::chrono::duration<double>(wall).count(), std::chrono::steady_clock::now()};
+}
+
+double CheckClock::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::pair<std::string, std::string> node_name_and_source(const Options& opt,
+                                                         const Environment& env) {
+  const auto n = resolve_node_name(opt.node_name, env, host_name());
+  if (!n) return {"", ""};
+  return {n->name, n->source};
+}
+
+std::string node_name_for(const Options& opt, const Environment& env) {
+  return node_name_and_source(opt, env).first;
+}
+
+std::string write_output_file(const std::string& path, const std::string& text) {
+  // The one place fleet outputs are written; it switches to app/file_io when that lands.
+  return write_file_atomically(path, text);
+}
+
+int write_check_metrics(const Options& opt, const Environment& env, const Machine& m,
+                        const std::vector<Finding>& findings, const CheckClock& clock) {
+  if (!opt.prometheus) return 0;
+  const facts::Machine machine = facts::describe(m.snap, m.devices);
+  MetricsInput in;
+  in.machine = &machine;
+  in.findings = &findings;
+  in.node = node_name_for(opt, env);
+  in.tool_version = kToolVersion;
+  in.started_at = clock.started_at;
+  in.duration = clock.elapsed();
+  in.fail_on = opt.fail_on;
+  return write_metrics(opt, in);
+}
+
+int check_could_not_run(const Options& opt, const Environment& env, const std::string& why,
+                        const CheckClock& clock) {
+  std::cerr << "gpudoctor: " << why << "\n";
+  if (opt.oneline) std::cout << render_oneline_unknown(why) << "\n";
+  if (opt.prometheus) {
+    MetricsInput in;
+    in.node = node_name_for(opt, env);
+    in.tool_version = kToolVersion;
+    in.started_at = clock.started_at;
+    in.duration = clock.elapsed();
+    in.fail_on = opt.fail_on;
+    write_metrics(opt, in);
+  }
+  return 2;
+}
+
+std::string oneline_for(const Machine& m, const std::vector<Finding>& findings) {
+  std::size_t gpus = 0;
+  for (const auto& d : m.devices) {
+    if (!d.software && (d.kind == DeviceKind::gpu || d.kind == DeviceKind::accelerator)) ++gpus;
+  }
+  return render_oneline(findings, gpus);
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,113 @@
+// What metrics need to name a device the way dcgm-exporter does, and which device each smoke
+// result ran on.
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "facts/facts.hpp"
+
+namespace gpudoctor::facts {
+
+namespace {
+
+/// "0000:1b:00.0" → "00000000:1B:00.0": NVML's busId, the form dcgm-exporter's pci_bus_id
+/// label carries (eight digits of domain, upper-case hex).
+std::optional<std::string> nvml_bus_id(const std::optional<std::string>& address) {
+  if (!address) return std::nullopt;
+  const auto normal = normalize_pci_address(*address);
+  if (!normal) return std::nullopt;
+  std::string s = "0000" + *normal;
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// Which merged device holds entry `i` of one API's list (`has(m, i)`).
+template <typename Has>
+std::optional<std::size_t> holder(const std::vector<MergedDevice>& devices, Has has) {
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    if (has(devices[d])) return d;
+  }
+  return std::nullopt;
+}
+
+/// Appends one API's smoke results. They are tied to devices only when there is one per device
+/// of the API, in its order, which is how every probe runs them.
+template <typename Has>
+void add_smoke(const std::vector<SmokeResult>& results, std::size_t api_devices,
+               const std::vector<MergedDevice>& devices, Has has, std::vector<Smoke>& out) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const SmokeResult& r = results[i];
+    Smoke s{r.api, i, r.device, r.status, std::nullopt, std::nullopt};
+    if (r.gflops) s.flops = *r.gflops * 1e9;
+    if (results.size() == api_devices) {
+      s.device_index = holder(devices, [&](const MergedDevice& m) { return has(m, i); });
+    }
+    out.push_back(std::move(s));
+  }
+}
+
+template <typename T>
+bool holds(const std::vector<T>& list, const T& v) {
+  return std::find(list.begin(), list.end(), v) != list.end();
+}
+
+}  // namespace
+
+bool is_gpu(const Device& d) {
+  return !d.software && (d.kind == "GPU" || d.kind == "accelerator");
+}
+
+bool is_version(const Compared& c) {
+  static const std::set<std::string> areas = {"driver",    "host",  "toolkit", "cudnn",
+                                              "framework", "python"};
+  return areas.count(c.area) != 0;
+}
+
+Identity device_identity(const Snapshot& snap, const MergedDevice& m) {
+  Identity id;
+  id.model_name = m.name;
+  id.pci_bus_id = nvml_bus_id(m.pci_address);
+  // What an API says replaces what the merge guessed; NVML last, as dcgm-exporter reads NVML.
+  auto take = [&id](int index, const auto& d) {
+    id.gpu = std::to_string(index);
+    if (d.uuid) id.uuid = d.uuid;
+    if (d.name) id.model_name = *d.name;
+    if (auto bus = nvml_bus_id(d.pci_bus_id)) id.pci_bus_id = bus;
+  };
+  if (!m.cuda.empty() && snap.cuda) {
+    const CudaDevice& c = snap.cuda->devices[m.cuda.front()];
+    take(c.ordinal, c);
+  }
+  if (!m.nvml.empty() && snap.nvml) {
+    const NvmlDevice& n = snap.nvml->devices[m.nvml.front()];
+    take(n.index, n);
+  }
+  return id;
+}
+
+std::vector<Smoke> smoke_facts(const Snapshot& snap, const std::vector<MergedDevice>& devices) {
+  std::vector<Smoke> out;
+  if (snap.cuda) {
+    add_smoke(
+        snap.cuda->smoke, snap.cuda->devices.size(), devices,
+        [](const MergedDevice& m, std::size_t i) { return holds(m.cuda, i); }, out);
+  }
+  if (snap.opencl) {
+    std::vector<std::pair<std::size_t, std::size_t>> flat;
+    for (std::size_t p = 0; p < snap.opencl->platforms.size(); ++p) {
+      for (std::size_t d = 0; d < snap.opencl->platforms[p].devices.size(); ++d)
+        flat.emplace_back(p, d);
+    }
+    add_smoke(
+        snap.opencl->smoke, flat.size(), devices,
+        [&flat](const MergedDevice& m, std::size_t i) { return holds(m.opencl, flat[i]); }, out);
+  }
+  if (snap.vulkan) {
+    add_smoke(
+        snap.vulkan->smoke, snap.vulkan->devices.size(), devices,
+        [](const MergedDevice& m, std::size_t i) { return holds(m.vulkan, i); }, out);
+  }
+  return out;
+}
+
+}  // namespace gpudoctor::facts
