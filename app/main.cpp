@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
         return usage_error("--sysroot " + *opt.sysroot + ": not a directory");
       }
       req.root = std::filesystem::absolute(*opt.sysroot);
+      req.live = false;  // even `--sysroot /`: the README promises files only
     }
     snap = collect(req, env);
   }

@@ -76,7 +76,7 @@ void fold(Snapshot& snap, std::optional<Info>& section, std::vector<IsolatedResu
 
 Snapshot collect(const CollectRequest& request, const Environment& env) {
   const Root root(request.root);
-  const ProbeContext ctx{root, env, root.is_host(), request.smoke};
+  const ProbeContext ctx{root, env, request.live && root.is_host(), request.smoke};
   auto wanted = [&](std::string_view b) {
     return request.backends.empty() ||
            std::find(request.backends.begin(), request.backends.end(), b) !=

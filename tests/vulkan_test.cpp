@@ -407,7 +407,7 @@ TEST_F(VulkanDiscover, DriverFilesNamingAMissingFileIsReported) {
   EXPECT_EQ(info.driver_override, "VK_DRIVER_FILES");
   ASSERT_EQ(info.manifests.size(), 1u);  // the standard directory is not searched
   EXPECT_EQ(info.manifests[0].source, "VK_DRIVER_FILES");
-  EXPECT_EQ(info.manifests[0].error, "cannot be read");
+  EXPECT_EQ(info.manifests[0].error, "cannot be read: No such file or directory");
 }
 
 TEST_F(VulkanDiscover, MalformedChildDataBecomesAFailureNamingTheLibrary) {

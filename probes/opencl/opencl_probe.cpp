@@ -91,11 +91,12 @@ class Discovery {
     OpenClIcd icd;
     icd.source = source;
     icd.file = file;
-    auto text = ctx_.root.read(file, kMaxIcdFile);
-    if (!text) {
-      icd.error = ctx_.root.exists(file) ? "cannot read " + file : file + " does not exist";
+    FileText text = ctx_.root.read_file(file, kMaxIcdFile);
+    if (!text.text) {
+      icd.error = ctx_.root.exists(file) ? "cannot read " + file + ": " + text.error
+                                         : file + " does not exist";
     } else {
-      IcdFileEntry entry = parse_icd_file(*text);
+      IcdFileEntry entry = parse_icd_file(*text.text);
       icd.library = std::move(entry.library);
       icd.error = std::move(entry.error);
     }

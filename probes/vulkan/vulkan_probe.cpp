@@ -75,13 +75,13 @@ class Discovery {
     VulkanManifest m;
     m.source = source;
     m.file = file;
-    auto text = ctx_.root.read(file);
-    if (!text) {
-      m.error = "cannot be read";
+    FileText text = ctx_.root.read_file(file);
+    if (!text.text) {
+      m.error = "cannot be read: " + text.error;
       info_.manifests.push_back(std::move(m));
       return;
     }
-    VulkanManifestFile parsed = parse_vulkan_manifest(*text);
+    VulkanManifestFile parsed = parse_vulkan_manifest(*text.text);
     m.file_format_version = parsed.file_format_version;
     m.library_path = parsed.library_path;
     m.api_version = parsed.api_version;
