@@ -273,7 +273,9 @@ ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bo
     out.status = ProbeStatus::missing;
     out.detail = "the registered OpenCL ICDs report no platforms";
   } else {
+    // The drivers failed, each named by its own outcome; the loader is not one of them.
     out.status = ProbeStatus::failed;
+    out.library.reset();
     out.detail = "no OpenCL ICD works: " + join(failures, "; ");
   }
   return out;

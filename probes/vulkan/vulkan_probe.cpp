@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <set>
 
 #include "core/library_search.hpp"
@@ -172,6 +173,56 @@ std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+/// Layers that crashed, hung or failed in drivers' children, each becoming an outcome of its
+/// own (label "layer <name>", library the layer's) while the driver keeps what it gave alone.
+class LayerBlame {
+ public:
+  /// One child's report: a death while a layer was being tried is the layer's.
+  void take(VulkanDriverReport& report, const std::string& driver, IsolatedResult& r) {
+    if (report.layer_running && is_failure(r.outcome.status)) {
+      const VulkanLayerCheck l = *report.layer_running;
+      const ProbeStatus status = r.outcome.status;
+      const std::string& d = r.outcome.detail;
+      const std::string how = starts_with(d, driver) ? d.substr(driver.size()) : ": " + d;
+      add(l, status, how, driver, r.outcome.stderr_tail);
+      r.outcome.status = ProbeStatus::ok;
+      r.outcome.detail = device_names(report) + "; with the layer " + l.name + " it " +
+                         verb(status) + " (reported as the layer's)";
+      r.outcome.stderr_tail.reset();
+      report.layer_running.reset();
+    }
+    for (const auto& l : report.layers) {
+      if (l.status != ProbeStatus::ok) add(l, l.status, ": " + l.detail, driver, std::nullopt);
+    }
+  }
+  void append_to(std::vector<IsolatedResult>& results) {
+    for (auto& o : outcomes_) results.push_back(IsolatedResult{std::move(o), std::nullopt});
+  }
+
+ private:
+  static std::string verb(ProbeStatus s) {
+    return s == ProbeStatus::crashed ? "crashed" : s == ProbeStatus::timed_out ? "hung" : "failed";
+  }
+  static std::string device_names(const VulkanDriverReport& report) {
+    std::vector<std::string> names;
+    for (const auto& d : report.devices) names.push_back(d.name.value_or("?"));
+    return plural(names.size(), "device") + (names.empty() ? "" : ": " + join(names, ", "));
+  }
+  void add(const VulkanLayerCheck& l, ProbeStatus status, const std::string& how,
+           const std::string& driver, const std::optional<std::string>& printed) {
+    for (const auto& o : outcomes_) {
+      if (o.label == "layer " + l.name) return;  // one outcome a layer, from its first driver
+    }
+    ProbeOutcome o{kBackend, "layer " + l.name, l.library, status,
+                   "the Vulkan layer " + l.name + " (" + l.library + ")" + how +
+                       ", tried alone with " + driver + ", which works without it; " +
+                       "applications get it: " + l.because + " (" + l.manifest + ")"};
+    o.stderr_tail = printed;
+    outcomes_.push_back(std::move(o));
+  }
+  std::vector<ProbeOutcome> outcomes_;
+};
+
 }  // namespace
 
 VulkanInfo discover(const ProbeContext& ctx) { return Discovery(ctx).run(); }
@@ -179,11 +230,12 @@ VulkanInfo discover(const ProbeContext& ctx) { return Discovery(ctx).run(); }
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const VulkanInfo& found) {
   std::vector<IsolatedJob> out;
   if (!ctx.live) return out;
+  auto layers = std::make_shared<const LayerPlan>(discover_layers(ctx));
   for (const auto& m : found.manifests) {
     if (!m.resolved || m.error || m.not_loaded) continue;
     out.push_back({kBackend, base_name(m.file), m.resolved,
-                   [file = m.file, lib = *m.resolved, smoke = ctx.smoke] {
-                     return enumerate_vulkan_driver(file, lib, smoke);
+                   [file = m.file, lib = *m.resolved, smoke = ctx.smoke, layers] {
+                     return enumerate_vulkan_driver(file, lib, smoke, *layers);
                    }});
   }
   return out;
@@ -200,6 +252,7 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
   std::size_t failures = 0;
   std::size_t reporting = 0;
   double longest = 0;
+  LayerBlame layers;
   for (auto& r : results) {
     longest = std::max(longest, r.outcome.seconds.value_or(0));
     if (r.data) {
@@ -212,6 +265,7 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
         if (!info.instance_version) info.instance_version = report.instance_version;
         if (!info.loader) info.loader = report.loader;
         if (!report.devices.empty()) ++reporting;
+        layers.take(report, what, r);
         if (is_failure(r.outcome.status)) add_lost_smoke(report, what, r.outcome);
         for (auto& smoke : report.smoke) info.smoke.push_back(std::move(smoke));
         for (auto& d : report.devices) {
@@ -227,6 +281,7 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
   }
   own.library = info.loader;
   own.seconds = longest;
+  layers.append_to(results);
   const auto not_loaded = static_cast<std::size_t>(
       std::count_if(info.manifests.begin(), info.manifests.end(),
                     [](const VulkanManifest& m) { return m.not_loaded.has_value(); }));
@@ -239,7 +294,9 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
     if (failures > 0) own.detail += "; " + plural(failures, "driver") + " failed";
     own.detail += skipped;
   } else if (failures > 0) {
+    // The drivers failed, each named by its own outcome; the loader is not one of them.
     own.status = ProbeStatus::failed;
+    own.library.reset();
     own.detail = "no device; " + std::to_string(failures) + " of " +
                  plural(results.size(), "driver") + " failed";
   } else if (info.manifests.empty()) {
