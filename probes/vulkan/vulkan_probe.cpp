@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "core/library_search.hpp"
 #include "parse/pci_sysfs.hpp"
@@ -20,6 +22,8 @@ namespace {
 constexpr const char* kBackend = "vulkan";
 constexpr const char* kLoaderName = "libvulkan.so.1";
 constexpr bool k64Bit = sizeof(void*) == 8;
+/// How a manifest's not_loaded begins when an earlier manifest is the same driver.
+const std::string kSameDriverAs = "the same driver as ";
 
 std::string parent_dir(const std::string& file) {
   auto slash = file.rfind('/');
@@ -94,7 +98,23 @@ class Discovery {
     }
     if (m.library_path && !m.library_path->empty()) resolve_library(m);
     if (m.resolved && !m.error) m.not_loaded = vulkan_driver_without_device(*m.resolved, render_nodes_);
+    if (m.resolved && !m.error && !m.not_loaded) note_same_driver(m);
     info_.manifests.push_back(std::move(m));
+  }
+
+  /// Manifests that make the loader load the same library file the same way (same API version
+  /// and portability flag) are one driver: probed once, in one child, found by one stat each.
+  void note_same_driver(VulkanManifest& m) {
+    const auto st = ctx_.root.stat_of(*m.resolved);
+    if (!st) return;
+    auto [first, fresh] = drivers_.emplace(
+        std::make_tuple(st->st_dev, st->st_ino, m.api_version.value_or(""),
+                        m.is_portability_driver.value_or(false)),
+        m.file);
+    if (!fresh) {
+      m.not_loaded = kSameDriverAs + first->second +
+                     " (the same library file and API version): probed once for both";
+    }
   }
 
   /// An absolute path as it is; a relative one with a slash from the manifest's directory; a
@@ -153,6 +173,7 @@ class Discovery {
   std::vector<DrmRenderNode> render_nodes_;
   VulkanInfo info_;
   std::set<std::string> seen_;
+  std::map<std::tuple<dev_t, ino_t, std::string, bool>, std::string> drivers_;
 };
 
 /// A child that died during the smoke test: its last progress report names the device.
@@ -282,12 +303,20 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
   own.library = info.loader;
   own.seconds = longest;
   layers.append_to(results);
-  const auto not_loaded = static_cast<std::size_t>(
-      std::count_if(info.manifests.begin(), info.manifests.end(),
-                    [](const VulkanManifest& m) { return m.not_loaded.has_value(); }));
-  const std::string skipped =
+  auto counted = [&](bool same_driver) {
+    return static_cast<std::size_t>(
+        std::count_if(info.manifests.begin(), info.manifests.end(), [&](const VulkanManifest& m) {
+          return m.not_loaded && starts_with(*m.not_loaded, kSameDriverAs) == same_driver;
+        }));
+  };
+  const std::size_t not_loaded = counted(false);
+  const std::size_t repeated = counted(true);
+  std::string skipped =
       not_loaded == 0 ? ""
                       : "; " + plural(not_loaded, "driver") + " not loaded: no device here for them";
+  if (repeated > 0) {
+    skipped += "; " + plural(repeated, "more manifest") + " of a driver already probed";
+  }
 
   if (!info.devices.empty()) {
     own.detail = plural(info.devices.size(), "device") + " from " + plural(reporting, "driver");
