@@ -28,8 +28,8 @@ const std::string kDriver = kFakes + "/vulkan/fake_vk_wrong_result.json";
 
 /// The Vulkan loader's version from the name its soname links to (libvulkan.so.1.3.239).
 std::optional<std::string> loader_version() {
-  for (const char* dir : {"/usr/lib/x86_64-linux-gnu/", "/usr/lib64/", "/usr/lib/",
-                          "/usr/lib/aarch64-linux-gnu/"}) {
+  for (const char* dir :
+       {"/usr/lib/x86_64-linux-gnu/", "/usr/lib64/", "/usr/lib/", "/usr/lib/aarch64-linux-gnu/"}) {
     std::error_code ec;
     const fs::path real = fs::canonical(std::string(dir) + "libvulkan.so.1", ec);
     if (!ec) return real.filename().string().substr(std::string("libvulkan.so.").size());
@@ -85,7 +85,7 @@ class LayerBlame : public ::testing::Test {
 TEST_F(LayerBlame, LayerEnabledByVkLoaderLayersEnableThatCrashesIsNamedNotTheDriver) {
   if (!loader_has_layer_filters()) GTEST_SKIP() << "loader older than 1.3.234";
   CheckRun r = check_vulkan({"VK_ADD_LAYER_PATH=" + kFakes + "/vulkan/layers",
-                        "VK_LOADER_LAYERS_ENABLE=VK_LAYER_GPUDOCTOR_fake_crash"});
+                             "VK_LOADER_LAYERS_ENABLE=VK_LAYER_GPUDOCTOR_fake_crash"});
   ASSERT_TRUE(r.report.is_object()) << r.err;
   const Json* driver = outcome_labelled(r.report, "fake_vk_wrong_result.json");
   ASSERT_NE(driver, nullptr) << r.report.at("snapshot").at("probes").dump(2);
@@ -108,7 +108,7 @@ TEST_F(LayerBlame, LayerEnabledByVkLoaderLayersEnableThatCrashesIsNamedNotTheDri
 
 TEST_F(LayerBlame, LayerNamedInVkInstanceLayersThatHangsIsNamedNotTheDriver) {
   CheckRun r = check_vulkan({"VK_ADD_LAYER_PATH=" + kFakes + "/vulkan/layers",
-                        "VK_INSTANCE_LAYERS=VK_LAYER_GPUDOCTOR_fake_hang"});
+                             "VK_INSTANCE_LAYERS=VK_LAYER_GPUDOCTOR_fake_hang"});
   ASSERT_TRUE(r.report.is_object()) << r.err;
   const Json* driver = outcome_labelled(r.report, "fake_vk_wrong_result.json");
   ASSERT_NE(driver, nullptr);
@@ -177,8 +177,8 @@ TEST(VulkanLayerRules, ImplicitLayersAsTheLoaderEnablesThem) {
                              false, "NODEVICE_SELECT", std::nullopt};
   EXPECT_EQ(vulkan_layer_active_because(select, true, env_of({})), "implicit");
   EXPECT_FALSE(vulkan_layer_active_because(select, true, env_of({{"NODEVICE_SELECT", ""}})));
-  EXPECT_FALSE(vulkan_layer_active_because(
-      select, true, env_of({{"VK_LOADER_LAYERS_DISABLE", "~implicit~"}})));
+  EXPECT_FALSE(vulkan_layer_active_because(select, true,
+                                           env_of({{"VK_LOADER_LAYERS_DISABLE", "~implicit~"}})));
   EXPECT_FALSE(vulkan_layer_active_because(
       select, true, env_of({{"VK_LOADER_LAYERS_DISABLE", "*device_SELECT"}})));
   // Enabling wins over the filter, not over the layer's own disable variable.
@@ -201,9 +201,10 @@ TEST(VulkanLayerRules, ExplicitLayersOnlyWhenNamed) {
   VulkanLayerManifest v{"VK_LAYER_KHRONOS_validation", "libVkLayer_khronos_validation.so", false,
                         std::nullopt, std::nullopt};
   EXPECT_FALSE(vulkan_layer_active_because(v, false, env_of({})));
-  EXPECT_EQ(vulkan_layer_active_because(
-                v, false, env_of({{"VK_INSTANCE_LAYERS", "VK_LAYER_A:VK_LAYER_KHRONOS_validation"}})),
-            "VK_INSTANCE_LAYERS");
+  EXPECT_EQ(
+      vulkan_layer_active_because(
+          v, false, env_of({{"VK_INSTANCE_LAYERS", "VK_LAYER_A:VK_LAYER_KHRONOS_validation"}})),
+      "VK_INSTANCE_LAYERS");
   EXPECT_EQ(vulkan_layer_active_because(v, false, env_of({{"VK_LOADER_LAYERS_ENABLE", "*valid*"}})),
             "VK_LOADER_LAYERS_ENABLE");
 }

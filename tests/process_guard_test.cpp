@@ -88,8 +88,8 @@ JobReport forks_helper(bool own_session) {
 
 TEST(ProcessGuard, ChildThatLeavesAHelperHoldingItsPipesIsDoneWhenItExits) {
   for (bool own_session : {false, true}) {
-    auto r = run_isolated({job("helper", [own_session] { return forks_helper(own_session); })},
-                          3000ms);
+    auto r =
+        run_isolated({job("helper", [own_session] { return forks_helper(own_session); })}, 3000ms);
     ASSERT_EQ(r.size(), 1u);
     // Waiting for the pipes' end would have run into the deadline.
     EXPECT_EQ(r[0].outcome.status, ProbeStatus::ok) << r[0].outcome.detail;
@@ -101,14 +101,14 @@ TEST(ProcessGuard, ChildThatLeavesAHelperHoldingItsPipesIsDoneWhenItExits) {
 }
 
 TEST(ProcessGuard, ChildrenMayNotDumpCore) {
-  auto r = run_isolated({job("rlimit",
-                             [] {
-                               rlimit l{};
-                               ::getrlimit(RLIMIT_CORE, &l);
-                               return JobReport{ProbeStatus::ok, "",
-                                                Json{{"cur", l.rlim_cur}, {"max", l.rlim_max}}};
-                             })},
-                        2000ms);
+  auto r = run_isolated(
+      {job("rlimit",
+           [] {
+             rlimit l{};
+             ::getrlimit(RLIMIT_CORE, &l);
+             return JobReport{ProbeStatus::ok, "", Json{{"cur", l.rlim_cur}, {"max", l.rlim_max}}};
+           })},
+      2000ms);
   ASSERT_TRUE(r[0].data);
   EXPECT_EQ((*r[0].data)["cur"], 0);
   EXPECT_EQ((*r[0].data)["max"], 0);  // a driver cannot raise it again
@@ -123,11 +123,12 @@ TEST(ProcessGuard, CrashingChildLeavesNoCoreInTheWorkingDirectory) {
   ::setrlimit(RLIMIT_CORE, &open);
   const fs::path cwd = fs::current_path();
   fs::current_path(dir.path());
-  auto r = run_isolated({job("segv", []() -> JobReport {
-                           volatile int* volatile nowhere = nullptr;
-                           *nowhere = 1;
-                           return {};
-                         })},
+  auto r = run_isolated({job("segv",
+                             []() -> JobReport {
+                               volatile int* volatile nowhere = nullptr;
+                               *nowhere = 1;
+                               return {};
+                             })},
                         3000ms);
   fs::current_path(cwd);
   ::setrlimit(RLIMIT_CORE, &old);
@@ -156,8 +157,8 @@ TEST(ProcessGuard, ManyChildrenEndingAtOnceAreToldApart) {
   auto r = run.wait(400ms);
   ASSERT_EQ(r.size(), 16u);
   for (std::size_t i = 0; i < r.size(); ++i) {
-    const ProbeStatus want[] = {ProbeStatus::crashed, ProbeStatus::timed_out,
-                                ProbeStatus::failed, ProbeStatus::ok};
+    const ProbeStatus want[] = {ProbeStatus::crashed, ProbeStatus::timed_out, ProbeStatus::failed,
+                                ProbeStatus::ok};
     EXPECT_EQ(r[i].outcome.status, want[i % 4]) << i << ": " << r[i].outcome.detail;
   }
   EXPECT_NE(r[2].outcome.detail.find("malformed"), std::string::npos) << r[2].outcome.detail;
@@ -211,8 +212,7 @@ TEST(ProcessGuard, ParentDescriptorsStayFewWithManyJobs) {
   for (int i = 0; i < 200; ++i) {
     jobs.push_back(job("fds", [] {
       int n = 0;
-      for (const auto& e :
-           fs::directory_iterator("/proc/" + std::to_string(::getppid()) + "/fd")) {
+      for (const auto& e : fs::directory_iterator("/proc/" + std::to_string(::getppid()) + "/fd")) {
         (void)e;
         ++n;
       }
@@ -232,25 +232,25 @@ TEST(ProcessGuard, ChildThatCannotBeReapedIsLeftBehindAndReported) {
   // A process stuck in uninterruptible sleep cannot be made reliably; a traced one is hidden
   // from its parent's wait the same way until its tracer lets go. The job has a helper (in a
   // session of its own, so the group kill spares it) trace it, then hangs.
-  auto r = run_isolated(
-      {job("traced",
-           []() -> JobReport {
-             ::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY);
-             int ready[2];
-             if (::pipe(ready) != 0) return {ProbeStatus::failed, "pipe", Json{}};
-             const pid_t me = ::getpid();
-             if (::fork() == 0) {
-               ::setsid();
-               const char ok = ::ptrace(PTRACE_SEIZE, me, nullptr, nullptr) == 0 ? 1 : 0;
-               if (::write(ready[1], &ok, 1) != 1) ::_exit(1);
-               for (;;) ::pause();
-             }
-             char ok = 0;
-             if (::read(ready[0], &ok, 1) != 1) ok = 0;
-             report_progress(Json{{"traced", ok == 1}});
-             for (;;) ::pause();
-           })},
-      200ms);
+  auto r = run_isolated({job("traced",
+                             []() -> JobReport {
+                               ::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY);
+                               int ready[2];
+                               if (::pipe(ready) != 0) return {ProbeStatus::failed, "pipe", Json{}};
+                               const pid_t me = ::getpid();
+                               if (::fork() == 0) {
+                                 ::setsid();
+                                 const char ok =
+                                     ::ptrace(PTRACE_SEIZE, me, nullptr, nullptr) == 0 ? 1 : 0;
+                                 if (::write(ready[1], &ok, 1) != 1) ::_exit(1);
+                                 for (;;) ::pause();
+                               }
+                               char ok = 0;
+                               if (::read(ready[0], &ok, 1) != 1) ok = 0;
+                               report_progress(Json{{"traced", ok == 1}});
+                               for (;;) ::pause();
+                             })},
+                        200ms);
   ASSERT_TRUE(r[0].data) << r[0].outcome.detail;
   if (!(*r[0].data)["traced"].get<bool>()) GTEST_SKIP() << "ptrace is not allowed here";
   EXPECT_EQ(r[0].outcome.status, ProbeStatus::timed_out);
@@ -318,12 +318,12 @@ class StoppedFromOutside : public ::testing::TestWithParam<int> {};
 TEST_P(StoppedFromOutside, NoProcessOfTheRunRemains) {
   const int sig = GetParam();
   test::TempTree empty;
-  const std::string marker = "GPUDOCTOR_TEST_RUN=signal-" + std::to_string(sig) + "-" +
-                             std::to_string(::getpid());
+  const std::string marker =
+      "GPUDOCTOR_TEST_RUN=signal-" + std::to_string(sig) + "-" + std::to_string(::getpid());
   // A driver that forks a helper, then hangs: gpudoctor, its child and the helper.
-  const pid_t gd = start({GPUDOCTOR_BIN, "query", "--backend", "opencl", "--timeout", "60"},
-                         {marker, "OCL_ICD_VENDORS=" + empty.path(),
-                          "OCL_ICD_FILENAMES=" + fake_icd("helper_hang")});
+  const pid_t gd = start(
+      {GPUDOCTOR_BIN, "query", "--backend", "opencl", "--timeout", "60"},
+      {marker, "OCL_ICD_VENDORS=" + empty.path(), "OCL_ICD_FILENAMES=" + fake_icd("helper_hang")});
   ASSERT_GT(gd, 0);
   ASSERT_TRUE(eventually([&] { return processes_with(marker).size() >= 3; }, 10000ms))
       << processes_with(marker).size() << " processes of the run";
@@ -343,10 +343,9 @@ TEST(StoppedByTimeout, NoProcessOfTheRunRemains) {
   if (::access("/usr/bin/timeout", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/timeout";
   test::TempTree empty;
   const std::string marker = "GPUDOCTOR_TEST_RUN=timeout-" + std::to_string(::getpid());
-  const pid_t t = start({"/usr/bin/timeout", "1", GPUDOCTOR_BIN, "query", "--backend", "opencl",
-                         "--timeout", "60"},
-                        {marker, "OCL_ICD_VENDORS=" + empty.path(),
-                         "OCL_ICD_FILENAMES=" + fake_icd("helper_hang")});
+  const pid_t t = start(
+      {"/usr/bin/timeout", "1", GPUDOCTOR_BIN, "query", "--backend", "opencl", "--timeout", "60"},
+      {marker, "OCL_ICD_VENDORS=" + empty.path(), "OCL_ICD_FILENAMES=" + fake_icd("helper_hang")});
   int status = 0;
   ASSERT_EQ(::waitpid(t, &status, 0), t);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 124) << status;
@@ -358,9 +357,9 @@ TEST(StoppedByTimeout, NoProcessOfTheRunRemains) {
 TEST(StoppedByDeadline, AHelperOfAHungDriverDoesNotOutliveTheRun) {
   test::TempTree empty;
   const std::string marker = "GPUDOCTOR_TEST_RUN=deadline-" + std::to_string(::getpid());
-  auto r = test::run_gpudoctor({"query", "--json", "--backend", "opencl", "--timeout", "0.5"},
-                               {marker, "OCL_ICD_VENDORS=" + empty.path(),
-                                "OCL_ICD_FILENAMES=" + fake_icd("helper_hang")});
+  auto r = test::run_gpudoctor(
+      {"query", "--json", "--backend", "opencl", "--timeout", "0.5"},
+      {marker, "OCL_ICD_VENDORS=" + empty.path(), "OCL_ICD_FILENAMES=" + fake_icd("helper_hang")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"timed_out\""), std::string::npos) << r.out;
   EXPECT_TRUE(eventually([&] { return processes_with(marker).empty(); }))

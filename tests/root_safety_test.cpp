@@ -145,8 +145,7 @@ TEST_F(Escape, ChainOfFortyOneLinksDoesNotLeaveTheRoot) {
   EXPECT_FALSE(chain.text);
   EXPECT_NE(chain.error.find("symbolic links"), std::string::npos) << chain.error;
   EXPECT_FALSE(root.read("/links/l39"));  // two links from the host file: read under the root
-  auto r = test::run_gpudoctor(
-      {"query", "--json", "--backend", "host", "--sysroot", tree_.path()});
+  auto r = test::run_gpudoctor({"query", "--json", "--backend", "host", "--sysroot", tree_.path()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find("escaped the sysroot"), std::string::npos) << r.out;
 }

@@ -45,20 +45,6 @@ std::vector<char*> c_strings(std::vector<std::string>& v) {
   return out;
 }
 
-/// Reads what the pipe holds now; false at its end.
-bool read_available(int fd, std::string& out) {
-  char buf[65536];
-  for (;;) {
-    const ssize_t got = ::read(fd, buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK;
-    if (got == 0) return false;
-    if (out.size() < kMaxOutput) {
-      out.append(buf, std::min(static_cast<std::size_t>(got), kMaxOutput - out.size()));
-    }
-  }
-}
-
 /// In the child: only async-signal-safe calls until exec. An exec that fails sends its errno
 /// down `error_fd` (close-on-exec, so a successful exec closes it with nothing written).
 [[noreturn]] void exec_child(char* const* argv, char* const* envp, int out_fd, int error_fd) {
@@ -125,10 +111,12 @@ CommandOutput SpawnRunner::run(const std::vector<std::string>& argv,
     pollfd fds[2] = {{out ? out.get() : -1, POLLIN, 0}, {child_exit_fd(), POLLIN, 0}};
     if (::poll(fds, 2, static_cast<int>(left) + 1) > 0) {
       drain_child_exits();
-      if (out && fds[0].revents != 0 && !read_available(out.get(), result.out)) out.reset();
+      if (out && fds[0].revents != 0 && !read_available(out.get(), result.out, kMaxOutput)) {
+        out.reset();
+      }
     }
   }
-  if (out) read_available(out.get(), result.out);
+  if (out) read_available(out.get(), result.out, kMaxOutput);
   if (!exited) {
     kill_child(pid);
     result.timed_out = true;

@@ -63,20 +63,6 @@ int g_report_fd = -1;
   ::_exit(0);  // no atexit handlers: some drivers hang or crash in their destructors
 }
 
-/// Reads what the pipe holds now; false at its end (EOF or an error), when it should be closed.
-bool read_available(int fd, std::string& sink, bool keep_tail) {
-  char buf[65536];
-  for (;;) {
-    const ssize_t got = ::read(fd, buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK;
-    if (got == 0) return false;
-    sink.append(buf, static_cast<std::size_t>(got));
-    if (keep_tail && sink.size() > 4 * kStderrTail) sink.erase(0, sink.size() - kStderrTail);
-    if (!keep_tail && sink.size() > kMaxReport) return false;  // a child sending this is broken
-  }
-}
-
 }  // namespace
 
 void report_progress(const Json& data) {
@@ -97,8 +83,9 @@ struct IsolatedRun::Child {
 
   bool live() const { return state == State::running || state == State::killed; }
   void read_pipes() {
-    if (report_fd && !read_available(report_fd.get(), out.report, false)) report_fd.reset();
-    if (log_fd && !read_available(log_fd.get(), out.log, true)) log_fd.reset();
+    // A report past kMaxReport is cut short, and then fails to parse: the child is broken.
+    if (report_fd && !read_available(report_fd.get(), out.report, kMaxReport)) report_fd.reset();
+    if (log_fd && !read_available(log_fd.get(), out.log, kStderrTail, true)) log_fd.reset();
   }
   /// Reaped: what the pipes still hold is the rest of what it said.
   void finish(int status) {
@@ -117,7 +104,9 @@ std::size_t IsolatedRun::default_max_children() {
 }
 
 IsolatedRun::IsolatedRun(std::vector<IsolatedJob> jobs, std::size_t max_children)
-    : jobs_(std::move(jobs)), children_(jobs_.size()), max_children_(std::max<std::size_t>(1, max_children)) {}
+    : jobs_(std::move(jobs)),
+      children_(jobs_.size()),
+      max_children_(std::max<std::size_t>(1, max_children)) {}
 
 IsolatedRun::~IsolatedRun() {
   for (auto& c : children_) {
@@ -225,8 +214,8 @@ void IsolatedRun::step(std::chrono::milliseconds deadline) {
       owners.push_back(&c);
     }
   }
-  if (fds.empty() && std::none_of(children_.begin(), children_.end(),
-                                  [](const Child& c) { return c.live(); })) {
+  if (fds.empty() &&
+      std::none_of(children_.begin(), children_.end(), [](const Child& c) { return c.live(); })) {
     return;
   }
   fds.push_back({child_exit_fd(), POLLIN, 0});
@@ -243,8 +232,8 @@ void IsolatedRun::step(std::chrono::milliseconds deadline) {
 std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline) {
   for (;;) {
     const bool pending = next_ < children_.size();
-    const bool live = std::any_of(children_.begin(), children_.end(),
-                                  [](const Child& c) { return c.live(); });
+    const bool live =
+        std::any_of(children_.begin(), children_.end(), [](const Child& c) { return c.live(); });
     if (!pending && !live) break;
     step(deadline);
   }

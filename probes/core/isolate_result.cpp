@@ -40,8 +40,8 @@ std::string signal_text(int sig) {
 
 /// Killed by the parent at its deadline, not ended by itself just before.
 bool killed_by_us(const ChildOutput& out) {
-  return out.abandoned || (out.timed_out && WIFSIGNALED(out.wait_status) &&
-                           WTERMSIG(out.wait_status) == SIGKILL);
+  return out.abandoned ||
+         (out.timed_out && WIFSIGNALED(out.wait_status) && WTERMSIG(out.wait_status) == SIGKILL);
 }
 
 }  // namespace
@@ -65,19 +65,19 @@ IsolatedResult result_of(const IsolatedJob& job, const ChildOutput& out,
   if (died) r.data = std::move(stream.progress);
   if (timed_out) {
     r.outcome.status = ProbeStatus::timed_out;
-    r.outcome.detail = what + " did not finish within " + std::to_string(deadline.count()) +
-                       " ms and was killed";
+    r.outcome.detail =
+        what + " did not finish within " + std::to_string(deadline.count()) + " ms and was killed";
     if (out.abandoned) {
-      r.outcome.detail += "; it did not die (stuck in the kernel, in uninterruptible sleep) and "
-                          "was left behind";
+      r.outcome.detail +=
+          "; it did not die (stuck in the kernel, in uninterruptible sleep) and "
+          "was left behind";
     }
   } else if (WIFSIGNALED(st)) {
     r.outcome.status = ProbeStatus::crashed;
     r.outcome.detail = what + " crashed: " + signal_text(WTERMSIG(st));
   } else if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
     r.outcome.status = ProbeStatus::failed;
-    r.outcome.detail =
-        what + " made the probe exit with status " + std::to_string(WEXITSTATUS(st));
+    r.outcome.detail = what + " made the probe exit with status " + std::to_string(WEXITSTATUS(st));
   } else {
     Json env = Json::parse(stream.final_text, nullptr, /*allow_exceptions=*/false);
     if (env.is_discarded() || !env.is_object() || !env.contains("status")) {

@@ -80,7 +80,8 @@ FileText Root::read_file(std::string_view target_path, std::size_t max_bytes) co
     return out;
   }
   if (!S_ISREG(opened.st_mode) || opened.st_ino != st.st_ino || opened.st_dev != st.st_dev) {
-    out.error = S_ISREG(opened.st_mode) ? "changed while it was opened" : not_regular(opened.st_mode);
+    out.error =
+        S_ISREG(opened.st_mode) ? "changed while it was opened" : not_regular(opened.st_mode);
     return out;
   }
   std::string text;
@@ -156,9 +157,7 @@ std::optional<struct stat> Root::stat_of(std::string_view target_path) const {
   return st;
 }
 
-bool Root::exists(std::string_view target_path) const {
-  return stat_of(target_path).has_value();
-}
+bool Root::exists(std::string_view target_path) const { return stat_of(target_path).has_value(); }
 
 bool Root::is_directory(std::string_view target_path) const {
   auto st = stat_of(target_path);

@@ -249,7 +249,5 @@ PciInfo probe_pci(const ProbeContext& ctx, ProbeOutcome& outcome) {
 // A libpci error jumps out of libpci (on_error), abandoning what it had allocated (the name
 // list it was reading). A bounded leak, once per failed lookup, that LeakSanitizer
 // (GPUDOCTOR_SANITIZE) must not count against gpudoctor.
-extern "C" const char* __lsan_default_suppressions() {
-  return "leak:libpci.so\n";
-}
+extern "C" const char* __lsan_default_suppressions() { return "leak:libpci.so\n"; }
 #endif

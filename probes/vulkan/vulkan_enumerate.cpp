@@ -57,7 +57,7 @@ void run_smoke(const VulkanApi& api, VkInstance instance,
 /// now is the layer's, and the progress report says which one.
 void try_layers(const LayerPlan& plan, VulkanDriverReport& report) {
   for (const auto& layer : plan.active) {
-    VulkanLayerCheck check{layer.name,   layer.library,       layer.manifest,
+    VulkanLayerCheck check{layer.name,    layer.library,   layer.manifest,
                            layer.because, ProbeStatus::ok, "loaded with " + report.manifest};
     report.layer_running = check;
     report_progress(report);

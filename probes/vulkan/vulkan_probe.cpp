@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <memory>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -107,10 +107,10 @@ class Discovery {
   void note_same_driver(VulkanManifest& m) {
     const auto st = ctx_.root.stat_of(*m.resolved);
     if (!st) return;
-    auto [first, fresh] = drivers_.emplace(
-        std::make_tuple(st->st_dev, st->st_ino, m.api_version.value_or(""),
-                        m.is_portability_driver.value_or(false)),
-        m.file);
+    auto [first, fresh] =
+        drivers_.emplace(std::make_tuple(st->st_dev, st->st_ino, m.api_version.value_or(""),
+                                         m.is_portability_driver.value_or(false)),
+                         m.file);
     if (!fresh) {
       m.not_loaded = kSameDriverAs + first->second +
                      " (the same library file and API version): probed once for both";

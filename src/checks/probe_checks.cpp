@@ -23,7 +23,8 @@ std::string hint_for(const ProbeOutcome& p) {
     const std::string name = p.label.substr(6);
     return "Every Vulkan program loads this layer. Disable it: VK_LOADER_LAYERS_DISABLE='" + name +
            "' (Vulkan loader 1.3.234 and later), or unset what enables it, or remove the package "
-           "that installed its manifest; then update or report the layer " + lib + ".";
+           "that installed its manifest; then update or report the layer " +
+           lib + ".";
   }
   if (p.backend == "vulkan") {
     return "Reinstall or remove the Vulkan driver " + lib + " (manifest " + p.label +
@@ -44,7 +45,9 @@ std::string hint_for(const ProbeOutcome& p) {
 /// it again would name the loader as a broken driver.
 bool sums_up_driver_failures(const ProbeOutcome& p, const Snapshot& snap) {
   if (p.label != p.backend || p.status != ProbeStatus::failed) return false;
-  if (p.backend == "opencl") return snap.opencl && snap.opencl->loader && !snap.opencl->icds.empty();
+  if (p.backend == "opencl") {
+    return snap.opencl && snap.opencl->loader && !snap.opencl->icds.empty();
+  }
   if (p.backend == "vulkan") return snap.vulkan && snap.vulkan->loader;
   return false;
 }

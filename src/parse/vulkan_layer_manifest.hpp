@@ -13,9 +13,9 @@
 namespace gpudoctor {
 
 struct VulkanLayerManifest {
-  std::string name;                         ///< "VK_LAYER_MESA_device_select"
-  std::optional<std::string> library_path;  ///< as written; absent for a meta layer
-  bool meta = false;                        ///< component_layers: no library of its own
+  std::string name;                                ///< "VK_LAYER_MESA_device_select"
+  std::optional<std::string> library_path;         ///< as written; absent for a meta layer
+  bool meta = false;                               ///< component_layers: no library of its own
   std::optional<std::string> disable_environment;  ///< the variable whose presence disables it
   /// The variable and value that must be set for an implicit layer to be active, when given.
   std::optional<std::pair<std::string, std::string>> enable_environment;

@@ -57,7 +57,8 @@ std::optional<std::string> vulkan_layer_active_because(const VulkanLayerManifest
   if (named_in_instance_layers(env, layer.name)) return "VK_INSTANCE_LAYERS";
   const auto enable = env.get_nonempty("VK_LOADER_LAYERS_ENABLE");
   const bool forced_on = enable && vulkan_layer_filter_matches(*enable, layer.name, implicit);
-  if (!implicit) return forced_on ? std::optional<std::string>("VK_LOADER_LAYERS_ENABLE") : std::nullopt;
+  if (!implicit)
+    return forced_on ? std::optional<std::string>("VK_LOADER_LAYERS_ENABLE") : std::nullopt;
 
   const auto disable = env.get_nonempty("VK_LOADER_LAYERS_DISABLE");
   const bool forced_off = disable && vulkan_layer_filter_matches(*disable, layer.name, true);
