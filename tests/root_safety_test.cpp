@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/library_search.hpp"
+#include "core/root_open.hpp"
 #include "core/root.hpp"
 #include "environment.hpp"
 #include "json.hpp"
@@ -47,7 +48,19 @@ void make_link(const std::string& target, const std::string& at) {
   ASSERT_EQ(::symlink(target.c_str(), at.c_str()), 0) << at << ": " << std::strerror(errno);
 }
 
-TEST(RootReading, FifoIsNotOpenedAndSaysWhatItIs) {
+/// Every reading test runs twice: with openat2 (RESOLVE_IN_ROOT) and with the userspace walk
+/// that stands in for it where the kernel or a seccomp filter refuses it.
+class RootReading : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { set_open_in_root_enabled(GetParam()); }
+  void TearDown() override { set_open_in_root_enabled(true); }
+};
+
+std::string lookup_name(const ::testing::TestParamInfo<bool>& info) {
+  return info.param ? "openat2" : "walk";
+}
+
+TEST_P(RootReading, FifoIsNotOpenedAndSaysWhatItIs) {
   TempTree t;
   make_fifo(t.path() + "/etc/OpenCL/vendors/blocker.icd");
   const Root root(t.path());
@@ -57,7 +70,7 @@ TEST(RootReading, FifoIsNotOpenedAndSaysWhatItIs) {
   EXPECT_FALSE(root.read_line("/etc/OpenCL/vendors/blocker.icd"));
 }
 
-TEST(RootReading, SocketIsNotOpened) {
+TEST_P(RootReading, SocketIsNotOpened) {
   TempTree t;
   const int fd = make_socket(t.path() + "/s.icd");
   ASSERT_GE(fd, 0) << std::strerror(errno);
@@ -67,7 +80,7 @@ TEST(RootReading, SocketIsNotOpened) {
   EXPECT_NE(r.error.find("socket"), std::string::npos) << r.error;
 }
 
-TEST(RootReading, DeviceNodeIsNotOpened) {
+TEST_P(RootReading, DeviceNodeIsNotOpened) {
   TempTree t;
   // /dev/zero's numbers: if it were opened and read, it would never end and never fail.
   const std::string node = t.path() + "/etc/OpenCL/vendors/zero.icd";
@@ -81,7 +94,7 @@ TEST(RootReading, DeviceNodeIsNotOpened) {
   EXPECT_NE(r.error.find("character device"), std::string::npos) << r.error;
 }
 
-TEST(RootReading, HugeFileIsReadOnlyUpToTheLimit) {
+TEST_P(RootReading, HugeFileIsReadOnlyUpToTheLimit) {
   TempTree t;
   const std::string big = t.write("big.json", "");
   ASSERT_EQ(::truncate(big.c_str(), off_t{1} << 30), 0);  // 1 GiB, sparse
@@ -90,7 +103,7 @@ TEST(RootReading, HugeFileIsReadOnlyUpToTheLimit) {
   EXPECT_EQ(text->size(), 4096u);
 }
 
-TEST(RootReading, LinkBombEndsWithTooManyLinks) {
+TEST_P(RootReading, LinkBombEndsWithTooManyLinks) {
   // Three links whose expansion doubles at every level would take minutes of lookups if
   // every expansion were followed; the kernel's limit of 40 links per lookup ends it at once.
   TempTree t;
@@ -111,7 +124,7 @@ TEST(RootReading, LinkBombEndsWithTooManyLinks) {
   EXPECT_TRUE(root.list("/d/a").empty());
 }
 
-TEST(RootReading, LoopingLinksEndWithTooManyLinks) {
+TEST_P(RootReading, LoopingLinksEndWithTooManyLinks) {
   TempTree t;
   make_link("b", t.path() + "/l/a");
   make_link("a", t.path() + "/l/b");
@@ -121,9 +134,10 @@ TEST(RootReading, LoopingLinksEndWithTooManyLinks) {
 }
 
 /// A file outside the root that a hostile tree points at.
-class Escape : public ::testing::Test {
+class Escape : public RootReading {
  protected:
   void SetUp() override {
+    RootReading::SetUp();
     outside_ = host_.write("secret/os-release", "PRETTY_NAME=\"escaped the sysroot\"\n");
   }
   TempTree host_;
@@ -131,7 +145,7 @@ class Escape : public ::testing::Test {
   std::string outside_;
 };
 
-TEST_F(Escape, ChainOfFortyOneLinksDoesNotLeaveTheRoot) {
+TEST_P(Escape, ChainOfFortyOneLinksDoesNotLeaveTheRoot) {
   // etc/os-release → l1 → l2 → … → l40 → the host file (absolute). That is 41 links: past the
   // limit, so nothing is read (before, the 41st was handed to the kernel, which followed it
   // out of the tree); and an absolute target means the root's, not this machine's.
@@ -150,7 +164,7 @@ TEST_F(Escape, ChainOfFortyOneLinksDoesNotLeaveTheRoot) {
   EXPECT_EQ(r.out.find("escaped the sysroot"), std::string::npos) << r.out;
 }
 
-TEST_F(Escape, DotDotAndAbsoluteTargetsStayInTheRoot) {
+TEST_P(Escape, DotDotAndAbsoluteTargetsStayInTheRoot) {
   std::string up;
   for (int i = 0; i < 30; ++i) up += "../";
   make_link(up + outside_.substr(1), tree_.path() + "/etc/os-release");
@@ -166,7 +180,7 @@ TEST_F(Escape, DotDotAndAbsoluteTargetsStayInTheRoot) {
   EXPECT_EQ(root.read("/etc/lsb-release"), "inside\n");
 }
 
-TEST(RootReading, RelativeLinksAndDotDotResolveAsTheKernelDoes) {
+TEST_P(RootReading, RelativeLinksAndDotDotResolveAsTheKernelDoes) {
   TempTree t;
   t.write("usr/lib/x/libfoo.so.1.2", "ELF");
   make_link("x/libfoo.so.1.2", t.path() + "/usr/lib/libfoo.so.1");
@@ -186,7 +200,7 @@ TEST(RootReading, RelativeLinksAndDotDotResolveAsTheKernelDoes) {
   EXPECT_EQ(root.list("/lib"), (std::vector<std::string>{"libfoo.so.1", "x"}));
 }
 
-TEST(RootReading, IncludeBombInLdSoConfIsReadOnce) {
+TEST_P(RootReading, IncludeBombInLdSoConfIsReadOnce) {
   // Every file includes its own directory: read again for every include, 20 files nest 8 deep
   // as 20^8 reads.
   TempTree t;
@@ -202,6 +216,9 @@ TEST(RootReading, IncludeBombInLdSoConfIsReadOnce) {
   for (const auto& d : search.directories()) found += d.rfind("/opt/lib", 0) == 0 ? 1 : 0;
   EXPECT_EQ(found, 20);
 }
+
+INSTANTIATE_TEST_SUITE_P(BothLookups, RootReading, ::testing::Bool(), lookup_name);
+INSTANTIATE_TEST_SUITE_P(BothLookups, Escape, ::testing::Bool(), lookup_name);
 
 // --- the same, through the probes that read such places ---------------------------------------
 

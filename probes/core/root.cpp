@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/root_open.hpp"
 #include "core/root_walk.hpp"
 
 namespace gpudoctor {
@@ -23,7 +24,7 @@ constexpr int kRootFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 #endif
 // O_NONBLOCK: a FIFO swapped in after the type was looked at still cannot block the open;
 // O_NOCTTY: a terminal never becomes ours.
-constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC;
+constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
 
 std::string not_regular(mode_t mode) {
   const char* what = S_ISDIR(mode)    ? "a directory"
@@ -35,10 +36,51 @@ std::string not_regular(mode_t mode) {
   return std::string("is ") + what + ", not a regular file";
 }
 
-/// The last component's stat, links already followed by the walk.
-bool stat_last(const RootWalk& w, struct stat& st) {
-  return w.error == 0 && ::fstatat(w.dir.get(), w.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
-}
+/// A path's final object under the root, links followed: looked at, then opened, by openat2
+/// where the kernel has it (one call), else by the walk (root_walk.hpp), which gives the same.
+class Target {
+ public:
+  Target(int root_fd, std::string_view path) : root_fd_(root_fd), path_(path) {
+    while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+    rel_ = path.empty() ? "." : std::string(path);
+  }
+  /// 0, or the errno of the lookup.
+  int stat(struct stat& st) {
+    if (!walk_) {
+      const int r = stat_in_root(root_fd_, rel_.c_str(), &st);
+      if (r != -ENOSYS && r != -EAGAIN) return -r;
+    }
+    if (!walked()) return walk_->error;
+    return ::fstatat(walk_->dir.get(), walk_->name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 ? 0
+                                                                                         : errno;
+  }
+  /// Opened with `flags` (which must not hold O_NOFOLLOW); empty with errno set on failure.
+  UniqueFd open(int flags) {
+    if (!walk_) {
+      const int fd = open_in_root(root_fd_, rel_.c_str(), flags);
+      if (fd >= 0) return UniqueFd(fd);
+      if (fd != -ENOSYS && fd != -EAGAIN) {
+        errno = -fd;
+        return {};
+      }
+    }
+    if (!walked()) {
+      errno = walk_->error;
+      return {};
+    }
+    return UniqueFd(::openat(walk_->dir.get(), walk_->name.c_str(), flags | O_NOFOLLOW));
+  }
+
+ private:
+  bool walked() {
+    if (!walk_) walk_ = walk_under(root_fd_, path_, true);
+    return walk_->error == 0;
+  }
+  int root_fd_;
+  std::string_view path_;
+  std::string rel_;
+  std::optional<RootWalk> walk_;
+};
 
 }  // namespace
 
@@ -62,10 +104,10 @@ FileText Root::read_file(std::string_view target_path, std::size_t max_bytes) co
     out.error = base_.string() + " cannot be opened";
     return out;
   }
-  RootWalk w = walk_under(fd_->get(), target_path, true);
+  Target target(fd_->get(), target_path);
   struct stat st {};
-  if (!stat_last(w, st)) {
-    out.error = std::strerror(w.error != 0 ? w.error : errno);
+  if (const int e = target.stat(st); e != 0) {
+    out.error = std::strerror(e);
     return out;
   }
   // Looked at before it is opened: opening a device can do things (a watchdog starts).
@@ -73,7 +115,7 @@ FileText Root::read_file(std::string_view target_path, std::size_t max_bytes) co
     out.error = not_regular(st.st_mode);
     return out;
   }
-  UniqueFd fd(::openat(w.dir.get(), w.name.c_str(), kReadFlags));
+  UniqueFd fd = target.open(kReadFlags);
   struct stat opened {};
   if (!fd || ::fstat(fd.get(), &opened) != 0) {
     out.error = std::strerror(errno);
@@ -118,16 +160,13 @@ std::optional<std::string> Root::read_line(std::string_view target_path) const {
 std::vector<std::string> Root::list(std::string_view target_dir) const {
   std::vector<std::string> names;
   if (!*fd_) return names;
-  RootWalk w = walk_under(fd_->get(), target_dir, true);
+  Target target(fd_->get(), target_dir);
   struct stat st {};
-  if (!stat_last(w, st) || !S_ISDIR(st.st_mode)) return names;
-  int fd = ::openat(w.dir.get(), w.name.c_str(), kReadFlags | O_DIRECTORY);
-  if (fd < 0) return names;
-  DIR* dir = ::fdopendir(fd);
-  if (dir == nullptr) {
-    ::close(fd);
-    return names;
-  }
+  if (target.stat(st) != 0 || !S_ISDIR(st.st_mode)) return names;
+  UniqueFd fd = target.open(kReadFlags | O_DIRECTORY);
+  DIR* dir = fd ? ::fdopendir(fd.get()) : nullptr;
+  if (dir == nullptr) return names;
+  fd.release();  // the DIR owns it now
   while (names.size() < kMaxDirEntries) {
     const dirent* e = ::readdir(dir);
     if (e == nullptr) break;
@@ -151,9 +190,8 @@ std::optional<std::string> Root::link_target(std::string_view target_path) const
 
 std::optional<struct stat> Root::stat_of(std::string_view target_path) const {
   if (!*fd_) return std::nullopt;
-  RootWalk w = walk_under(fd_->get(), target_path, true);
   struct stat st {};
-  if (!stat_last(w, st)) return std::nullopt;
+  if (Target(fd_->get(), target_path).stat(st) != 0) return std::nullopt;
   return st;
 }
 
