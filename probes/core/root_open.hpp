@@ -8,7 +8,7 @@ namespace gpudoctor {
 
 /// openat2(root_fd, rel, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS): a descriptor, or
 /// -errno; -ENOSYS when this system cannot do it in one call (then never asked again), -EAGAIN
-/// when a rename kept racing it: the caller walks instead.
+/// when the walk must decide (a rename kept racing it, a magic /proc link, too many links).
 int open_in_root(int root_fd, const char* rel, int flags);
 
 /// The same lookup, opened O_PATH (nothing of the file itself is opened) and fstat'ed: 0 or

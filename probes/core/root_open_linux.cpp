@@ -19,8 +19,8 @@ int open_in_root(int root_fd, const char* rel, int flags) {
   if (!g_enabled) return -ENOSYS;
   open_how how{};
   how.flags = static_cast<unsigned long long>(flags);
-  // Magic links (/proc/<pid>/fd/N, exe, root) are not text: the walk could not follow them the
-  // same way, so neither does this.
+  // Magic links (/proc/<pid>/fd/N, exe, root) end in ELOOP here; the walk follows their text,
+  // as it follows every link (below, ELOOP sends the caller to it).
   how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
   for (int tries = 0; tries < 8; ++tries) {
     const long fd = ::syscall(SYS_openat2, root_fd, rel, &how, sizeof how);
@@ -31,6 +31,9 @@ int open_in_root(int root_fd, const char* rel, int flags) {
       g_enabled = false;
       return -ENOSYS;
     }
+    // ELOOP: a magic link, or too many links, which the walk finds again; EXDEV: a lookup the
+    // kernel would not keep in the root. The walk decides both.
+    if (errno == ELOOP || errno == EXDEV) return -EAGAIN;
     return -errno;
   }
   return -EAGAIN;
