@@ -246,6 +246,33 @@ TEST(ReadingProbes, FifoAndHugeManifestsInVkDriverFiles) {
   for (const auto& m : manifests) EXPECT_TRUE(m.contains("error")) << m.dump(2);
 }
 
+TEST(ReadingProbes, FifoOrDeviceNamedAsTheDriverLibraryIsNotHandedToAChild) {
+  // The loader opens the library blocking: a child given a FIFO waited out its whole deadline.
+  TempTree t;
+  make_fifo(t.path() + "/libfifo.so");
+  make_link("/dev/null", t.path() + "/libdev.so");
+  t.write("vendors/fifo.icd", t.path() + "/libfifo.so\n");
+  t.write("vendors/dev.icd", t.path() + "/libdev.so\n");
+  const std::string manifest =
+      t.write("vk.json", R"({"file_format_version": "1.0.0", "ICD": {"library_path": ")" +
+                             t.path() + R"(/libfifo.so", "api_version": "1.3.0"}})");
+  auto r = test::run_gpudoctor(
+      {"query", "--json", "--backend", "opencl,vulkan", "--timeout", "2"},
+      {"OCL_ICD_VENDORS=" + t.path() + "/vendors", "VK_DRIVER_FILES=" + manifest});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  for (const auto& p : j.at("probes")) {
+    EXPECT_NE(p.at("status"), "timed_out") << "a child waited on it: " << p.dump(2);
+  }
+  const Json icds = j.at("opencl").at("icds");
+  ASSERT_EQ(icds.size(), 2u) << icds.dump(2);
+  EXPECT_NE(icds[0].value("error", "").find("character device"), std::string::npos) << icds[0];
+  EXPECT_NE(icds[1].value("error", "").find("FIFO"), std::string::npos) << icds[1];
+  const Json manifests = j.at("vulkan").at("manifests");
+  ASSERT_EQ(manifests.size(), 1u) << manifests.dump(2);
+  EXPECT_NE(manifests[0].value("error", "").find("FIFO"), std::string::npos) << manifests[0];
+}
+
 TEST(ReadingProbes, FifoInASysrootSysfsDoesNotBlockThePciProbe) {
   // libpci's own sysfs scan opened every attribute with a blocking open().
   TempTree t;

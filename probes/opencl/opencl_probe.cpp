@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <system_error>
@@ -96,8 +98,9 @@ class Discovery {
     icd.file = file;
     FileText text = ctx_.root.read_file(file, kMaxIcdFile);
     if (!text.text) {
-      icd.error = ctx_.root.exists(file) ? "cannot read " + file + ": " + text.error
-                                         : file + " does not exist";
+      // A loop of links is not "does not exist": say what the lookup said.
+      icd.error = text.error == std::strerror(ENOENT) ? file + " does not exist"
+                                                      : "cannot read " + file + ": " + text.error;
     } else {
       IcdFileEntry entry = parse_icd_file(*text.text);
       icd.library = std::move(entry.library);
@@ -119,6 +122,16 @@ class Discovery {
     if (icd.error || icd.library.empty()) return;
     const bool is_path = icd.library.find('/') != std::string::npos;
     icd.resolved = search_.find(is_path ? from_cwd(ctx_, icd.library) : icd.library);
+    if (icd.resolved && ctx_.live) {
+      // The loader opens it blocking: a FIFO named as the library would hold the child to its
+      // deadline, a device would be opened. Only regular files go on to a child.
+      FileText head = ctx_.root.read_file(*icd.resolved, 4);
+      if (!head.text) {
+        icd.error = *icd.resolved + " cannot be read: " + head.error;
+        icd.resolved.reset();
+        return;
+      }
+    }
     if (icd.resolved) return;
     icd.error = is_path ? icd.library + " does not exist"
                         : icd.library +

@@ -141,8 +141,9 @@ class Discovery {
   /// fixture trees hold placeholders, not the libraries.
   std::optional<std::string> elf_problem(const std::string& path) const {
     if (!ctx_.live) return std::nullopt;
-    auto head = ctx_.root.read(path, 5);
-    if (!head) return "cannot be read";
+    FileText file = ctx_.root.read_file(path, 5);
+    if (!file.text) return "cannot be read: " + file.error;
+    const std::optional<std::string>& head = file.text;
     if (head->size() < 5 || head->compare(0, 4,
                                           "\x7f"
                                           "ELF") != 0) {
