@@ -14,6 +14,7 @@
 
 #include "bench/bench_model.hpp"
 #include "checks/checks.hpp"
+#include "machine_source.hpp"
 #include "report/diff.hpp"
 #include "report/report.hpp"
 #include "report/report_html.hpp"
@@ -153,6 +154,14 @@ int run_diff(const Options& opt) {
   std::cout << (opt.json ? dump_json(diff_json(diffs, an, bn), 2) + "\n"
                          : render_diff_text(diffs, an, bn));
   return 0;
+}
+
+int run_report(const Options& opt, const Environment& env) {
+  auto loaded = load_machine(opt, env);
+  if (auto* why = std::get_if<std::string>(&loaded)) return input_error(*why);
+  const Machine& m = std::get<Machine>(loaded);
+  const auto findings = run_checks(CheckInput{m.snap, m.devices, builtin_compat()});
+  return run_report(opt, m.snap, m.devices, findings, env);
 }
 
 }  // namespace gpudoctor

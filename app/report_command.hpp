@@ -25,6 +25,9 @@ std::string write_file_atomically(const std::string& path, const std::string& te
 int run_report(const Options& opt, const Snapshot& snap, const std::vector<MergedDevice>& devices,
                const std::vector<Finding>& findings, const Environment& env);
 
+/// `gpudoctor report` on the machine the options name (this one, or --from).
+int run_report(const Options& opt, const Environment& env);
+
 /// `gpudoctor diff A B`: 0, or 2 when a file cannot be used.
 int run_diff(const Options& opt);
 
