@@ -56,6 +56,7 @@ std::variant<Machine, std::string> load_machine(const Options& opt, const Enviro
         return "--sysroot " + *opt.sysroot + ": not a directory";
       }
       req.root = std::filesystem::absolute(*opt.sysroot);
+      req.live = false;  // even `--sysroot /`: the README promises files only
     }
     m.snap = collect(req, env);
   }

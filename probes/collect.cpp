@@ -76,7 +76,7 @@ void fold(Snapshot& snap, std::optional<Info>& section, std::vector<IsolatedResu
 
 Snapshot collect(const CollectRequest& request, const Environment& env) {
   const Root root(request.root);
-  const ProbeContext ctx{root, env, root.is_host(), request.smoke};
+  const ProbeContext ctx{root, env, request.live && root.is_host(), request.smoke};
   auto wanted = [&](std::string_view b) {
     return request.backends.empty() ||
            std::find(request.backends.begin(), request.backends.end(), b) !=
@@ -94,7 +94,8 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   if (wanted(kBackendCuda)) snap.cuda = CudaInfo{};
   if (wanted(kBackendNvml)) snap.nvml = NvmlInfo{};
 
-  // 2. Everything that loads a vendor library goes into isolated children, all at once.
+  // 2. Everything that loads a vendor library goes into isolated children: the first few start
+  //    now, the rest as slots free up in wait() (IsolatedRun::default_max_children()).
   JobBatch batch;
   std::size_t g_opencl = batch.add(snap.opencl ? opencl::jobs(ctx, *snap.opencl)
                                                : std::vector<IsolatedJob>{});

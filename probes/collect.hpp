@@ -16,6 +16,9 @@ struct CollectRequest {
   std::string tool_version;
   std::vector<std::string> python_env_dirs;  ///< --python-env DIR, as paths on the target
   bool smoke = false;  ///< run the smoke matmul on every device (ProbeContext::smoke)
+  /// False under --sysroot, even `--sysroot /`: files only, no vendor library is loaded and no
+  /// vendor tool is run (ProbeContext::live).
+  bool live = true;
 };
 
 /// Runs the probes and returns what they found. Must be called while the process is single

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -54,7 +55,15 @@ struct ShellChoicesCleared {
                              "VK_ICD_FILENAMES",
                              "VK_ADD_DRIVER_FILES",
                              "VK_LOADER_DRIVERS_SELECT",
-                             "VK_LOADER_DRIVERS_DISABLE"}) {
+                             "VK_LOADER_DRIVERS_DISABLE",
+                             "VK_INSTANCE_LAYERS",
+                             "VK_LOADER_LAYERS_ENABLE",
+                             "VK_LOADER_LAYERS_DISABLE",
+                             "VK_LOADER_LAYERS_ALLOW",
+                             "VK_LAYER_PATH",
+                             "VK_ADD_LAYER_PATH",
+                             "VK_IMPLICIT_LAYER_PATH",
+                             "VK_ADD_IMPLICIT_LAYER_PATH"}) {
       ::unsetenv(name);
     }
   }
@@ -100,11 +109,16 @@ CommandResult run_gpudoctor(const std::vector<std::string>& args,
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
   int open_fds = 2;
   while (open_fds > 0) {
-    if (::poll(fds, 2, -1) < 0) break;
+    // EINTR: gpudoctor's own child guard (a SIGCHLD handler) runs in this process too.
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       char buf[8192];
       ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
       if (n > 0) {
         (i == 0 ? r.out : r.err).append(buf, static_cast<std::size_t>(n));
       } else {
@@ -115,7 +129,8 @@ CommandResult run_gpudoctor(const std::vector<std::string>& args,
     }
   }
   int st = 0;
-  ::waitpid(pid, &st, 0);
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   return r;

@@ -2,13 +2,16 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "core/child_guard.hpp"
+#include "core/pipe.hpp"
+#include "core/unique_fd.hpp"
 
 extern char** environ;
 
@@ -17,6 +20,7 @@ namespace gpudoctor {
 namespace {
 
 constexpr std::size_t kMaxOutput = 8u << 20;
+constexpr std::chrono::milliseconds kKillGrace{500};
 
 using Clock = std::chrono::steady_clock;
 
@@ -41,34 +45,20 @@ std::vector<char*> c_strings(std::vector<std::string>& v) {
   return out;
 }
 
-/// Reads the pipe until EOF or the deadline; false when the deadline passed first.
-bool drain(int fd, Clock::time_point until, std::string& out) {
-  char buf[65536];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{fd, POLLIN, 0};
-    int n = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return n == 0 ? false : true;
-    ssize_t got = ::read(fd, buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return true;
-    if (out.size() < kMaxOutput) {
-      out.append(buf, std::min(static_cast<std::size_t>(got), kMaxOutput - out.size()));
-    }
+/// In the child: only async-signal-safe calls until exec. An exec that fails sends its errno
+/// down `error_fd` (close-on-exec, so a successful exec closes it with nothing written).
+[[noreturn]] void exec_child(char* const* argv, char* const* envp, int out_fd, int error_fd) {
+  const int in = ::open("/dev/null", O_RDONLY);
+  const int err = ::open("/dev/null", O_WRONLY);
+  if (in >= 0) ::dup2(in, STDIN_FILENO);
+  if (err >= 0) ::dup2(err, STDERR_FILENO);
+  ::dup2(out_fd, STDOUT_FILENO);
+  ::execve(argv[0], argv, envp);
+  const int e = errno;
+  if (::write(error_fd, &e, sizeof e) < 0) {
+    // nothing more to do
   }
-}
-
-/// Polls for the child's exit until the deadline; true when it exited (status filled in).
-bool wait_until(pid_t pid, Clock::time_point until, int& status) {
-  for (;;) {
-    pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid) return true;
-    if (r < 0 && errno != EINTR) return true;  // already reaped: nothing left to kill
-    if (Clock::now() >= until) return false;
-    ::usleep(2000);
-  }
+  ::_exit(127);
 }
 
 }  // namespace
@@ -81,43 +71,64 @@ CommandOutput SpawnRunner::run(const std::vector<std::string>& argv,
     result.error = "no command";
     return result;
   }
-  int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) {
+  int out_fds[2];
+  int err_fds[2];
+  if (!open_pipe_cloexec(out_fds)) {
     result.error = std::string("pipe: ") + std::strerror(errno);
     return result;
   }
-  ::fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
-
+  if (!open_pipe_cloexec(err_fds)) {
+    result.error = std::string("pipe: ") + std::strerror(errno);
+    ::close(out_fds[0]);
+    ::close(out_fds[1]);
+    return result;
+  }
   std::vector<std::string> args = argv;
   std::vector<std::string> environment = merged_environment(env);
   auto c_args = c_strings(args);
   auto c_env = c_strings(environment);
-  pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, c_args.data(), c_env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(pipe_fds[1]);
-  if (rc != 0) {
-    ::close(pipe_fds[0]);
-    result.error = "posix_spawn " + argv[0] + ": " + std::strerror(rc);
+  const pid_t pid = fork_guarded();
+  if (pid == 0) exec_child(c_args.data(), c_env.data(), out_fds[1], err_fds[1]);
+  ::close(out_fds[1]);
+  ::close(err_fds[1]);
+  UniqueFd out(out_fds[0]);
+  UniqueFd exec_error(err_fds[0]);
+  if (pid < 0) {
+    result.error = std::string("fork: ") + std::strerror(errno);
     return result;
   }
+  ::fcntl(out.get(), F_SETFL, ::fcntl(out.get(), F_GETFL) | O_NONBLOCK);
+
+  // The whole run has the deadline, not only its output: a command that closes its output and
+  // lingers is killed at the same time as one that keeps writing.
   const Clock::time_point until = Clock::now() + deadline;
-  const bool finished = drain(pipe_fds[0], until, result.out);
-  ::close(pipe_fds[0]);
   int status = 0;
-  // A command may close its output and linger; it gets the rest of the deadline to exit.
-  bool exited = finished && wait_until(pid, until, status);
-  if (!exited) {
-    ::kill(pid, SIGKILL);
-    result.timed_out = true;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  bool exited = false;
+  while (!(exited = collect_if_exited(pid, status))) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
+    if (left <= 0) break;
+    pollfd fds[2] = {{out ? out.get() : -1, POLLIN, 0}, {child_exit_fd(), POLLIN, 0}};
+    if (::poll(fds, 2, static_cast<int>(left) + 1) > 0) {
+      drain_child_exits();
+      if (out && fds[0].revents != 0 && !read_available(out.get(), result.out, kMaxOutput)) {
+        out.reset();
+      }
     }
+  }
+  if (out) read_available(out.get(), result.out, kMaxOutput);
+  if (!exited) {
+    kill_child(pid);
+    result.timed_out = true;
+    if (!reap_within(pid, kKillGrace, status)) {
+      result.error = argv[0] + " did not die when killed (stuck in the kernel) and was left behind";
+    }
+  }
+  kill_adopted_helpers();
+  int exec_errno = 0;
+  if (::read(exec_error.get(), &exec_errno, sizeof exec_errno) == sizeof exec_errno) {
+    result.error = "exec " + argv[0] + ": " + std::strerror(exec_errno);
+    return result;
   }
   if (!result.timed_out && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (!result.timed_out && WIFSIGNALED(status)) {

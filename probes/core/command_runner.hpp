@@ -11,7 +11,7 @@ struct CommandOutput {
   std::optional<int> exit_code;      ///< nullopt when it did not exit by itself
   std::string out;                   ///< standard output (standard error is discarded)
   bool timed_out = false;            ///< killed at the deadline
-  std::optional<std::string> error;  ///< "posix_spawn /usr/sbin/sysctl: No such file or directory"
+  std::optional<std::string> error;  ///< "exec /usr/sbin/sysctl: No such file or directory"
 };
 
 /// Runs a system tool (system_profiler, sysctl, sw_vers) for a probe. It is a parameter of the
@@ -27,8 +27,10 @@ class CommandRunner {
                             std::chrono::milliseconds deadline) const = 0;
 };
 
-/// The real one: posix_spawn, standard input and error on /dev/null, standard output read
-/// until the command exits or the deadline passes (then it is killed), at most 8 MiB kept.
+/// The real one: a guarded child (core/child_guard.hpp) that executes the command, standard
+/// input and error on /dev/null, standard output read until the command exits (a helper it
+/// left holding the pipe is killed, not waited for) or the deadline passes (then it is killed
+/// with its process group); at most 8 MiB kept.
 class SpawnRunner : public CommandRunner {
  public:
   CommandOutput run(const std::vector<std::string>& argv, const std::vector<std::string>& env,

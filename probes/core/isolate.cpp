@@ -6,18 +6,26 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <thread>
 
+#include "core/child_guard.hpp"
+#include "core/isolate_result.hpp"
 #include "core/pipe.hpp"
+#include "core/unique_fd.hpp"
 
 namespace gpudoctor {
 
 namespace {
 
-constexpr std::size_t kMaxReport = 64 << 20;  // a child sending more than this is broken
-constexpr std::size_t kStderrTail = 2048;
+using Clock = std::chrono::steady_clock;
+
+// A killed child that has not died this long after SIGKILL is stuck in the kernel: it is left
+// behind and reported, never waited for.
+constexpr std::chrono::milliseconds kKillGrace{500};
 
 void write_all(int fd, const std::string& s) {
   const char* p = s.data();
@@ -35,34 +43,11 @@ void write_all(int fd, const std::string& s) {
 /// {"progress": data} for each report_progress(), then the final envelope.
 int g_report_fd = -1;
 
-/// The last line of the report stream that is a progress object, and the final envelope.
-struct ReportStream {
-  std::optional<Json> progress;
-  std::string final_text;
-};
-
-ReportStream split_report(const std::string& report) {
-  ReportStream out;
-  std::size_t start = 0;
-  while (start < report.size()) {
-    std::size_t end = report.find('\n', start);
-    if (end == std::string::npos) {
-      out.final_text = report.substr(start);
-      break;
-    }
-    Json line = Json::parse(report.substr(start, end - start), nullptr, false);
-    if (line.is_object() && line.contains("progress")) out.progress = std::move(line["progress"]);
-    start = end + 1;
-  }
-  return out;
-}
-
 [[noreturn]] void child_main(const IsolatedJob& job, int report_fd, int log_fd) {
   // A driver that prints must not reach our stdout; what it says is kept for the report.
   ::dup2(log_fd, STDOUT_FILENO);
   ::dup2(log_fd, STDERR_FILENO);
   ::close(log_fd);
-  ::setpgid(0, 0);
   g_report_fd = report_fd;
   Json envelope;
   try {
@@ -78,13 +63,6 @@ ReportStream split_report(const std::string& report) {
   ::_exit(0);  // no atexit handlers: some drivers hang or crash in their destructors
 }
 
-std::string signal_text(int sig) {
-  const char* abbrev = sigabbrev_np(sig);
-  std::string name = abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
-  const char* desc = sigdescr_np(sig);
-  return desc ? name + " (" + desc + ")" : name;
-}
-
 }  // namespace
 
 void report_progress(const Json& data) {
@@ -93,201 +71,186 @@ void report_progress(const Json& data) {
 }
 
 struct IsolatedRun::Child {
+  enum class State { pending, running, killed, done, abandoned };
+  State state = State::pending;
   pid_t pid = -1;
-  int report_fd = -1;
-  int log_fd = -1;
-  std::string report;
-  std::string log;
-  bool exited = false;
-  int wait_status = 0;
+  UniqueFd report_fd;
+  UniqueFd log_fd;
+  ChildOutput out;
+  Clock::time_point started;
+  Clock::time_point killed_at;
   std::optional<std::string> start_error;
-  double seconds = 0;
+
+  bool live() const { return state == State::running || state == State::killed; }
+  void read_pipes() {
+    // A report past kMaxReport is cut short, and then fails to parse: the child is broken.
+    if (report_fd && !read_available(report_fd.get(), out.report, kMaxReport)) report_fd.reset();
+    if (log_fd && !read_available(log_fd.get(), out.log, kStderrTail, true)) log_fd.reset();
+  }
+  /// Reaped: what the pipes still hold is the rest of what it said.
+  void finish(int status) {
+    read_pipes();
+    report_fd.reset();
+    log_fd.reset();
+    out.wait_status = status;
+    out.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    state = State::done;
+  }
 };
 
-IsolatedRun::IsolatedRun(std::vector<IsolatedJob> jobs) : jobs_(std::move(jobs)) {}
+std::size_t IsolatedRun::default_max_children() {
+  const std::size_t cpus = std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp<std::size_t>(2 * cpus, 4, 64);
+}
+
+IsolatedRun::IsolatedRun(std::vector<IsolatedJob> jobs, std::size_t max_children)
+    : jobs_(std::move(jobs)),
+      children_(jobs_.size()),
+      max_children_(std::max<std::size_t>(1, max_children)) {}
 
 IsolatedRun::~IsolatedRun() {
   for (auto& c : children_) {
-    if (c.pid > 0 && !c.exited) {
-      ::kill(-c.pid, SIGKILL);
-      ::kill(c.pid, SIGKILL);
-      ::waitpid(c.pid, nullptr, 0);
-    }
-    if (c.report_fd >= 0) ::close(c.report_fd);
-    if (c.log_fd >= 0) ::close(c.log_fd);
+    if (!c.live()) continue;
+    kill_child(c.pid);
+    int status = 0;
+    reap_within(c.pid, std::chrono::milliseconds(100), status);
   }
+  kill_adopted_helpers();
+}
+
+void IsolatedRun::start_child(std::size_t i) {
+  Child& c = children_[i];
+  int rep[2];
+  int log[2];
+  if (!open_pipe_cloexec(rep)) {
+    c.start_error = std::string("pipe: ") + std::strerror(errno);
+    c.state = Child::State::done;
+    return;
+  }
+  if (!open_pipe_cloexec(log)) {
+    c.start_error = std::string("pipe: ") + std::strerror(errno);
+    ::close(rep[0]);
+    ::close(rep[1]);
+    c.state = Child::State::done;
+    return;
+  }
+  std::fflush(nullptr);  // nothing buffered may be written twice
+  const pid_t pid = fork_guarded();
+  if (pid < 0) {
+    c.start_error = std::string("fork: ") + std::strerror(errno);
+    for (int fd : {rep[0], rep[1], log[0], log[1]}) ::close(fd);
+    c.state = Child::State::done;
+    return;
+  }
+  if (pid == 0) {
+    ::close(rep[0]);
+    ::close(log[0]);
+    // The running siblings' pipe ends are close-on-exec but not closed on fork: closed here,
+    // so that this child cannot hold a sibling's pipe open.
+    for (auto& other : children_) {
+      if (other.report_fd) ::close(other.report_fd.get());
+      if (other.log_fd) ::close(other.log_fd.get());
+    }
+    child_main(jobs_[i], rep[1], log[1]);
+  }
+  ::close(rep[1]);
+  ::close(log[1]);
+  for (int fd : {rep[0], log[0]}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  c.pid = pid;
+  c.report_fd.reset(rep[0]);
+  c.log_fd.reset(log[0]);
+  c.started = Clock::now();
+  c.state = Child::State::running;
 }
 
 void IsolatedRun::start() {
-  started_ = std::chrono::steady_clock::now();
-  children_.resize(jobs_.size());
-  std::fflush(nullptr);  // nothing buffered may be written twice
-  for (std::size_t i = 0; i < jobs_.size(); ++i) {
-    Child& c = children_[i];
-    int rep[2];
-    int log[2];
-    if (!open_pipe_cloexec(rep)) {
-      c.start_error = std::string("pipe: ") + std::strerror(errno);
+  while (next_ < children_.size() && next_ < max_children_) start_child(next_++);
+}
+
+/// One turn: start what fits, collect the children that exited, kill the ones past their
+/// deadline, give up on killed ones that do not die, then sleep in poll() until a pipe has
+/// data, a child exits or the nearest deadline comes.
+void IsolatedRun::step(std::chrono::milliseconds deadline) {
+  std::size_t live = 0;
+  for (const auto& c : children_) live += c.live() ? 1 : 0;
+  while (next_ < children_.size() && live < max_children_) {
+    start_child(next_++);
+    if (children_[next_ - 1].live()) ++live;
+  }
+  const auto now = Clock::now();
+  auto wake = now + std::chrono::seconds(1);
+  std::vector<pollfd> fds;
+  std::vector<Child*> owners;
+  for (auto& c : children_) {
+    if (!c.live()) continue;
+    int status = 0;
+    if (collect_if_exited(c.pid, status)) {
+      c.finish(status);
       continue;
     }
-    if (!open_pipe_cloexec(log)) {
-      c.start_error = std::string("pipe: ") + std::strerror(errno);
-      ::close(rep[0]);
-      ::close(rep[1]);
-      continue;
+    if (c.state == Child::State::running && now >= c.started + deadline) {
+      kill_child(c.pid);
+      c.state = Child::State::killed;
+      c.killed_at = now;
+      c.out.timed_out = true;
     }
-    pid_t pid = ::fork();
-    if (pid < 0) {
-      c.start_error = std::string("fork: ") + std::strerror(errno);
-      for (int fd : {rep[0], rep[1], log[0], log[1]}) ::close(fd);
-      continue;
-    }
-    if (pid == 0) {
-      ::close(rep[0]);
-      ::close(log[0]);
-      // Earlier children's pipe ends are close-on-exec but not closed on fork; close them so
-      // this child cannot hold a sibling's pipe open.
-      for (std::size_t k = 0; k < i; ++k) {
-        if (children_[k].report_fd >= 0) ::close(children_[k].report_fd);
-        if (children_[k].log_fd >= 0) ::close(children_[k].log_fd);
+    if (c.state == Child::State::killed) {
+      if (now >= c.killed_at + kKillGrace) {
+        abandon_child(c.pid);
+        c.read_pipes();
+        c.report_fd.reset();
+        c.log_fd.reset();
+        c.out.abandoned = true;
+        c.state = Child::State::abandoned;
+        continue;
       }
-      child_main(jobs_[i], rep[1], log[1]);
+      wake = std::min(wake, c.killed_at + kKillGrace);
+    } else {
+      wake = std::min(wake, c.started + deadline);
     }
-    ::setpgid(pid, pid);
-    ::close(rep[1]);
-    ::close(log[1]);
-    c.pid = pid;
-    c.report_fd = rep[0];
-    c.log_fd = log[0];
+    for (UniqueFd* fd : {&c.report_fd, &c.log_fd}) {
+      if (!*fd) continue;
+      fds.push_back({fd->get(), POLLIN, 0});
+      owners.push_back(&c);
+    }
+  }
+  if (fds.empty() &&
+      std::none_of(children_.begin(), children_.end(), [](const Child& c) { return c.live(); })) {
+    return;
+  }
+  fds.push_back({child_exit_fd(), POLLIN, 0});
+  const auto wait_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(wake - Clock::now()).count() + 1;
+  const int n = ::poll(fds.data(), fds.size(), static_cast<int>(std::max<long long>(0, wait_ms)));
+  if (n <= 0) return;
+  drain_child_exits();
+  for (std::size_t k = 0; k + 1 < fds.size(); ++k) {
+    if (fds[k].revents != 0) owners[k]->read_pipes();
   }
 }
 
 std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline) {
-  using Clock = std::chrono::steady_clock;
-  const auto end = started_ + deadline;
-  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started_).count(); };
-
-  auto reap = [&](Child& c, int flags) {
-    if (c.pid <= 0 || c.exited) return;
-    int st = 0;
-    pid_t r = ::waitpid(c.pid, &st, flags);
-    if (r == c.pid) {
-      c.exited = true;
-      c.wait_status = st;
-      c.seconds = elapsed();
-    }
-  };
-
   for (;;) {
-    std::vector<pollfd> fds;
-    std::vector<std::pair<Child*, bool>> owners;  // (child, is_report)
-    for (auto& c : children_) {
-      if (c.report_fd >= 0) {
-        fds.push_back({c.report_fd, POLLIN, 0});
-        owners.emplace_back(&c, true);
-      }
-      if (c.log_fd >= 0) {
-        fds.push_back({c.log_fd, POLLIN, 0});
-        owners.emplace_back(&c, false);
-      }
-    }
-    bool all_reaped = true;
-    for (auto& c : children_) {
-      reap(c, WNOHANG);
-      if (c.pid > 0 && !c.exited) all_reaped = false;
-    }
-    if (fds.empty() && all_reaped) break;
-    auto now = Clock::now();
-    if (now >= end) break;
-    int timeout_ms = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(end - now).count());
-    // With no pipe left open, poll only paces the wait for a child's exit status.
-    int n = ::poll(fds.data(), fds.size(), fds.empty() ? std::min(timeout_ms, 5) : timeout_ms);
-    if (n < 0 && errno != EINTR) break;
-    for (std::size_t k = 0; k < fds.size(); ++k) {
-      if (fds[k].revents == 0) continue;
-      Child& c = *owners[k].first;
-      int& fd = owners[k].second ? c.report_fd : c.log_fd;
-      std::string& sink = owners[k].second ? c.report : c.log;
-      char buf[65536];
-      ssize_t got = ::read(fd, buf, sizeof buf);
-      if (got > 0) {
-        sink.append(buf, static_cast<std::size_t>(got));
-        if (!owners[k].second && sink.size() > 4 * kStderrTail) {
-          sink.erase(0, sink.size() - kStderrTail);
-        }
-        if (owners[k].second && sink.size() > kMaxReport) {
-          ::close(fd);
-          fd = -1;
-        }
-      } else if (got == 0 || errno != EINTR) {
-        ::close(fd);
-        fd = -1;
-      }
-    }
+    const bool pending = next_ < children_.size();
+    const bool live =
+        std::any_of(children_.begin(), children_.end(), [](const Child& c) { return c.live(); });
+    if (!pending && !live) break;
+    step(deadline);
   }
-
+  kill_adopted_helpers();
   std::vector<IsolatedResult> results;
   results.reserve(children_.size());
   for (std::size_t i = 0; i < children_.size(); ++i) {
-    Child& c = children_[i];
     const IsolatedJob& job = jobs_[i];
-    IsolatedResult r;
-    r.outcome.backend = job.backend;
-    r.outcome.label = job.label;
-    r.outcome.library = job.library;
-    const std::string what = job.library ? *job.library : job.label;
+    Child& c = children_[i];
     if (c.start_error) {
-      r.outcome.status = ProbeStatus::failed;
-      r.outcome.detail = "could not start the isolated probe: " + *c.start_error;
+      IsolatedResult r;
+      r.outcome = {job.backend, job.label, job.library, ProbeStatus::failed,
+                   "could not start the isolated probe: " + *c.start_error};
       results.push_back(std::move(r));
       continue;
     }
-    bool timed_out = false;
-    if (!c.exited) {
-      ::kill(-c.pid, SIGKILL);
-      ::kill(c.pid, SIGKILL);
-      reap(c, 0);
-      timed_out = true;
-      c.seconds = std::chrono::duration<double>(deadline).count();
-    }
-    r.outcome.seconds = c.seconds;
-    ReportStream stream = split_report(c.report);
-    if (!c.log.empty()) {
-      r.outcome.stderr_tail =
-          c.log.size() > kStderrTail ? c.log.substr(c.log.size() - kStderrTail) : c.log;
-    }
-    const bool died = timed_out || !WIFEXITED(c.wait_status) || WEXITSTATUS(c.wait_status) != 0;
-    if (died) r.data = std::move(stream.progress);
-    if (timed_out) {
-      r.outcome.status = ProbeStatus::timed_out;
-      r.outcome.detail = what + " did not finish within " +
-                         std::to_string(deadline.count()) + " ms and was killed";
-    } else if (WIFSIGNALED(c.wait_status)) {
-      r.outcome.status = ProbeStatus::crashed;
-      r.outcome.detail = what + " crashed: " + signal_text(WTERMSIG(c.wait_status));
-    } else if (WIFEXITED(c.wait_status) && WEXITSTATUS(c.wait_status) != 0) {
-      r.outcome.status = ProbeStatus::failed;
-      r.outcome.detail =
-          what + " made the probe exit with status " + std::to_string(WEXITSTATUS(c.wait_status));
-    } else {
-      Json env = Json::parse(stream.final_text, nullptr, /*allow_exceptions=*/false);
-      if (env.is_discarded() || !env.is_object() || !env.contains("status")) {
-        r.outcome.status = ProbeStatus::failed;
-        r.outcome.detail = what + " made the probe send back malformed output (" +
-                           std::to_string(stream.final_text.size()) + " bytes)";
-      } else {
-        try {
-          r.outcome.status = env.at("status").get<ProbeStatus>();
-          r.outcome.detail = env.value("detail", std::string());
-        } catch (const std::exception&) {
-          r.outcome.status = ProbeStatus::failed;
-          r.outcome.detail = what + " made the probe send back malformed output";
-        }
-        if (env.contains("data") && !env["data"].is_null()) r.data = std::move(env["data"]);
-      }
-    }
-    results.push_back(std::move(r));
+    results.push_back(result_of(job, c.out, deadline));
   }
   return results;
 }

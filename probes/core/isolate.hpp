@@ -38,25 +38,37 @@ struct IsolatedResult {
   std::optional<Json> data;
 };
 
-/// Runs jobs in parallel children with one shared deadline. start() forks, so it must be
-/// called while the process has a single thread; wait() may run after other work.
+/// Runs jobs in children, at most `max_children` at once, each with its own deadline counted
+/// from its own start. start() forks the first ones and wait() the rest, so both must run
+/// while the process has a single thread; other work may run between them.
 class IsolatedRun {
  public:
-  explicit IsolatedRun(std::vector<IsolatedJob> jobs);
+  explicit IsolatedRun(std::vector<IsolatedJob> jobs,
+                       std::size_t max_children = default_max_children());
   IsolatedRun(const IsolatedRun&) = delete;
   IsolatedRun& operator=(const IsolatedRun&) = delete;
   ~IsolatedRun();
 
   void start();
-  /// Waits until every child reported or the deadline (from start()) passed; children still
-  /// running then are killed and reported as timed out.
+  /// Runs every job to its end. A child is done when it exits (what it left in its pipes is
+  /// read then; a helper it forked is killed, not waited for); one still running `deadline`
+  /// after its start is killed with its process group and reported as timed out.
   std::vector<IsolatedResult> wait(std::chrono::milliseconds deadline);
+
+  /// Twice the CPUs, at least 4, at most 64: children mostly wait (dlopen, a driver's ioctls, a
+  /// hung driver holding its slot until its deadline), so twice the cores keeps the cores busy;
+  /// on a loaded machine hundreds at once starve each other into their deadlines. 64 keeps the
+  /// parent's pipes (two a child) far below the usual limit of 1024 descriptors.
+  static std::size_t default_max_children();
 
  private:
   struct Child;
+  void start_child(std::size_t i);
+  void step(std::chrono::milliseconds deadline);
   std::vector<IsolatedJob> jobs_;
   std::vector<Child> children_;
-  std::chrono::steady_clock::time_point started_;
+  std::size_t max_children_;
+  std::size_t next_ = 0;  ///< the next job to start
 };
 
 /// Convenience: start, then wait.

@@ -32,7 +32,9 @@ void LibrarySearch::add_dir(const std::string& dir) {
 }
 
 void LibrarySearch::add_conf(const std::string& file, int depth) {
-  if (depth > 8) return;  // include cycles
+  // Each file once: a file that includes its own directory's *.conf would otherwise be read
+  // again by every file it includes, n^depth times.
+  if (depth > 8 || !confs_read_.insert(root_.resolve(file)).second) return;
   auto text = root_.read(file);
   if (!text) return;
   LdConfig conf = parse_ld_so_conf(*text);

@@ -1,5 +1,6 @@
 #pragma once
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ class LibrarySearch {
   void add_dir(const std::string& dir);
   const Root& root_;
   std::vector<std::string> dirs_;
+  std::set<std::string> confs_read_;
 };
 
 }  // namespace gpudoctor

@@ -1,80 +1,150 @@
 #include "core/root.hpp"
 
-#include "text.hpp"
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <deque>
-#include <fstream>
-#include <system_error>
+#include <cerrno>
+#include <cstring>
+
+#include "core/root_open.hpp"
+#include "core/root_walk.hpp"
 
 namespace gpudoctor {
 
 namespace fs = std::filesystem;
 
-Root::Root(fs::path base) : base_(std::move(base)) {}
+namespace {
 
-fs::path Root::raw_path(std::string_view target_path) const {
-  std::string_view rel = target_path;
-  while (!rel.empty() && rel.front() == '/') rel.remove_prefix(1);
-  if (is_host()) return fs::path("/") / rel;
-  return base_ / rel;
+#ifdef O_PATH
+constexpr int kRootFlags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+#else
+constexpr int kRootFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+#endif
+// O_NONBLOCK: a FIFO swapped in after the type was looked at still cannot block the open;
+// O_NOCTTY: a terminal never becomes ours.
+constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+
+std::string not_regular(mode_t mode) {
+  const char* what = S_ISDIR(mode)    ? "a directory"
+                     : S_ISFIFO(mode) ? "a FIFO"
+                     : S_ISSOCK(mode) ? "a socket"
+                     : S_ISCHR(mode)  ? "a character device"
+                     : S_ISBLK(mode)  ? "a block device"
+                                      : "not a file";
+  return std::string("is ") + what + ", not a regular file";
 }
 
+/// A path's final object under the root, links followed: looked at, then opened, by openat2
+/// where the kernel has it (one call), else by the walk (root_walk.hpp), which gives the same.
+class Target {
+ public:
+  Target(int root_fd, std::string_view path) : root_fd_(root_fd), path_(path) {
+    while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+    rel_ = path.empty() ? "." : std::string(path);
+  }
+  /// 0, or the errno of the lookup.
+  int stat(struct stat& st) {
+    if (!walk_) {
+      const int r = stat_in_root(root_fd_, rel_.c_str(), &st);
+      if (r != -ENOSYS && r != -EAGAIN) return -r;
+    }
+    if (!walked()) return walk_->error;
+    return ::fstatat(walk_->dir.get(), walk_->name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 ? 0
+                                                                                         : errno;
+  }
+  /// Opened with `flags` (which must not hold O_NOFOLLOW); empty with errno set on failure.
+  UniqueFd open(int flags) {
+    if (!walk_) {
+      const int fd = open_in_root(root_fd_, rel_.c_str(), flags);
+      if (fd >= 0) return UniqueFd(fd);
+      if (fd != -ENOSYS && fd != -EAGAIN) {
+        errno = -fd;
+        return {};
+      }
+    }
+    if (!walked()) {
+      errno = walk_->error;
+      return {};
+    }
+    return UniqueFd(::openat(walk_->dir.get(), walk_->name.c_str(), flags | O_NOFOLLOW));
+  }
+
+ private:
+  bool walked() {
+    if (!walk_) walk_ = walk_under(root_fd_, path_, true);
+    return walk_->error == 0;
+  }
+  int root_fd_;
+  std::string_view path_;
+  std::string rel_;
+  std::optional<RootWalk> walk_;
+};
+
+}  // namespace
+
+Root::Root(fs::path base)
+    : base_(std::move(base)),
+      fd_(std::make_shared<const UniqueFd>(::open(base_.c_str(), kRootFlags))) {}
+
 fs::path Root::host_path(std::string_view target_path) const {
-  if (is_host()) return raw_path(target_path);  // the kernel follows links correctly here
-  return raw_path(resolve(target_path));
+  std::string rel = resolve(target_path);
+  return is_host() ? fs::path(rel) : base_ / rel.substr(1);
 }
 
 std::string Root::resolve(std::string_view target_path) const {
-  auto components = [](std::string_view path) {
-    std::deque<std::string> out;
-    for (auto& c : split_words(path, "/")) out.push_back(std::move(c));
+  if (!*fd_) return std::string(target_path);
+  return walk_under(fd_->get(), target_path, true).path;
+}
+
+FileText Root::read_file(std::string_view target_path, std::size_t max_bytes) const {
+  FileText out;
+  if (!*fd_) {
+    out.error = base_.string() + " cannot be opened";
     return out;
-  };
-  auto joined = [](const std::vector<std::string>& stack) {
-    std::string out;
-    for (const auto& c : stack) out += "/" + c;
-    return out.empty() ? std::string("/") : out;
-  };
-  std::vector<std::string> stack;
-  std::deque<std::string> todo = components(target_path);
-  int links = 0;
-  while (!todo.empty()) {
-    std::string c = std::move(todo.front());
-    todo.pop_front();
-    if (c.empty() || c == ".") continue;
-    if (c == "..") {
-      if (!stack.empty()) stack.pop_back();
-      continue;
-    }
-    stack.push_back(c);
-    std::error_code ec;
-    fs::path link = fs::read_symlink(raw_path(joined(stack)), ec);
-    if (ec) continue;
-    stack.pop_back();
-    if (++links > 40) {
-      stack.push_back(c);  // a loop: stop following, keep the name
-      continue;
-    }
-    std::string t = link.string();
-    if (!t.empty() && t.front() == '/') stack.clear();
-    auto more = components(t);
-    todo.insert(todo.begin(), more.begin(), more.end());
   }
-  return joined(stack);
+  Target target(fd_->get(), target_path);
+  struct stat st {};
+  if (const int e = target.stat(st); e != 0) {
+    out.error = std::strerror(e);
+    return out;
+  }
+  // Looked at before it is opened: opening a device can do things (a watchdog starts).
+  if (!S_ISREG(st.st_mode)) {
+    out.error = not_regular(st.st_mode);
+    return out;
+  }
+  UniqueFd fd = target.open(kReadFlags);
+  struct stat opened {};
+  if (!fd || ::fstat(fd.get(), &opened) != 0) {
+    out.error = std::strerror(errno);
+    return out;
+  }
+  if (!S_ISREG(opened.st_mode) || opened.st_ino != st.st_ino || opened.st_dev != st.st_dev) {
+    out.error =
+        S_ISREG(opened.st_mode) ? "changed while it was opened" : not_regular(opened.st_mode);
+    return out;
+  }
+  std::string text;
+  char buf[65536];
+  while (text.size() < max_bytes) {
+    const std::size_t want = std::min(sizeof buf, max_bytes - text.size());
+    const ssize_t n = ::read(fd.get(), buf, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      out.error = std::strerror(errno);
+      return out;
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  out.text = std::move(text);
+  return out;
 }
 
 std::optional<std::string> Root::read(std::string_view target_path, std::size_t max_bytes) const {
-  std::ifstream in(host_path(target_path), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string out;
-  char buf[4096];
-  while (out.size() < max_bytes && in.read(buf, sizeof buf).gcount() > 0) {
-    out.append(buf, static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) return std::nullopt;
-  if (out.size() > max_bytes) out.resize(max_bytes);
-  return out;
+  return read_file(target_path, max_bytes).text;
 }
 
 std::optional<std::string> Root::read_line(std::string_view target_path) const {
@@ -89,35 +159,47 @@ std::optional<std::string> Root::read_line(std::string_view target_path) const {
 
 std::vector<std::string> Root::list(std::string_view target_dir) const {
   std::vector<std::string> names;
-  std::error_code ec;
-  for (fs::directory_iterator it(host_path(target_dir), ec), end; !ec && it != end;
-       it.increment(ec)) {
-    names.push_back(it->path().filename().string());
+  if (!*fd_) return names;
+  Target target(fd_->get(), target_dir);
+  struct stat st {};
+  if (target.stat(st) != 0 || !S_ISDIR(st.st_mode)) return names;
+  UniqueFd fd = target.open(kReadFlags | O_DIRECTORY);
+  DIR* dir = fd ? ::fdopendir(fd.get()) : nullptr;
+  if (dir == nullptr) return names;
+  fd.release();  // the DIR owns it now
+  while (names.size() < kMaxDirEntries) {
+    const dirent* e = ::readdir(dir);
+    if (e == nullptr) break;
+    if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+    names.emplace_back(e->d_name);
   }
+  ::closedir(dir);
   std::sort(names.begin(), names.end());
   return names;
 }
 
 std::optional<std::string> Root::link_target(std::string_view target_path) const {
-  std::error_code ec;
-  std::string path(target_path);
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  const auto slash = path.rfind('/');
-  const std::string parent = slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
-  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  fs::path t = fs::read_symlink(host_path(parent) / name, ec);
-  if (ec) return std::nullopt;
-  return t.string();
+  if (!*fd_) return std::nullopt;
+  RootWalk w = walk_under(fd_->get(), target_path, false);
+  if (w.error != 0 || w.name == ".") return std::nullopt;
+  char buf[kMaxTargetPath];
+  const ssize_t n = ::readlinkat(w.dir.get(), w.name.c_str(), buf, sizeof buf);
+  if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf) return std::nullopt;
+  return std::string(buf, static_cast<std::size_t>(n));
 }
 
-bool Root::exists(std::string_view target_path) const {
-  std::error_code ec;
-  return fs::exists(host_path(target_path), ec);
+std::optional<struct stat> Root::stat_of(std::string_view target_path) const {
+  if (!*fd_) return std::nullopt;
+  struct stat st {};
+  if (Target(fd_->get(), target_path).stat(st) != 0) return std::nullopt;
+  return st;
 }
+
+bool Root::exists(std::string_view target_path) const { return stat_of(target_path).has_value(); }
 
 bool Root::is_directory(std::string_view target_path) const {
-  std::error_code ec;
-  return fs::is_directory(host_path(target_path), ec);
+  auto st = stat_of(target_path);
+  return st && S_ISDIR(st->st_mode);
 }
 
 }  // namespace gpudoctor

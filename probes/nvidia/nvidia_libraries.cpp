@@ -82,11 +82,10 @@ std::optional<std::string> find_on_path(const ProbeContext& ctx, const Root& pat
   for (const auto& dir : split_path_list(*path)) {
     if (dir.empty() || dir.front() != '/') continue;  // relative entries depend on the cwd
     const std::string candidate = join_path(dir, name);
-    struct stat st {};
-    const std::string host = paths.host_path(candidate);
-    if (::stat(host.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    const auto st = paths.stat_of(candidate);
+    if (!st || !S_ISREG(st->st_mode)) continue;
     // Under a fixture root the execute bits are those of a checkout; a regular file will do.
-    if (ctx.root.is_host() && (st.st_mode & 0111) == 0) continue;
+    if (ctx.root.is_host() && (st->st_mode & 0111) == 0) continue;
     return candidate;
   }
   return std::nullopt;

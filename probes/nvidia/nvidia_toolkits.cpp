@@ -112,7 +112,7 @@ void fill_versions(const ProbeContext& ctx, const Root& paths, const Layout& l,
   }
   set_version(lookup(l.wheels, {"nvidia_cuda_nvcc"}), "dist-info");
   set_version(lookup(l.conda, {"cuda-nvcc", "cudatoolkit", "cuda-version"}), "conda-meta");
-  if (!t.version && t.nvcc && ctx.root.is_host()) {
+  if (!t.version && t.nvcc && ctx.live) {
     if (auto out = run_nvcc_version(*t.nvcc)) set_version(parse_nvcc_version(*out), "nvcc");
   }
   if (!t.version) {

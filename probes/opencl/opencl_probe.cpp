@@ -1,7 +1,12 @@
 #include "opencl/opencl_probe.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <map>
 #include <system_error>
 
 #include "backends.hpp"
@@ -91,11 +96,13 @@ class Discovery {
     OpenClIcd icd;
     icd.source = source;
     icd.file = file;
-    auto text = ctx_.root.read(file, kMaxIcdFile);
-    if (!text) {
-      icd.error = ctx_.root.exists(file) ? "cannot read " + file : file + " does not exist";
+    FileText text = ctx_.root.read_file(file, kMaxIcdFile);
+    if (!text.text) {
+      // A loop of links is not "does not exist": say what the lookup said.
+      icd.error = text.error == std::strerror(ENOENT) ? file + " does not exist"
+                                                      : "cannot read " + file + ": " + text.error;
     } else {
-      IcdFileEntry entry = parse_icd_file(*text);
+      IcdFileEntry entry = parse_icd_file(*text.text);
       icd.library = std::move(entry.library);
       icd.error = std::move(entry.error);
     }
@@ -115,6 +122,16 @@ class Discovery {
     if (icd.error || icd.library.empty()) return;
     const bool is_path = icd.library.find('/') != std::string::npos;
     icd.resolved = search_.find(is_path ? from_cwd(ctx_, icd.library) : icd.library);
+    if (icd.resolved && ctx_.live) {
+      // The loader opens it blocking: a FIFO named as the library would hold the child to its
+      // deadline, a device would be opened. Only regular files go on to a child.
+      FileText head = ctx_.root.read_file(*icd.resolved, 4);
+      if (!head.text) {
+        icd.error = *icd.resolved + " cannot be read: " + head.error;
+        icd.resolved.reset();
+        return;
+      }
+    }
     if (icd.resolved) return;
     icd.error = is_path ? icd.library + " does not exist"
                         : icd.library +
@@ -133,23 +150,27 @@ std::string no_icd_detail(const OpenClInfo& info) {
   return "no OpenCL ICD registered (no .icd file in " + where + ")";
 }
 
-/// An earlier registration of the same library file (/lib and /usr/lib are often one
-/// directory), whose child's report stands for both. Live only: it looks at the files.
-const OpenClIcd* earlier_same_library(const std::vector<OpenClIcd>& icds, std::size_t i) {
-  if (!icds[i].resolved) return nullptr;
-  for (std::size_t k = 0; k < i; ++k) {
-    if (!icds[k].resolved) continue;
-    std::error_code ec;
-    if (*icds[k].resolved == *icds[i].resolved ||
-        std::filesystem::equivalent(*icds[k].resolved, *icds[i].resolved, ec)) {
-      return &icds[k];
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+/// For each registration, the first one of the same library file (/lib and /usr/lib are often
+/// one directory), whose child's report stands for both: itself when it is the first, kNone
+/// when its library was not found. Each file is looked at once and keyed by device and inode,
+/// so a thousand ICDs cost a thousand stat calls, not a million comparisons. Live only: the
+/// resolved paths are this machine's.
+std::vector<std::size_t> first_of_each_library(const std::vector<OpenClIcd>& icds) {
+  std::vector<std::size_t> first(icds.size(), kNone);
+  std::map<std::pair<dev_t, ino_t>, std::size_t> by_file;
+  std::map<std::string, std::size_t> by_path;
+  for (std::size_t i = 0; i < icds.size(); ++i) {
+    if (!icds[i].resolved) continue;
+    const std::string& path = *icds[i].resolved;
+    first[i] = by_path.emplace(path, i).first->second;
+    struct stat st {};
+    if (first[i] == i && ::stat(path.c_str(), &st) == 0) {
+      first[i] = by_file.emplace(std::make_pair(st.st_dev, st.st_ino), i).first->second;
     }
   }
-  return nullptr;
-}
-
-bool runs_job(const std::vector<OpenClIcd>& icds, std::size_t i) {
-  return icds[i].resolved && earlier_same_library(icds, i) == nullptr;
+  return first;
 }
 
 bool is_failure(ProbeStatus s) {
@@ -203,8 +224,9 @@ OpenClInfo discover(const ProbeContext& ctx) { return Discovery(ctx).run(); }
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const OpenClInfo& found) {
   std::vector<IsolatedJob> out;
   if (!ctx.live) return out;
+  const auto first = first_of_each_library(found.icds);
   for (std::size_t i = 0; i < found.icds.size(); ++i) {
-    if (!runs_job(found.icds, i)) continue;
+    if (first[i] != i) continue;
     const OpenClIcd& icd = found.icds[i];
     const std::string library = icd.library;
     out.push_back({std::string(kBackendOpenCl), base_name(icd.file ? *icd.file : library), library,
@@ -230,6 +252,7 @@ ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bo
   std::size_t devices = 0;
   double seconds = 0;
   std::vector<std::string> failures;
+  const auto first = first_of_each_library(info.icds);
   for (std::size_t i = 0; i < info.icds.size(); ++i) {
     OpenClIcd& icd = info.icds[i];
     if (!icd.resolved) {
@@ -237,10 +260,9 @@ ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bo
       failures.push_back(icd.error.value_or(icd.library));
       continue;
     }
-    if (!runs_job(info.icds, i)) {
-      const OpenClIcd* first = earlier_same_library(info.icds, i);
-      icd.loads = first->loads;
-      icd.error = first->error;
+    if (first[i] != i) {
+      icd.loads = info.icds[first[i]].loads;
+      icd.error = info.icds[first[i]].error;
       continue;
     }
     if (next >= results.size()) break;
@@ -264,7 +286,9 @@ ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bo
     out.status = ProbeStatus::missing;
     out.detail = "the registered OpenCL ICDs report no platforms";
   } else {
+    // The drivers failed, each named by its own outcome; the loader is not one of them.
     out.status = ProbeStatus::failed;
+    out.library.reset();
     out.detail = "no OpenCL ICD works: " + join(failures, "; ");
   }
   return out;

@@ -1,6 +1,8 @@
-// PCI display and compute functions through libpci's linux-sysfs access, pointed at the root.
-// libpci enumerates and names; the attributes it does not read (link, driver, NUMA, …) are
-// read through Root. Nothing is written and no device is woken: sysfs attributes only.
+// PCI display and compute functions from sysfs under the root, named by libpci from pci.ids.
+// Every attribute is read through Root. Nothing is written and no device is woken: sysfs
+// attributes only.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <csetjmp>
 #include <cstdarg>
@@ -60,6 +62,7 @@ bool guarded(F&& f) {
 constexpr const char* kIdsFiles[] = {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids",
                                      "/usr/share/pci.ids"};
 constexpr int kNoNumbers = PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB;
+constexpr off_t kMaxIdsFile = 64 << 20;  // pci.ids is about 1.3 MB; more is not one
 
 bool is_gpu_class(std::uint32_t class_code) {
   const std::uint32_t base = class_code >> 16;
@@ -144,11 +147,22 @@ void match_modules(const Root& root, std::vector<PciDevice>& devices) {
   }
 }
 
-std::string address_of(const pci_dev* d) {
+/// "0000:01:00.0" as the kernel names a function in sysfs (domain, bus, device, function, in
+/// hex), normalised to lower case; nullopt for any other name.
+std::optional<std::string> parse_pci_address(const std::string& name) {
+  unsigned domain = 0;
+  unsigned bus = 0;
+  unsigned slot = 0;
+  unsigned func = 0;
+  int used = 0;
+  if (std::sscanf(name.c_str(), "%x:%x:%x.%x%n", &domain, &bus, &slot, &func, &used) != 4 ||
+      static_cast<std::size_t>(used) != name.size() || domain > 0xffff || bus > 0xff ||
+      slot > 0x1f || func > 7) {
+    return std::nullopt;
+  }
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%d", static_cast<unsigned>(d->domain), d->bus,
-                d->dev, d->func);
-  return buf;
+  std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%u", domain, bus, slot, func);
+  return std::string(buf);
 }
 
 }  // namespace
@@ -162,60 +176,68 @@ PciInfo probe_pci(const ProbeContext& ctx, ProbeOutcome& outcome) {
                      ": no PCI bus is visible (sysfs not mounted, or not Linux)";
     return info;
   }
-  const std::string sysfs = root.host_path("/sys/bus/pci").string();
+  // The functions are read through Root, not by libpci's own scan: libpci opens whatever a
+  // tree holds (a FIFO there would block it for ever) and follows links out of --sysroot.
+  // libpci only names them, from a pci.ids that Root has checked is a regular file.
   std::string ids_path;
   for (const char* candidate : kIdsFiles) {
-    if (root.exists(candidate)) {
+    const auto st = root.stat_of(candidate);
+    if (st && S_ISREG(st->st_mode) && st->st_size <= kMaxIdsFile) {
       info.ids_file = candidate;
       ids_path = root.host_path(candidate).string();
       break;
     }
   }
-
   pci_access* pacc = nullptr;
-  bool ok = guarded([&] {
-    pacc = pci_alloc();
-    pacc->error = on_error;
-    pacc->warning = on_warning;
-    pacc->debug = on_warning;
-    pacc->method = PCI_ACCESS_SYS_BUS_PCI;
-    pci_set_param(pacc, const_cast<char*>("sysfs.path"), const_cast<char*>(sysfs.c_str()));
-    pci_set_param(pacc, const_cast<char*>("hwdb.disable"), const_cast<char*>("1"));
-    if (!ids_path.empty()) pci_set_name_list_path(pacc, const_cast<char*>(ids_path.c_str()), 0);
-    pci_init(pacc);
-    pci_scan_bus(pacc);
-  });
-  if (!ok) {
-    outcome.status = ProbeStatus::failed;
-    outcome.detail = std::string("libpci: ") + t_error;
-    if (pacc != nullptr) guarded([&] { pci_cleanup(pacc); });
-    return info;
+  if (!ids_path.empty()) {
+    const bool ok = guarded([&] {
+      pacc = pci_alloc();
+      pacc->error = on_error;
+      pacc->warning = on_warning;
+      pacc->debug = on_warning;
+      pci_set_param(pacc, const_cast<char*>("hwdb.disable"), const_cast<char*>("1"));
+      pci_set_name_list_path(pacc, const_cast<char*>(ids_path.c_str()), 0);
+    });
+    if (!ok) {
+      outcome.detail = std::string("libpci: ") + t_error;
+      pacc = nullptr;
+    }
   }
 
   std::vector<std::string> problems;
-  for (pci_dev* d = pacc->devices; d != nullptr; d = d->next) {
+  for (const auto& name : root.list("/sys/bus/pci/devices")) {
+    const auto address = parse_pci_address(name);
+    if (!address) {
+      problems.push_back(name + ": not a PCI address");
+      continue;
+    }
     ++info.devices_scanned;
-    if (!guarded([&] { pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS); })) {
-      problems.push_back(address_of(d) + ": " + t_error);
+    const std::string dir = "/sys/bus/pci/devices/" + name + "/";
+    const auto vendor = hex_attr<std::uint16_t>(root, dir + "vendor");
+    const auto device = hex_attr<std::uint16_t>(root, dir + "device");
+    if (!vendor || !device || !root.exists(dir + "class")) {
+      problems.push_back(name + ": no readable vendor, device and class attributes");
       continue;
     }
     PciDevice dev;
-    dev.address = address_of(d);
-    dev.vendor_id = d->vendor_id;
-    dev.device_id = d->device_id;
-    dev.class_code = static_cast<std::uint32_t>(d->device_class) << 8;
-    read_attributes(root, dev);  // the class file adds the prog-if byte
+    dev.address = *address;
+    dev.vendor_id = *vendor;
+    dev.device_id = *device;
+    read_attributes(root, dev);
     if (!is_gpu_class(dev.class_code)) continue;
-    if (info.ids_file) fill_names(pacc, dev);
+    if (pacc != nullptr) fill_names(pacc, dev);
     fill_builtin_names(dev);  // what the root's pci.ids lacks (or all, without one)
     info.devices.push_back(std::move(dev));
   }
-  guarded([&] { pci_cleanup(pacc); });
+  if (pacc != nullptr) guarded([&] { pci_cleanup(pacc); });
 
   match_modules(root, info.devices);
   std::sort(info.devices.begin(), info.devices.end(),
             [](const PciDevice& a, const PciDevice& b) { return a.address < b.address; });
-  if (!problems.empty()) outcome.detail = "libpci: " + join(problems, "; ");
+  if (!problems.empty()) {
+    if (!outcome.detail.empty()) outcome.detail += "; ";
+    outcome.detail += join(problems, "; ");
+  }
   if (!info.ids_file) {
     if (!outcome.detail.empty()) outcome.detail += "; ";
     outcome.detail += "no pci.ids under the root: names from the built-in pci.ids " +
@@ -227,11 +249,8 @@ PciInfo probe_pci(const ProbeContext& ctx, ProbeOutcome& outcome) {
 }  // namespace gpudoctor
 
 #ifdef GPUDOCTOR_ASAN
-// A libpci error jumps out of libpci (on_error), abandoning what it had allocated for the scan:
-// its half-made pci_dev and the sysfs DIR it was reading (libc's frames end that stack at
-// __alloc_dir). A bounded leak, once per failed scan, that LeakSanitizer (GPUDOCTOR_SANITIZE)
-// must not count against gpudoctor.
-extern "C" const char* __lsan_default_suppressions() {
-  return "leak:libpci.so\nleak:__alloc_dir\n";
-}
+// A libpci error jumps out of libpci (on_error), abandoning what it had allocated (the name
+// list it was reading). A bounded leak, once per failed lookup, that LeakSanitizer
+// (GPUDOCTOR_SANITIZE) must not count against gpudoctor.
+extern "C" const char* __lsan_default_suppressions() { return "leak:libpci.so\n"; }
 #endif

@@ -53,6 +53,43 @@ void run_smoke(const VulkanApi& api, VkInstance instance,
   report.smoke_running.reset();
 }
 
+/// Each active layer alone with the driver that has just worked without it: a crash or a hang
+/// now is the layer's, and the progress report says which one.
+void try_layers(const LayerPlan& plan, VulkanDriverReport& report) {
+  for (const auto& layer : plan.active) {
+    VulkanLayerCheck check{layer.name,    layer.library,   layer.manifest,
+                           layer.because, ProbeStatus::ok, "loaded with " + report.manifest};
+    report.layer_running = check;
+    report_progress(report);
+    load_layer_alone(plan, layer);
+    auto opened = open_vulkan_instance("gpudoctor");
+    if (auto* e = std::get_if<VulkanInstanceError>(&opened)) {
+      check.status = ProbeStatus::failed;
+      check.detail = e->detail;
+    } else {
+      const VulkanInstance& vk = std::get<VulkanInstance>(opened);
+      std::uint32_t count = 0;
+      VkResult r = vk.api.enumerate_physical_devices(vk.instance, &count, nullptr);
+      std::vector<VkPhysicalDevice> handles(std::min<std::uint32_t>(count, kMaxDevices));
+      if (r == VK_SUCCESS && !handles.empty()) {
+        count = static_cast<std::uint32_t>(handles.size());
+        r = vk.api.enumerate_physical_devices(vk.instance, &count, handles.data());
+      }
+      if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+        check.status = ProbeStatus::failed;
+        check.detail = vk_call_failed("vkEnumeratePhysicalDevices", r);
+      }
+      for (std::size_t i = 0; i < handles.size() && i < count; ++i) {
+        VkPhysicalDeviceProperties props{};
+        if (handles[i] != VK_NULL_HANDLE) vk.api.get_physical_device_properties(handles[i], &props);
+      }
+    }
+    report.layers.push_back(std::move(check));
+  }
+  report.layer_running.reset();
+  load_no_layers(plan);
+}
+
 }  // namespace
 
 void restrict_loader_to(const std::string& manifest) {
@@ -61,9 +98,8 @@ void restrict_loader_to(const std::string& manifest) {
   ::unsetenv("VK_ADD_DRIVER_FILES");
   ::unsetenv("VK_LOADER_DRIVERS_SELECT");
   ::unsetenv("VK_LOADER_DRIVERS_DISABLE");
-  // Driver facts, not what implicit layers make of them (loaders from 1.3.234 honour this).
-  ::setenv("VK_LOADER_LAYERS_DISABLE", "~implicit~", 1);
-  ::unsetenv("VK_INSTANCE_LAYERS");
+  // Driver facts, not what layers make of them, and a crash in a layer is not the driver's.
+  load_no_layers({});
   // The loader's own errors (a driver library that fails to load, …) reach stderr_tail.
   ::setenv("VK_LOADER_DEBUG", "error", 0);
 }
@@ -73,8 +109,9 @@ std::string smoke_device_label(const VulkanDevice& device, std::size_t index) {
 }
 
 JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string& library,
-                                  bool smoke) {
+                                  bool smoke, const LayerPlan& layers) {
   restrict_loader_to(manifest);
+  load_no_layers(layers);
   VulkanDriverReport report;
   report.manifest = manifest;
   auto data = [&report] { return Json(report); };
@@ -122,6 +159,7 @@ JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string
   }
   if (!anomalies.empty()) return {ProbeStatus::failed, anomaly_summary(library, anomalies), data()};
   if (smoke) run_smoke(api, instance, handles, library, report);
+  try_layers(layers, report);
   return {ProbeStatus::ok, device_summary(report.devices) + smoke::smoke_summary(report.smoke),
           data()};
 }

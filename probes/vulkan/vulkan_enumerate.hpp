@@ -7,6 +7,7 @@
 #include "core/isolate.hpp"
 #include "json.hpp"
 #include "model/vulkan.hpp"
+#include "vulkan/vulkan_layers.hpp"
 
 namespace gpudoctor::vulkan {
 
@@ -20,9 +21,12 @@ struct VulkanDriverReport {
   /// The device whose smoke matmul is running (set in progress reports): if the child dies
   /// now, the driver died in that device's shader.
   std::optional<std::string> smoke_running;
+  /// The layer being tried (set in progress reports): if the child dies now, that layer did it.
+  std::optional<VulkanLayerCheck> layer_running;
+  std::vector<VulkanLayerCheck> layers;  ///< each active layer, tried alone after the driver
 };
 GPUDOCTOR_JSON(VulkanDriverReport, manifest, loader, instance_version, devices, smoke,
-               smoke_running)
+               smoke_running, layer_running, layers)
 
 /// Limits on what a driver may claim; beyond them it is lying, and we read no further.
 inline constexpr std::uint32_t kMaxDevices = 64;
@@ -33,9 +37,10 @@ void restrict_loader_to(const std::string& manifest);
 
 /// Runs in the isolated child: restricts the loader to this one driver manifest, opens
 /// libvulkan.so.1, creates an instance and reads every physical device; with `smoke`, runs the
-/// smoke matmul on each. `library` is the driver library the manifest names, for messages.
+/// smoke matmul on each. Then it tries each of `layers.active` alone with the driver, telling
+/// the parent which one before it does. `library` is the driver library, for messages.
 JobReport enumerate_vulkan_driver(const std::string& manifest, const std::string& library,
-                                  bool smoke);
+                                  bool smoke, const LayerPlan& layers = {});
 
 /// How smoke results name a Vulkan device.
 std::string smoke_device_label(const VulkanDevice& device, std::size_t index);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <set>
+#include <tuple>
 
 #include "core/library_search.hpp"
 #include "parse/pci_sysfs.hpp"
@@ -20,6 +23,8 @@ namespace {
 constexpr const char* kBackend = "vulkan";
 constexpr const char* kLoaderName = "libvulkan.so.1";
 constexpr bool k64Bit = sizeof(void*) == 8;
+/// How a manifest's not_loaded begins when an earlier manifest is the same driver.
+const std::string kSameDriverAs = "the same driver as ";
 
 std::string base_name(const std::string& file) { return file.substr(file.rfind('/') + 1); }
 
@@ -71,13 +76,13 @@ class Discovery {
     VulkanManifest m;
     m.source = source;
     m.file = file;
-    auto text = ctx_.root.read(file);
-    if (!text) {
-      m.error = "cannot be read";
+    FileText text = ctx_.root.read_file(file);
+    if (!text.text) {
+      m.error = "cannot be read: " + text.error;
       info_.manifests.push_back(std::move(m));
       return;
     }
-    VulkanManifestFile parsed = parse_vulkan_manifest(*text);
+    VulkanManifestFile parsed = parse_vulkan_manifest(*text.text);
     m.file_format_version = parsed.file_format_version;
     m.library_path = parsed.library_path;
     m.api_version = parsed.api_version;
@@ -89,7 +94,23 @@ class Discovery {
     }
     if (m.library_path && !m.library_path->empty()) resolve_library(m);
     if (m.resolved && !m.error) m.not_loaded = vulkan_driver_without_device(*m.resolved, render_nodes_);
+    if (m.resolved && !m.error && !m.not_loaded) note_same_driver(m);
     info_.manifests.push_back(std::move(m));
+  }
+
+  /// Manifests that make the loader load the same library file the same way (same API version
+  /// and portability flag) are one driver: probed once, in one child, found by one stat each.
+  void note_same_driver(VulkanManifest& m) {
+    const auto st = ctx_.root.stat_of(*m.resolved);
+    if (!st) return;
+    auto [first, fresh] =
+        drivers_.emplace(std::make_tuple(st->st_dev, st->st_ino, m.api_version.value_or(""),
+                                         m.is_portability_driver.value_or(false)),
+                         m.file);
+    if (!fresh) {
+      m.not_loaded = kSameDriverAs + first->second +
+                     " (the same library file and API version): probed once for both";
+    }
   }
 
   /// An absolute path as it is; a relative one with a slash from the manifest's directory; a
@@ -110,8 +131,9 @@ class Discovery {
   /// fixture trees hold placeholders, not the libraries.
   std::optional<std::string> elf_problem(const std::string& path) const {
     if (!ctx_.live) return std::nullopt;
-    auto head = ctx_.root.read(path, 5);
-    if (!head) return "cannot be read";
+    FileText file = ctx_.root.read_file(path, 5);
+    if (!file.text) return "cannot be read: " + file.error;
+    const std::optional<std::string>& head = file.text;
     if (head->size() < 5 || head->compare(0, 4,
                                           "\x7f"
                                           "ELF") != 0) {
@@ -142,6 +164,7 @@ class Discovery {
   std::vector<DrmRenderNode> render_nodes_;
   VulkanInfo info_;
   std::set<std::string> seen_;
+  std::map<std::tuple<dev_t, ino_t, std::string, bool>, std::string> drivers_;
 };
 
 /// A child that died during the smoke test: its last progress report names the device.
@@ -162,6 +185,56 @@ std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+/// Layers that crashed, hung or failed in drivers' children, each becoming an outcome of its
+/// own (label "layer <name>", library the layer's) while the driver keeps what it gave alone.
+class LayerBlame {
+ public:
+  /// One child's report: a death while a layer was being tried is the layer's.
+  void take(VulkanDriverReport& report, const std::string& driver, IsolatedResult& r) {
+    if (report.layer_running && is_failure(r.outcome.status)) {
+      const VulkanLayerCheck l = *report.layer_running;
+      const ProbeStatus status = r.outcome.status;
+      const std::string& d = r.outcome.detail;
+      const std::string how = starts_with(d, driver) ? d.substr(driver.size()) : ": " + d;
+      add(l, status, how, driver, r.outcome.stderr_tail);
+      r.outcome.status = ProbeStatus::ok;
+      r.outcome.detail = device_names(report) + "; with the layer " + l.name + " it " +
+                         verb(status) + " (reported as the layer's)";
+      r.outcome.stderr_tail.reset();
+      report.layer_running.reset();
+    }
+    for (const auto& l : report.layers) {
+      if (l.status != ProbeStatus::ok) add(l, l.status, ": " + l.detail, driver, std::nullopt);
+    }
+  }
+  void append_to(std::vector<IsolatedResult>& results) {
+    for (auto& o : outcomes_) results.push_back(IsolatedResult{std::move(o), std::nullopt});
+  }
+
+ private:
+  static std::string verb(ProbeStatus s) {
+    return s == ProbeStatus::crashed ? "crashed" : s == ProbeStatus::timed_out ? "hung" : "failed";
+  }
+  static std::string device_names(const VulkanDriverReport& report) {
+    std::vector<std::string> names;
+    for (const auto& d : report.devices) names.push_back(d.name.value_or("?"));
+    return plural(names.size(), "device") + (names.empty() ? "" : ": " + join(names, ", "));
+  }
+  void add(const VulkanLayerCheck& l, ProbeStatus status, const std::string& how,
+           const std::string& driver, const std::optional<std::string>& printed) {
+    for (const auto& o : outcomes_) {
+      if (o.label == "layer " + l.name) return;  // one outcome a layer, from its first driver
+    }
+    ProbeOutcome o{kBackend, "layer " + l.name, l.library, status,
+                   "the Vulkan layer " + l.name + " (" + l.library + ")" + how +
+                       ", tried alone with " + driver + ", which works without it; " +
+                       "applications get it: " + l.because + " (" + l.manifest + ")"};
+    o.stderr_tail = printed;
+    outcomes_.push_back(std::move(o));
+  }
+  std::vector<ProbeOutcome> outcomes_;
+};
+
 }  // namespace
 
 VulkanInfo discover(const ProbeContext& ctx) { return Discovery(ctx).run(); }
@@ -169,11 +242,12 @@ VulkanInfo discover(const ProbeContext& ctx) { return Discovery(ctx).run(); }
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const VulkanInfo& found) {
   std::vector<IsolatedJob> out;
   if (!ctx.live) return out;
+  auto layers = std::make_shared<const LayerPlan>(discover_layers(ctx));
   for (const auto& m : found.manifests) {
     if (!m.resolved || m.error || m.not_loaded) continue;
     out.push_back({kBackend, base_name(m.file), m.resolved,
-                   [file = m.file, lib = *m.resolved, smoke = ctx.smoke] {
-                     return enumerate_vulkan_driver(file, lib, smoke);
+                   [file = m.file, lib = *m.resolved, smoke = ctx.smoke, layers] {
+                     return enumerate_vulkan_driver(file, lib, smoke, *layers);
                    }});
   }
   return out;
@@ -190,6 +264,7 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
   std::size_t failures = 0;
   std::size_t reporting = 0;
   double longest = 0;
+  LayerBlame layers;
   for (auto& r : results) {
     longest = std::max(longest, r.outcome.seconds.value_or(0));
     if (r.data) {
@@ -202,6 +277,7 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
         if (!info.instance_version) info.instance_version = report.instance_version;
         if (!info.loader) info.loader = report.loader;
         if (!report.devices.empty()) ++reporting;
+        layers.take(report, what, r);
         if (is_failure(r.outcome.status)) add_lost_smoke(report, what, r.outcome);
         for (auto& smoke : report.smoke) info.smoke.push_back(std::move(smoke));
         for (auto& d : report.devices) {
@@ -217,19 +293,30 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
   }
   own.library = info.loader;
   own.seconds = longest;
-  const auto not_loaded = static_cast<std::size_t>(
-      std::count_if(info.manifests.begin(), info.manifests.end(),
-                    [](const VulkanManifest& m) { return m.not_loaded.has_value(); }));
-  const std::string skipped =
+  layers.append_to(results);
+  auto counted = [&](bool same_driver) {
+    return static_cast<std::size_t>(
+        std::count_if(info.manifests.begin(), info.manifests.end(), [&](const VulkanManifest& m) {
+          return m.not_loaded && starts_with(*m.not_loaded, kSameDriverAs) == same_driver;
+        }));
+  };
+  const std::size_t not_loaded = counted(false);
+  const std::size_t repeated = counted(true);
+  std::string skipped =
       not_loaded == 0 ? ""
                       : "; " + plural(not_loaded, "driver") + " not loaded: no device here for them";
+  if (repeated > 0) {
+    skipped += "; " + plural(repeated, "more manifest") + " of a driver already probed";
+  }
 
   if (!info.devices.empty()) {
     own.detail = plural(info.devices.size(), "device") + " from " + plural(reporting, "driver");
     if (failures > 0) own.detail += "; " + plural(failures, "driver") + " failed";
     own.detail += skipped;
   } else if (failures > 0) {
+    // The drivers failed, each named by its own outcome; the loader is not one of them.
     own.status = ProbeStatus::failed;
+    own.library.reset();
     own.detail = "no device; " + std::to_string(failures) + " of " +
                  plural(results.size(), "driver") + " failed";
   } else if (info.manifests.empty()) {

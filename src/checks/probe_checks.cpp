@@ -21,6 +21,13 @@ std::string hint_for(const ProbeOutcome& p) {
            ". To run without it, set OCL_ICD_VENDORS to a directory holding only the other "
            ".icd files (clinfo and every OpenCL program load every registered ICD).";
   }
+  if (p.backend == "vulkan" && p.label.rfind("layer ", 0) == 0) {
+    const std::string name = p.label.substr(6);
+    return "Every Vulkan program loads this layer. Disable it: VK_LOADER_LAYERS_DISABLE='" + name +
+           "' (Vulkan loader 1.3.234 and later), or unset what enables it, or remove the package "
+           "that installed its manifest; then update or report the layer " +
+           lib + ".";
+  }
   if (p.backend == "vulkan") {
     return "Reinstall or remove the Vulkan driver " + lib + " (manifest " + p.label +
            "). To run without it: VK_LOADER_DRIVERS_DISABLE='" + p.label + "'.";
@@ -32,6 +39,19 @@ std::string hint_for(const ProbeOutcome& p) {
   }
   return "Re-run with --timeout 30 to rule out a slow start; report it with `gpudoctor query "
          "--json` attached.";
+}
+
+/// The OpenCL or Vulkan backend's own outcome when its loader is there and every driver failed:
+/// a summary of its drivers' failures, each of which has its finding already (probe.* for a
+/// driver that was loaded, the ICD and manifest checks for one that could not be). Reporting
+/// it again would name the loader as a broken driver.
+bool sums_up_driver_failures(const ProbeOutcome& p, const Snapshot& snap) {
+  if (p.label != p.backend || p.status != ProbeStatus::failed) return false;
+  if (p.backend == "opencl") {
+    return snap.opencl && snap.opencl->loader && !snap.opencl->icds.empty();
+  }
+  if (p.backend == "vulkan") return snap.vulkan && snap.vulkan->loader;
+  return false;
 }
 
 }  // namespace
@@ -52,6 +72,7 @@ bool repeats_a_job(const std::vector<ProbeOutcome>& probes, const ProbeOutcome& 
 void check_probe_failures(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   for (const auto& p : in.snap.probes) {
     if (repeats_a_job(in.snap.probes, p)) continue;
+    if (sums_up_driver_failures(p, in.snap)) continue;
     std::string what;
     switch (p.status) {
       case ProbeStatus::crashed: what = "crashed"; break;

@@ -399,6 +399,30 @@ TEST_F(VulkanDiscover, MesaDriversForAbsentGpusAreListedButNotLoaded) {
   EXPECT_EQ(own.detail, "no device: 1 driver installed, none for a device on this machine");
 }
 
+TEST_F(VulkanDiscover, ManifestsLoadingTheSameLibraryAreOneDriver) {
+  // The same library file under two names (a link), from two manifests, and a third manifest
+  // asking for another API version of it: two drivers, two children.
+  const std::string icd = "/usr/share/vulkan/icd.d";
+  write("/usr/lib/libvulkan_lvp.so", "");
+  fs::create_directories(root_ / "lib");
+  fs::create_symlink("../usr/lib/libvulkan_lvp.so", root_ / "lib/libvulkan_lvp.so");
+  write(icd + "/a.json", manifest("/usr/lib/libvulkan_lvp.so"));
+  write(icd + "/b.json", manifest("/lib/libvulkan_lvp.so"));
+  write(icd + "/c.json", R"({"file_format_version": "1.0.0", "ICD": {"library_path":
+      "/usr/lib/libvulkan_lvp.so", "api_version": "1.0.0"}})");
+  const Root root(root_);
+  const Environment env = env_of({});
+  VulkanInfo info = vulkan::discover(ProbeContext{root, env, false});
+  ASSERT_EQ(info.manifests.size(), 3u);
+  EXPECT_FALSE(info.manifests[0].not_loaded);
+  ASSERT_TRUE(info.manifests[1].not_loaded);
+  EXPECT_EQ(info.manifests[1].not_loaded->rfind("the same driver as " + icd + "/a.json", 0), 0u)
+      << *info.manifests[1].not_loaded;
+  EXPECT_FALSE(info.manifests[2].not_loaded);
+  const Environment live_env = env_of({});
+  EXPECT_EQ(vulkan::jobs(ProbeContext{root, live_env, true}, info).size(), 2u);
+}
+
 TEST_F(VulkanDiscover, DriverFilesNamingAMissingFileIsReported) {
   write("/usr/share/vulkan/icd.d/lvp.json", manifest("/usr/lib/libvulkan_lvp.so"));
   const Root root(root_);
@@ -407,7 +431,7 @@ TEST_F(VulkanDiscover, DriverFilesNamingAMissingFileIsReported) {
   EXPECT_EQ(info.driver_override, "VK_DRIVER_FILES");
   ASSERT_EQ(info.manifests.size(), 1u);  // the standard directory is not searched
   EXPECT_EQ(info.manifests[0].source, "VK_DRIVER_FILES");
-  EXPECT_EQ(info.manifests[0].error, "cannot be read");
+  EXPECT_EQ(info.manifests[0].error, "cannot be read: No such file or directory");
 }
 
 TEST_F(VulkanDiscover, MalformedChildDataBecomesAFailureNamingTheLibrary) {

@@ -25,6 +25,29 @@ void add_directories(VulkanSearchPlan& plan, const std::string& list, const char
 /// The loader's search: a replacing variable, else an adding one and the standard directories.
 VulkanSearchPlan search_plan(const Environment& env, std::initializer_list<const char*> replacing,
                              const char* adding, const char* suffix) {
+/// The standard directories, the same for drivers and layers, each with `suffix` appended.
+void add_standard_directories(VulkanSearchPlan& plan, const Environment& env,
+                              const char* suffix) {
+  const std::optional<std::string> home = env.get("HOME");
+  if (auto v = env.get_nonempty("XDG_CONFIG_HOME")) {
+    add_directories(plan, *v, suffix);
+  } else if (home) {
+    add_directories(plan, *home + "/.config", suffix);
+  }
+  add_directories(plan, env.get_nonempty("XDG_CONFIG_DIRS").value_or("/etc/xdg"), suffix);
+  add_directories(plan, "/etc", suffix);
+  if (auto v = env.get_nonempty("XDG_DATA_HOME")) {
+    add_directories(plan, *v, suffix);
+  } else if (home) {
+    add_directories(plan, *home + "/.local/share", suffix);
+  }
+  add_directories(plan, env.get_nonempty("XDG_DATA_DIRS").value_or("/usr/local/share:/usr/share"),
+                  suffix);
+}
+
+}  // namespace
+
+VulkanSearchPlan vulkan_driver_search_plan(const Environment& env) {
   VulkanSearchPlan plan;
   for (const char* variable : replacing) {
     if (auto value = env.get(variable)) {
@@ -49,6 +72,26 @@ VulkanSearchPlan search_plan(const Environment& env, std::initializer_list<const
   }
   add_directories(plan, env.get_nonempty("XDG_DATA_DIRS").value_or("/usr/local/share:/usr/share"),
                   suffix);
+  if (auto extra = env.get_nonempty("VK_ADD_DRIVER_FILES")) {
+    add_variable_entries(plan, "VK_ADD_DRIVER_FILES", *extra);
+  }
+  add_standard_directories(plan, env, kIcdSuffix);
+  return plan;
+}
+
+VulkanSearchPlan vulkan_layer_search_plan(const Environment& env, bool implicit) {
+  VulkanSearchPlan plan;
+  const char* replace = implicit ? "VK_IMPLICIT_LAYER_PATH" : "VK_LAYER_PATH";
+  const char* add = implicit ? "VK_ADD_IMPLICIT_LAYER_PATH" : "VK_ADD_LAYER_PATH";
+  if (auto value = env.get_nonempty(replace)) {
+    plan.override_variable = replace;
+    add_variable_entries(plan, replace, *value);
+    // Loaders before 1.3.296 do not know VK_IMPLICIT_LAYER_PATH and still search the rest.
+    if (!implicit) return plan;
+  }
+  if (auto extra = env.get_nonempty(add)) add_variable_entries(plan, add, *extra);
+  add_standard_directories(plan, env,
+                           implicit ? "/vulkan/implicit_layer.d" : "/vulkan/explicit_layer.d");
   return plan;
 }
 

@@ -37,6 +37,12 @@ VulkanSearchPlan vulkan_driver_search_plan(const Environment& env);
 /// drivers' ones with /vulkan/implicit_layer.d (LoaderLayerInterface.md, "Linux Layer
 /// Discovery").
 VulkanSearchPlan vulkan_implicit_layer_search_plan(const Environment& env);
+/// Where it looks for layer manifests: the same directories with /vulkan/implicit_layer.d or
+/// /vulkan/explicit_layer.d appended; for explicit layers VK_LAYER_PATH replaces them and
+/// VK_ADD_LAYER_PATH comes first; for implicit ones VK_IMPLICIT_LAYER_PATH and
+/// VK_ADD_IMPLICIT_LAYER_PATH (loaders from 1.3.296) come first.
+/// https://github.com/KhronosGroup/Vulkan-Loader/blob/v1.3.239/docs/LoaderLayerInterface.md#linux-layer-discovery
+VulkanSearchPlan vulkan_layer_search_plan(const Environment& env, bool implicit);
 
 }  // namespace gpudoctor
 

@@ -4,6 +4,11 @@
  *   FAKE_WRONG_RESULT  returns the product with one entry off by 0.25, at row 3, column 5
  *   FAKE_KERNEL_CRASH  dereferences NULL when the kernel is enqueued (SIGSEGV mid-kernel)
  *   FAKE_KERNEL_HANG   never finishes the kernel: clWaitForEvents does not return
+ *   FAKE_HELPER        forks a helper when first asked for its platforms, which sleeps for ever
+ *                      holding every descriptor the process had (gpudoctor's pipes among them),
+ *                      as a driver that starts a daemon does; the driver itself answers sanely
+ *   FAKE_HELPER_SETSID the same, the helper in a session of its own (out of the process group)
+ *   FAKE_HELPER_HANG   forks the helper, then never returns from clGetDeviceIDs
  * Objects start with the dispatch table pointer, as cl_icd.h requires. */
 #include <CL/cl_icd.h>
 #include <stdlib.h>
@@ -91,6 +96,9 @@ static cl_int CL_API_CALL get_device_ids(cl_platform_id p, cl_device_type type, 
                                          cl_device_id* out, cl_uint* count) {
   (void)p;
   (void)type;
+#ifdef FAKE_HELPER_HANG
+  for (;;) pause();
+#endif
   if (count != NULL) *count = 1;
   if (out != NULL && num > 0) out[0] = &device;
   return CL_SUCCESS;
@@ -255,8 +263,25 @@ static cl_int CL_API_CALL release_static(void* object) {
   return CL_SUCCESS;
 }
 
+#if defined(FAKE_HELPER) || defined(FAKE_HELPER_SETSID) || defined(FAKE_HELPER_HANG)
+static void start_helper(void) {
+  static int started = 0;
+  if (started) return;
+  started = 1;
+  if (fork() == 0) {
+#ifdef FAKE_HELPER_SETSID
+    setsid();
+#endif
+    for (;;) pause();
+  }
+}
+#else
+static void start_helper(void) {}
+#endif
+
 FAKE_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num, cl_platform_id* platforms,
                                                       cl_uint* count) {
+  start_helper();
   table.clGetPlatformInfo = clGetPlatformInfo;
   table.clGetDeviceIDs = get_device_ids;
   table.clGetDeviceInfo = get_device_info;
