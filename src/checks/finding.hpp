@@ -8,10 +8,10 @@
 namespace gpudoctor {
 
 enum class Severity { ok, info, warn, fail };
-NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::ok, "ok"},
-                                        {Severity::info, "info"},
-                                        {Severity::warn, "warn"},
-                                        {Severity::fail, "fail"}})
+GPUDOCTOR_JSON_ENUM(Severity, {{Severity::ok, "ok"},
+                               {Severity::info, "info"},
+                               {Severity::warn, "warn"},
+                               {Severity::fail, "fail"}})
 
 /// What a check concluded: a stable id, how bad, what it saw, what to do, and why it believes so.
 struct Finding {

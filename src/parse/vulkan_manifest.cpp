@@ -1,6 +1,6 @@
 #include "parse/vulkan_manifest.hpp"
 
-#include "json.hpp"
+#include "json_dom.hpp"
 #include "api/vulkan/vulkan_version.hpp"
 
 namespace gpudoctor {
@@ -17,7 +17,7 @@ std::optional<std::string> string_field(const Json& obj, const char* key) {
 
 VulkanManifestFile parse_vulkan_manifest(std::string_view text) {
   VulkanManifestFile m;
-  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  Json j = parse_json_bounded(text);
   if (j.is_discarded()) {
     m.error = "not valid JSON";
     return m;
