@@ -1,12 +1,7 @@
 // gpudoctor: parse the command line, collect (or load) a snapshot, check it, render it.
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
 #include "bench_command.hpp"
 #include "checks/checks.hpp"
@@ -14,6 +9,7 @@
 #include "collect.hpp"
 #include "devices.hpp"
 #include "environment.hpp"
+#include "file_io.hpp"
 #include "render/check_text.hpp"
 #include "render/query_text.hpp"
 #include "render/style.hpp"
@@ -28,14 +24,13 @@ namespace {
 constexpr int kExitUsage = 2;
 
 int usage_error(const std::string& message) {
-  std::cerr << "gpudoctor: " << message << "\n";
+  print_error(message);
   return kExitUsage;
 }
 
 int explain(const std::string& id) {
   if (const CheckSpec* spec = find_check(id)) {
-    std::cout << render_explain(*spec);
-    return 0;
+    return emit(render_explain(*spec), 0, true, Style::plain());
   }
   std::string known;
   for (const auto& c : all_checks()) known += "\n  " + std::string(c.id);
@@ -45,11 +40,11 @@ int explain(const std::string& id) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  guard_standard_streams();
   std::vector<std::string> args(argv + 1, argv + argc);
   CliResult cli = parse_cli(args, kToolVersion);
-  std::cout << cli.out;
-  std::cerr << cli.err;
-  if (!cli.options) return cli.exit_code;
+  write_stderr(cli.err);
+  if (!cli.options) return emit(cli.out, cli.exit_code, true, Style::plain());
   const Options& opt = *cli.options;
   if (opt.command == Command::explain) return explain(opt.explain_id);
   if (opt.command == Command::diff) return run_diff(opt);
@@ -58,20 +53,8 @@ int main(int argc, char** argv) {
 
   Snapshot snap;
   if (opt.from) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(*opt.from, ec)) {
-      return usage_error("--from " + *opt.from + ": cannot be read (a directory, not a report)");
-    }
-    std::ifstream in(*opt.from, std::ios::binary);
-    if (!in) {
-      return usage_error("--from " + *opt.from + ": cannot be read (" + std::strerror(errno) + ")");
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    auto loaded = snapshot_from_json_text(text.str());
-    if (auto* why = std::get_if<std::string>(&loaded)) {
-      return usage_error("--from " + *opt.from + ": " + *why);
-    }
+    auto loaded = read_snapshot_file(*opt.from);
+    if (auto* why = std::get_if<std::string>(&loaded)) return usage_error("--from " + *why);
     snap = std::move(std::get<Snapshot>(loaded));
   } else {
     CollectRequest req;
@@ -97,19 +80,12 @@ int main(int argc, char** argv) {
   const Style style = Style::for_stream(opt.color, ::isatty(STDOUT_FILENO) != 0, env);
 
   if (opt.command == Command::query) {
-    if (opt.json) {
-      std::cout << dump_json(query_json(snap, devices), 2) << "\n";
-    } else {
-      std::cout << render_query_text(snap, devices, style);
-    }
-    return 0;
+    if (opt.json) return emit(dump_json(query_json(snap, devices), 2) + "\n", 0, false, style);
+    return emit(render_query_text(snap, devices, style), 0, true, style);
   }
   const auto findings = run_checks(CheckInput{snap, devices, builtin_compat()});
   if (opt.command == Command::report) return run_report(opt, snap, devices, findings, env);
-  if (opt.json) {
-    std::cout << dump_json(check_json(snap, devices, findings), 2) << "\n";
-  } else {
-    std::cout << render_check_text(snap, devices, findings, style);
-  }
-  return check_exit_code(findings);
+  const int code = check_exit_code(findings);
+  if (opt.json) return emit(dump_json(check_json(snap, devices, findings), 2) + "\n", code, false, style);
+  return emit(render_check_text(snap, devices, findings, style), code, true, style);
 }
