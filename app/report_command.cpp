@@ -6,6 +6,7 @@
 #include "checks/checks.hpp"
 #include "file_io.hpp"
 #include "json_dom.hpp"
+#include "json_model_reader.hpp"
 #include "report/diff.hpp"
 #include "report/report.hpp"
 #include "report/report_html.hpp"
@@ -44,11 +45,10 @@ std::variant<Json, std::string> read_bench_file(const std::string& path) {
   if (!j.is_object() || !j.contains("results") || !j["results"].is_array()) {
     return path + ": not the output of gpudoctor bench --json";
   }
-  try {
-    return Json(j.get<BenchReport>());
-  } catch (const std::exception& e) {
-    return path + ": malformed bench results: " + e.what();
-  }
+  BenchReport bench;
+  const std::string problem = read_json_model(*text, bench);
+  if (!problem.empty()) return path + ": malformed bench results: " + problem;
+  return Json(bench);
 }
 
 }  // namespace

@@ -174,4 +174,23 @@ class JsonModelReader {
   std::optional<JsonReadProblem> problem_;
 };
 
+/// `text`, one JSON document, read into `out`: "" or why not ("not JSON: …", "nested deeper
+/// than …", "/results/0/n holds 1e+30 …"). For small files with a model type (a saved bench),
+/// without nlohmann's get<T>(), whose casts of out-of-range floats are undefined behaviour.
+template <typename T>
+std::string read_json_model(std::string_view text, T& out) {
+  try {
+    JsonLimits limits;
+    limits.max_bytes = text.size();
+    JsonPull in(text, limits);
+    JsonModelReader reader(in);
+    reader.read(out);
+    in.finish();
+    if (const auto& p = reader.problem()) return p->pointer + " " + p->why;
+    return "";
+  } catch (const JsonSyntaxError& e) {
+    return e.what();
+  }
+}
+
 }  // namespace gpudoctor

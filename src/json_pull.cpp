@@ -135,15 +135,20 @@ void JsonPull::begin_array() {
   enter();
 }
 
-bool JsonPull::next_key(bool& first) {
+bool JsonPull::next_in(char close, bool& first) {
   skip_whitespace();
-  if (peek_byte() == '}') {
+  if (peek_byte() == static_cast<unsigned char>(close)) {
     ++p_;
     --depth_;
     return false;
   }
-  if (!first) expect(',', "',' or '}'");
+  if (!first) expect(',', close == '}' ? "',' or '}'" : "',' or ']'");
   first = false;
+  return true;
+}
+
+bool JsonPull::next_key(bool& first) {
+  if (!next_in('}', first)) return false;
   expect('"', "a member name");
   key_.clear();
   string_body(&key_);
@@ -151,17 +156,7 @@ bool JsonPull::next_key(bool& first) {
   return true;
 }
 
-bool JsonPull::next_element(bool& first) {
-  skip_whitespace();
-  if (peek_byte() == ']') {
-    ++p_;
-    --depth_;
-    return false;
-  }
-  if (!first) expect(',', "',' or ']'");
-  first = false;
-  return true;
-}
+bool JsonPull::next_element(bool& first) { return next_in(']', first); }
 
 const std::string& JsonPull::read_string() {
   expect('"', "a string");

@@ -83,6 +83,9 @@ class JsonPull {
   void skip_whitespace();
   void expect(char c, const char* what);
   void enter();
+  /// Past the ',' before the next member or element of the container `close` ends; false,
+  /// with the container left, at its end.
+  bool next_in(char close, bool& first);
   void string_body(std::string* out);
   void escape(std::string* out);
   unsigned hex4();

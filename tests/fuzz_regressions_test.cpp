@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "json_pull.hpp"
 #include "snapshot_io.hpp"
 #include "test_support.hpp"
 
@@ -52,6 +53,37 @@ TEST(FuzzRegression, AnyFloatInAnIntegerFieldIsRefusedAndFloatFieldsStillRead) {
   EXPECT_EQ(snap.probes[0].seconds, 1e300);
   ASSERT_TRUE(snap.host);
   EXPECT_EQ(snap.host->cpu_cores, 2);
+}
+
+TEST(FuzzRegression, ANulByteAfterTheDocumentIsMoreTextNotItsEnd) {
+  // fuzz_json_pull: nlohmann takes a NUL outside a string for the end of the input and reads
+  // this as JSON; RFC 8259 and Python's json do not, and neither does the pull reader.
+  const std::string text = read_all(fuzz_fixture("json-pull-nul-after-document.json"));
+  ASSERT_EQ(text.size(), 23u);
+  EXPECT_FALSE(Json::parse(text, nullptr, false).is_discarded());
+  JsonPull in(text);
+  in.skip_value();
+  try {
+    in.finish();
+    FAIL() << "the NUL was taken for the end";
+  } catch (const JsonSyntaxError& e) {
+    EXPECT_STREQ(e.what(), "not JSON: more text after the document at byte 22");
+  }
+}
+
+TEST(FuzzRegression, ANumberPastADoublesRangeIsGrammarAndItsFieldRefusesIt) {
+  // fuzz_json_pull: nlohmann refuses 1e400 as it parses ("number overflow"); the grammar
+  // allows it (Python reads inf). The pull reader reads it; a field refuses it as a value.
+  const std::string text = read_all(fuzz_fixture("json-pull-number-overflow.json"));
+  JsonPull in(text);
+  EXPECT_EQ(in.read_number().text, "1e400");
+  in.finish();
+  const auto read = snapshot_from_json_text(
+      R"({"schema_version": 1, "probes": [{"backend": "x", "label": "x", "seconds": )" + text +
+      "}]}");
+  ASSERT_TRUE(std::holds_alternative<std::string>(read));
+  EXPECT_EQ(std::get<std::string>(read),
+            "malformed report: /probes/0/seconds holds 1e400, out of a double's range");
 }
 
 }  // namespace

@@ -106,7 +106,7 @@ TEST(Redact, UserNamesInHomeDirectoriesBecomeNumberedPlaceholders) {
   // Numbered in the order the document is walked (keys sorted): stable run to run.
   EXPECT_EQ(r.doc["other"], "/Users/<user2>/Library/Python/3.9");
   EXPECT_EQ(r.doc["windows"], "C:\\Users\\<user3>\\venv\\Scripts\\python.exe");
-  EXPECT_EQ(r.doc["os_id"], "alice");                           // not a path component: left alone
+  EXPECT_EQ(r.doc["os_id"], "alice");                           // just the name: left alone
   EXPECT_EQ(r.doc["source"], "https://github.com/alice/repo");  // rule URLs are ours
   EXPECT_EQ(r.counts.at("user_name"), 3);
 }

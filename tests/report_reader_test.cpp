@@ -158,6 +158,25 @@ TEST(ReportReader, ValuesThatDoNotFitTheirFieldAreNamedWithTheirPlace) {
   EXPECT_EQ(std::get<Snapshot>(read).host->cpu_threads, 8);
 }
 
+TEST(ReportReader, ASavedBenchIsReadAsStrictlyAsAReport) {
+  test::TempTree tree;
+  const auto report = [&](const std::string& bench) {
+    return run_io({"report", "--backend", "host", "--sysroot", tree.path(), "--bench",
+                   tree.write("bench.json", bench)},
+                  {});
+  };
+  // nlohmann's get<int>() cast 1e30 to int: undefined behaviour.
+  expect_refused(report(R"({"results": [{"series": {"api": "blas", "device": "cpu",
+                           "points": [{"n": 1e30}]}}]})"),
+                 "malformed bench results: /results/0/series/points/0/n holds a fraction or "
+                 "exponent where a whole number belongs");
+  expect_refused(report(R"({"results": [], "jobs": [{"backend": "opencl", "label": "x",
+                           "status": "fine", "detail": ""}]})"),
+                 "malformed bench results: /jobs/0/status unknown value \"fine\"");
+  const auto ok = report(R"({"results": [], "sizes": [64]})");
+  EXPECT_EQ(ok.r.exit_code, 0) << ok.r.err;
+}
+
 TEST(ReportReader, TimeoutsThatAreNoNumberAreUsageErrors) {
   for (const char* v : {"nan", "NaN", "-nan", "inf", "-inf", "1e400"}) {
     const auto r = test::run_gpudoctor({"query", "--backend", "host", "--timeout", v});
