@@ -13,8 +13,8 @@
 #include "render/check_text.hpp"
 #include "render/query_text.hpp"
 #include "render/style.hpp"
+#include "render/terminal_text.hpp"
 #include "report_command.hpp"
-#include "snapshot_io.hpp"
 #include "tool_version.hpp"
 
 using namespace gpudoctor;
@@ -34,7 +34,10 @@ int explain(const std::string& id) {
   }
   std::string known;
   for (const auto& c : all_checks()) known += "\n  " + std::string(c.id);
-  return usage_error("no check '" + id + "'; known checks:" + known);
+  // A list, one id a line: the one error that is not one line.
+  write_stderr("gpudoctor: no check '" + terminal_text(id, Style::plain(), true) +
+               "'; known checks:" + known + "\n");
+  return kExitUsage;
 }
 
 }  // namespace

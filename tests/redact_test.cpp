@@ -205,7 +205,7 @@ TEST(Redact, TheHostNameIsReplacedWhereverItStandsAlone) {
                  "Linux version 6.5.0-custom (dana@gpu-node-17) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) "
                  "11.4.0, GNU ld (GNU Binutils for Ubuntu) 2.38) #1 SMP PREEMPT_DYNAMIC"}}},
               {"environment",
-               {{"TMPDIR", "/scratch/gpu-node-17/tmp"},
+               {{"TMPDIR", "/scratch/GPU-Node-17/tmp"},
                 {"NCCL_SOCKET_IFNAME", "gpu-node-17.cluster.example.org:eth0"},
                 {"OTHER", "gpu-node-170 gpu-node-17x"}}},
               {"findings", {{{"id", "gpu.none"}, {"area", "gpu"}}}}};

@@ -87,13 +87,18 @@ bool names_uuid(const std::string& key) { return to_lower(key).find("uuid") != s
 
 /// Replaces each occurrence of `name` in `s` that stands alone (no name character on either
 /// side, not already a placeholder) and that `keep_at` does not keep, by `placeholder()`,
-/// asked only when there is one.
+/// asked only when there is one. Host names are matched in any case, as DNS matches them.
 std::string replace_names(const std::string& s, const std::string& name,
                           const std::function<std::string()>& placeholder,
-                          const std::function<bool(std::size_t)>& keep_at) {
+                          const std::function<bool(std::size_t)>& keep_at,
+                          bool any_case = false) {
+  const std::string haystack = any_case ? to_lower(s) : std::string();
+  const std::string needle = any_case ? to_lower(name) : std::string();
+  const std::string& in = any_case ? haystack : s;
+  const std::string& what = any_case ? needle : name;
   std::string out;
   std::size_t copied = 0;
-  for (std::size_t at = s.find(name); at != std::string::npos; at = s.find(name, at + 1)) {
+  for (std::size_t at = in.find(what); at != std::string::npos; at = in.find(what, at + 1)) {
     const std::size_t end = at + name.size();
     if (at > 0 && (name_char(s[at - 1]) || s[at - 1] == '<')) continue;
     if (end < s.size() && name_char(s[end])) continue;
@@ -145,12 +150,15 @@ class Redactor {
  public:
   explicit Redactor(Subjects subjects) : users_names_(std::move(subjects.users)) {
     for (const auto& host : subjects.hosts) {
-      if (host.size() < 2 || listed(kGenericHosts, host) || host == subjects.os_id) continue;
+      if (host.size() < 2 || listed(kGenericHosts, to_lower(host)) ||
+          to_lower(host) == to_lower(subjects.os_id)) {
+        continue;
+      }
       const std::string placeholder = host_placeholder(host);
       host_names_.emplace_back(host, placeholder);
       // "node17" stands for "node17.cluster.example.org" in most places that name it.
       const std::string label = host.substr(0, host.find('.'));
-      if (label.size() >= 3 && label != host && label != subjects.os_id) {
+      if (label.size() >= 3 && label != host && to_lower(label) != to_lower(subjects.os_id)) {
         host_names_.emplace_back(label, placeholder);
       }
     }
@@ -188,7 +196,7 @@ class Redactor {
     s = replace_uuids(std::move(s), names_uuid(key));
     if (!listed(kVocabularyKeys, key)) {
       for (const auto& [host, placeholder] : host_names_) {
-        s = replace_names(s, host, [&p = placeholder] { return p; }, {});
+        s = replace_names(s, host, [&p = placeholder] { return p; }, {}, true);
       }
     }
     return replace_users(s);
