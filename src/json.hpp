@@ -10,6 +10,8 @@
 #include <string_view>
 #include <utility>
 
+#include "text.hpp"
+
 namespace nlohmann {
 template <typename T>
 struct adl_serializer<std::optional<T>> {
@@ -63,9 +65,10 @@ namespace gpudoctor {
 using Json = nlohmann::json;
 
 /// Serialises for a pipe or a file: strings from drivers may hold invalid UTF-8, which is
-/// replaced rather than allowed to throw.
+/// replaced rather than allowed to throw, and code points that would reverse or hide text on a
+/// terminal are written as \u escapes (escape_hidden_in_json).
 inline std::string dump_json(const Json& j, int indent = -1) {
-  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+  return escape_hidden_in_json(j.dump(indent, ' ', false, Json::error_handler_t::replace));
 }
 
 /// The name of an enum declared with GPUDOCTOR_JSON_ENUM ("" for a value it does not name).

@@ -116,6 +116,27 @@ TEST(TerminalText, NoCommandPassesAnOutsideControlToTheTerminal) {
   EXPECT_NE(io.r.err.find("\\x1b]0;pwned\\x07.json"), std::string::npos) << io.r.err;
 }
 
+TEST(TerminalText, JsonOutputEscapesWhatJsonLeavesRaw) {
+  // JSON escapes C0 controls itself; C1 and bidi controls it writes raw, so `check --json` on a
+  // terminal, or `cat report.json`, would still reverse text. Written as \u escapes, the
+  // document is the same.
+  const Json doc = {{"s", kAttack}, {"ok", "café ✓ ×8 😀"}};
+  const std::string text = dump_json(doc, 2);
+  EXPECT_EQ(first_control(text), "") << text;
+  EXPECT_NE(text.find("F\\u009b6n"), std::string::npos) << text;
+  EXPECT_NE(text.find("H\\u202egnp.exe"), std::string::npos) << text;
+  EXPECT_NE(text.find("café ✓ ×8 😀"), std::string::npos) << text;
+  EXPECT_EQ(Json::parse(text), Json::parse(doc.dump(-1, ' ', false, Json::error_handler_t::replace)));
+  test::TempTree tree;
+  const std::string evil = tree.write("evil.json", evil_report());
+  for (const auto& args : std::vector<std::vector<std::string>>{{"check", "--from", evil, "--json"},
+                                                                {"diff", evil, evil, "--json"}}) {
+    const auto io = test::run_io(args, {});
+    EXPECT_TRUE(io.r.exit_code == 0 || io.r.exit_code == 1) << io.r.err;
+    EXPECT_EQ(first_control(io.r.out), "") << args[0];
+  }
+}
+
 TEST(TerminalText, FileNamesAndFileContentsUnderASysrootAreShown) {
   test::TempTree tree;
   tree.write("etc/os-release", "ID=debian\nPRETTY_NAME=\"Debian\x1b]0;pwned\x07\xe2\x80\xae\"\n");
