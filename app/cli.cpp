@@ -26,8 +26,7 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
                 std::string& color) {
   sub.add_flag("--json", o.json, "Print JSON for machines instead of text");
   sub.add_option("--backend", backends,
-                 "Only these backends, comma separated: " +
-                     join(std::vector<std::string>(kAllBackends.begin(), kAllBackends.end()), ","));
+                 "Only these backends, comma separated: " + backend_names(","));
   sub.add_option("--sysroot", o.sysroot,
                  "Read every file under DIR (a fixture tree or a mounted image); "
                  "vendor libraries are not loaded");
@@ -145,10 +144,9 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
             : color == "never" ? ColorMode::never
                                : ColorMode::automatic;
   for (auto& b : split_words(backends, ", ")) {
-    if (std::find(kAllBackends.begin(), kAllBackends.end(), b) == kAllBackends.end()) {
+    if (!find_backend(b)) {
       result.exit_code = 2;
-      result.err = "gpudoctor: unknown backend '" + b +
-                   "' (known: host, pci, opencl, vulkan, nvidia, cuda, nvml, python)\n";
+      result.err = "gpudoctor: unknown backend '" + b + "' (known: " + backend_names() + ")\n";
       return result;
     }
     if (std::find(o.backends.begin(), o.backends.end(), b) == o.backends.end()) {

@@ -7,6 +7,7 @@
 #include "file_io.hpp"
 #include "json_dom.hpp"
 #include "json_model_reader.hpp"
+#include "machine_source.hpp"
 #include "report/diff.hpp"
 #include "report/report.hpp"
 #include "report/report_html.hpp"
@@ -103,6 +104,14 @@ int run_diff(const Options& opt) {
   const std::string& bn = opt.diff_files[1];
   if (opt.json) return emit(dump_json(diff_json(diffs, an, bn), 2) + "\n", 0, false, Style::plain());
   return emit(render_diff_text(diffs, an, bn), 0, true, Style::plain());
+}
+
+int run_report(const Options& opt, const Environment& env) {
+  auto loaded = load_machine(opt, env);
+  if (auto* why = std::get_if<std::string>(&loaded)) return input_error(*why);
+  const Machine& m = std::get<Machine>(loaded);
+  const auto findings = run_checks(CheckInput{m.snap, m.devices, builtin_compat()});
+  return run_report(opt, m.snap, m.devices, findings, env);
 }
 
 }  // namespace gpudoctor

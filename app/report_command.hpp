@@ -27,6 +27,9 @@ inline constexpr std::uint64_t kMaxReportBytes = std::uint64_t{256} << 20;
 int run_report(const Options& opt, const Snapshot& snap, const std::vector<MergedDevice>& devices,
                const std::vector<Finding>& findings, const Environment& env);
 
+/// `gpudoctor report` on the machine the options name (this one, or --from).
+int run_report(const Options& opt, const Environment& env);
+
 /// `gpudoctor diff A B`: 0, or 2 when a file cannot be used.
 int run_diff(const Options& opt);
 

@@ -1,9 +1,16 @@
 #pragma once
-#include <array>
+// The one registry of backends: name, help, the environment variables that matter to it, and
+// how its facts read. `--help`, `--backend` errors, the report's environment section, the
+// facts layer and the tests read it; the probes' half is probes/collect.cpp, one row per name.
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include "facts/facts.hpp"
 
 namespace gpudoctor {
 
+// Backend names as the probes spell them; the registry below is the one list of them.
 inline constexpr std::string_view kBackendHost = "host";
 inline constexpr std::string_view kBackendPci = "pci";
 inline constexpr std::string_view kBackendOpenCl = "opencl";
@@ -15,10 +22,30 @@ inline constexpr std::string_view kBackendPython = "python";
 inline constexpr std::string_view kBackendMacos = "macos";
 inline constexpr std::string_view kBackendRocm = "rocm";
 
-/// Every backend `--backend` accepts, in the order they are shown.
-inline constexpr std::array<std::string_view, 10> kAllBackends = {
-    kBackendHost,   kBackendPci,  kBackendOpenCl, kBackendVulkan,
-    kBackendNvidia, kBackendCuda, kBackendNvml,   kBackendPython,
-    kBackendMacos,  kBackendRocm};
+struct Backend {
+  std::string_view name;  ///< what `--backend` takes
+  std::string_view help;  ///< one line: what it reads
+  /// The environment variables that change what it finds: exact names, or prefixes ending in
+  /// '*' ("VK_*").
+  std::vector<std::string_view> variables;
+  /// It opens a vendor library (in an isolated child); false for backends that read files.
+  bool loads_vendor_library = false;
+  /// Its sections and compared facts; null when it has none of its own.
+  void (*facts)(const Snapshot&, facts::Sink&) = nullptr;
+  /// Its view of a merged device; null when it sees no devices.
+  void (*device_view)(const Snapshot&, const MergedDevice&, std::vector<facts::Row>&) = nullptr;
+};
+
+/// Every backend, in the order they are listed, run and shown.
+const std::vector<Backend>& all_backends();
+
+/// The backend of that name; nullptr when there is none.
+const Backend* find_backend(std::string_view name);
+
+/// "host, pci, opencl, …"
+std::string backend_names(std::string_view separator = ", ");
+
+/// Whether a variable of this name matters to some backend.
+bool backend_variable(std::string_view name);
 
 }  // namespace gpudoctor

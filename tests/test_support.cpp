@@ -136,4 +136,29 @@ void expect_golden(const std::string& fixture, const std::string& file, const st
   EXPECT_EQ(ss.str(), text) << "golden " << path << " differs (GPUDOCTOR_REGOLD=1 rewrites it)";
 }
 
+std::vector<const Finding*> findings_with(const std::vector<Finding>& findings,
+                                          std::string_view id) {
+  std::vector<const Finding*> out;
+  for (const auto& f : findings) {
+    if (f.id == id) out.push_back(&f);
+  }
+  return out;
+}
+
+const Finding* find_finding(const std::vector<Finding>& findings, std::string_view id) {
+  for (const auto& f : findings) {
+    if (f.id == id) return &f;
+  }
+  return nullptr;
+}
+
+const Json* find_finding(const Json& j, std::string_view id) {
+  const Json& list = j.is_object() && j.contains("findings") ? j["findings"] : j;
+  if (!list.is_array()) return nullptr;
+  for (const auto& f : list) {
+    if (f.is_object() && f.contains("id") && f["id"] == id) return &f;
+  }
+  return nullptr;
+}
+
 }  // namespace gpudoctor::test

@@ -1,6 +1,10 @@
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "checks/finding.hpp"
+#include "json.hpp"
 
 namespace gpudoctor::test {
 
@@ -24,5 +28,12 @@ std::string fixture_path(const std::string& name);
 /// Compares text with the golden file tests/fixtures/<name>/<file>; with GPUDOCTOR_REGOLD=1
 /// set, writes it instead.
 void expect_golden(const std::string& fixture, const std::string& file, const std::string& text);
+
+/// Every finding with this id, in order.
+std::vector<const Finding*> findings_with(const std::vector<Finding>& findings, std::string_view id);
+/// The first finding with this id; nullptr when there is none.
+const Finding* find_finding(const std::vector<Finding>& findings, std::string_view id);
+/// The same in JSON: `j` is a findings array, or `check --json` / report output holding one.
+const Json* find_finding(const Json& j, std::string_view id);
 
 }  // namespace gpudoctor::test

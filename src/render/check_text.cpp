@@ -5,10 +5,9 @@
 #include <cstdio>
 #include <sstream>
 
-#include "render/macos_text.hpp"
-#include "render/nvidia_text.hpp"
+#include "api/cuda/cuda_codes.hpp"
+#include "facts/area_summaries.hpp"
 #include "render/query_text.hpp"
-#include "render/rocm_text.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -176,8 +175,8 @@ std::string area_summary(std::string_view area, const Snapshot& s,
              " (not loaded under --sysroot)";
     return api_summary(n, s.vulkan->smoke);
   }
-  if (area == "macos" && s.macos) return macos_summary(*s.macos);
-  if (area == "rocm" && s.rocm) return rocm_summary(*s.rocm);
+  if (area == "macos" && s.macos) return facts::macos_summary(*s.macos);
+  if (area == "rocm" && s.rocm) return facts::rocm_summary(*s.rocm);
   if (area == "python" && s.python) {
     std::vector<std::string> frameworks;
     for (const auto& env : s.python->envs) {

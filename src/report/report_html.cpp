@@ -6,7 +6,8 @@
 #include "bench/bench_model.hpp"
 #include "bench/bench_svg.hpp"
 #include "report/html.hpp"
-#include "report/report_html_parts.hpp"
+#include "report/report_html_machine.hpp"
+#include "snapshot_io.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -134,93 +135,6 @@ std::string header_html(const Json& report) {
   return os.str();
 }
 
-/// The views of a merged device through one API: a list (OpenCL, CUDA, KFD, …), or the one
-/// object macOS gives.
-std::vector<const Json*> views_of(const Json& d, const std::string& api) {
-  const Json& v = field(d, api);
-  if (v.is_object()) return {&v};
-  std::vector<const Json*> out;
-  if (v.is_array()) {
-    for (const auto& one : v) out.push_back(&one);
-  }
-  return out;
-}
-
-/// Each API a merged device can be seen through, with its label in the page.
-constexpr std::pair<const char*, const char*> kDeviceApis[] = {{"opencl", "OpenCL"},
-                                                               {"vulkan", "Vulkan"},
-                                                               {"cuda", "CUDA"},
-                                                               {"nvml", "NVML"},
-                                                               {"kfd", "KFD"},
-                                                               {"hip", "HIP"},
-                                                               {"macos", "system_profiler"}};
-
-/// The first memory size any API gives for a merged device.
-std::string device_memory(const Json& d) {
-  const std::pair<const char*, const char*> sources[] = {
-      {"cuda", "total_memory_bytes"}, {"nvml", "memory_total_bytes"},
-      {"hip", "total_memory_bytes"},  {"kfd", "memory_bytes"},
-      {"macos", "vram_bytes"},        {"opencl", "global_mem_bytes"}};
-  for (const auto& [api, key] : sources) {
-    for (const Json* view : views_of(d, api)) {
-      const Json& v = field(*view, key);
-      if (v.is_number_unsigned()) return human_bytes(v.get<std::uint64_t>());
-    }
-  }
-  return "";
-}
-
-std::string device_apis(const Json& d) {
-  std::vector<std::string> apis;
-  if (!field(d, "pci").is_null()) apis.push_back("PCI");
-  for (const auto& [key, label] : kDeviceApis) {
-    if (!views_of(d, key).empty()) apis.push_back(label);
-  }
-  return join(apis, ", ");
-}
-
-std::string ids_text(const Json& d) {
-  const Json& v = field(d, "vendor_id");
-  const Json& p = field(d, "device_id");
-  if (!v.is_number_unsigned()) return "";
-  std::string s = hex(v.get<std::uint64_t>(), 4);
-  if (p.is_number_unsigned()) s += ":" + hex(p.get<std::uint64_t>(), 4);
-  return s;
-}
-
-std::string device_views(const Json& d) {
-  std::string out =
-      "<details><summary>" + escape(field_text(d, "name")) + ": every API's view</summary>\n";
-  if (!field(d, "pci").is_null()) out += "<h4>PCI</h4>" + html::object_table(field(d, "pci"));
-  for (const auto& [api, label] : kDeviceApis) {
-    for (const Json* view : views_of(d, api)) {
-      out += "<h4>" + std::string(label) + "</h4>" + html::object_table(*view);
-    }
-  }
-  return out + "</details>\n";
-}
-
-std::string devices_section(const Json& snapshot) {
-  const Json& devices = field(snapshot, "devices");
-  std::string out = "<h2>Devices</h2>\n";
-  if (!devices.is_array() || devices.empty()) {
-    return out + "<p class=\"none\">No device was found by the backends that ran.</p>\n";
-  }
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& d : devices) {
-    std::string kind = field_text(d, "kind");
-    if (field(d, "software") == true) kind += " (software)";
-    rows.push_back({field_text(d, "index"), field_text(d, "name"), kind,
-                    field_text(d, "pci_address"), ids_text(d), device_memory(d),
-                    field_text(field(d, "pci"), "driver"), device_apis(d)});
-  }
-  out += html::table({"#", "name", "kind", "PCI address", "vendor:device", "memory",
-                      "kernel driver", "seen through"},
-                     rows);
-  for (const auto& d : devices) out += device_views(d);
-  return out;
-}
-
 /// A table of the best rates, then `gpudoctor bench`'s own plot, inline.
 std::string bench_section(const Json& bench) {
   if (!bench.is_object()) return "";
@@ -267,15 +181,25 @@ std::string redaction_note(const Json& redaction) {
 }  // namespace
 
 std::string render_report_html(const Json& report) {
-  const Json& snap = field(report, "snapshot");
+  // The machine's sections read the snapshot the report carries (redacted as written), through
+  // the same facts layer as `query`; a report whose snapshot does not read shows its JSON only.
+  Snapshot snap;
+  try {
+    snap = field(report, "snapshot").get<Snapshot>();
+  } catch (const std::exception&) {
+    snap = Snapshot{};
+  }
+  const facts::Machine machine = facts::describe(snap, merge_devices(snap));
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
      << "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
      << "<title>gpudoctor report " << escape(field_text(report, "generated_at")) << "</title>"
      << "<style>" << kStyle << "</style></head><body><main>\n"
-     << header_html(report) << findings_section(field(report, "findings")) << devices_section(snap)
-     << html::smoke_section(snap) << bench_section(field(report, "bench"))
-     << html::software_section(snap, field(report, "environment")) << html::probes_section(snap)
+     << header_html(report) << findings_section(field(report, "findings"))
+     << html::devices_section(machine) << html::smoke_section(snap)
+     << bench_section(field(report, "bench"))
+     << html::software_section(machine, field(report, "environment"))
+     << html::probes_section(snap)
      << "<h2>Raw report</h2>\n"
      << redaction_note(field(report, "redaction"))
      << "<details><summary>The whole report as JSON (what check --from reads)</summary><pre>"

@@ -147,4 +147,8 @@ std::optional<std::string> nvidia_compute_mode_name(int mode) {
   }
 }
 
+std::string cuda_version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
 }  // namespace gpudoctor

@@ -15,4 +15,7 @@ std::string cuda_call_failed(std::string_view call, int code);
 /// "prohibited" or "exclusive_process"; nullopt for anything else.
 std::optional<std::string> nvidia_compute_mode_name(int mode);
 
+/// A CUDA version as cuDriverGetVersion packs it (13000) in words: "13.0".
+std::string cuda_version_text(int v);
+
 }  // namespace gpudoctor

@@ -1,0 +1,278 @@
+// The checks as pure functions over snapshots. The values are those of the real reports named
+// in each test; the full machines replay through --sysroot in the scenario tests.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "checks/checks.hpp"
+#include "test_support.hpp"
+#include "compat/compat_data.hpp"
+
+namespace gpudoctor {
+namespace {
+
+std::vector<Finding> run(const Snapshot& s) {
+  auto devices = merge_devices(s);
+  return run_checks(CheckInput{s, devices, builtin_compat()});
+}
+
+PciDevice nvidia_gpu(std::uint16_t device, std::string name, std::optional<std::string> driver) {
+  PciDevice p;
+  p.address = "0000:01:00.0";
+  p.class_code = 0x030000;
+  p.vendor_id = 0x10de;
+  p.device_id = device;
+  p.device_name = std::move(name);
+  p.driver = std::move(driver);
+  return p;
+}
+
+Snapshot machine_with(PciDevice gpu, std::optional<std::string> module_version) {
+  Snapshot s;
+  s.pci = PciInfo{};
+  s.pci->devices.push_back(std::move(gpu));
+  s.nvidia = NvidiaSystem{};
+  s.nvidia->kernel.module_version = std::move(module_version);
+  if (s.nvidia->kernel.module_version) {
+    s.nvidia->kernel.loaded_modules = {"nvidia", "nvidia_uvm"};
+    for (const char* n : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia0"}) {
+      s.nvidia->kernel.device_nodes.push_back(DeviceNode{n, "crw-rw-rw-"});
+    }
+  }
+  return s;
+}
+
+CudaToolkit toolkit(std::string path, std::string version) {
+  CudaToolkit t;
+  t.path = std::move(path);
+  t.source = "/usr/local";
+  t.version = std::move(version);
+  return t;
+}
+
+TEST(Checks, EveryFindingIdIsExplainable) {
+  for (const auto& c : all_checks()) {
+    EXPECT_EQ(find_check(c.id), &c);
+    EXPECT_FALSE(c.looks_at.empty());
+    EXPECT_FALSE(c.why.empty());
+    if (!c.source.empty()) {
+      EXPECT_EQ(c.source.substr(0, 8), "https://") << c.id;
+    }
+  }
+  EXPECT_NE(find_check("nvidia.container_without_gpu"), nullptr);
+  EXPECT_EQ(find_check("nvidia"), nullptr);
+}
+
+TEST(Checks, Gtx750TiUnderCuda13HasNoKernelImage) {
+  // The example: sm_50 (GTX 750 Ti, PCI 10de:1380) with a CUDA 13.0 toolkit.
+  Snapshot s = machine_with(nvidia_gpu(0x1380, "GM107 [GeForce GTX 750 Ti]", "nvidia"),
+                            "580.65.06");
+  s.nvidia->toolkits.push_back(toolkit("/usr/local/cuda-13.0", "13.0.88"));
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "cuda.arch_unsupported");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->title.find("5.0"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("sm_75"), std::string::npos) << f->title;  // CUDA 13's oldest target
+  EXPECT_EQ(test::find_finding(fs, "cuda.driver_too_old"), nullptr);  // 580 is new enough for 13.0
+}
+
+TEST(Checks, DriverTooOldForToolkitNamesBothWaysOut) {
+  // A 470-branch driver (supports up to CUDA 11.4) with a CUDA 12.4 toolkit.
+  Snapshot s = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"),
+                            "470.256.02");
+  s.nvidia->toolkits.push_back(toolkit("/usr/local/cuda-12.4", "12.4.1"));
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "cuda.driver_too_old");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);  // below 12.x's minor-compat minimum too
+  ASSERT_TRUE(f->fix);
+  EXPECT_NE(f->fix->find("525.60.13"), std::string::npos) << *f->fix;  // 12.x minor compat
+  EXPECT_NE(f->fix->find("CUDA 11.4"), std::string::npos) << *f->fix;
+  ASSERT_TRUE(f->source);
+  EXPECT_EQ(f->source->substr(0, 8), "https://");
+}
+
+TEST(Checks, MinorVersionCompatibilityIsAWarningNotAFailure) {
+  // CUDA 11.8 needs 520.61.05 by the release notes; 11.x runs on ≥ 450.80.02 with limits.
+  Snapshot s = machine_with(nvidia_gpu(0x20b0, "GA100 [A100 SXM4 40GB]", "nvidia"),
+                            "470.256.02");
+  s.nvidia->toolkits.push_back(toolkit("/usr/local/cuda-11.8", "11.8.0"));
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "cuda.driver_too_old");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::warn);
+  EXPECT_NE(f->fix->find("520.61.05"), std::string::npos) << *f->fix;
+  // A 535 driver with CUDA 12.4: same major family, nothing to say.
+  Snapshot fine = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"),
+                               "535.104.05");
+  fine.nvidia->toolkits.push_back(toolkit("/usr/local/cuda-12.4", "12.4.1"));
+  EXPECT_EQ(test::find_finding(run(fine), "cuda.driver_too_old"), nullptr);
+  EXPECT_NE(f->title.find("minor version compatibility"), std::string::npos);
+}
+
+TEST(Checks, NouveauBoundIsAFailureWithTheBlacklistFix) {
+  Snapshot s = machine_with(nvidia_gpu(0x1b80, "GP104 [GeForce GTX 1080]", "nouveau"),
+                            std::nullopt);
+  s.nvidia->kernel.loaded_modules = {"nouveau"};
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "nvidia.nouveau_bound");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->fix->find("blacklist nouveau"), std::string::npos);
+  EXPECT_NE(f->fix->find("update-initramfs"), std::string::npos);
+  EXPECT_EQ(test::find_finding(fs, "nvidia.module_not_loaded"), nullptr);  // one cause, one finding
+}
+
+TEST(Checks, ModuleNotLoadedWithSecureBootSaysMok) {
+  Snapshot s = machine_with(nvidia_gpu(0x2684, "AD102 [GeForce RTX 4090]", std::nullopt),
+                            std::nullopt);
+  s.nvidia->kernel.secure_boot = true;
+  auto fs = run(s);
+  ASSERT_NE(test::find_finding(fs, "gpu.no_driver"), nullptr);
+  const Finding* f = test::find_finding(fs, "nvidia.module_not_loaded");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->fix->find("mokutil"), std::string::npos) << *f->fix;
+}
+
+TEST(Checks, DriverLibraryMismatch) {
+  // lyulyul/shine-cluster#30-style: module 535.129.03 loaded, libraries upgraded to 535.161.07.
+  Snapshot s = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"),
+                            "535.129.03");
+  LibraryFile lib;
+  lib.name = "libnvidia-ml.so.1";
+  lib.path = "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1";
+  lib.real_path = "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.161.07";
+  lib.version = "535.161.07";
+  s.nvidia->libnvidia_ml.push_back(lib);
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "nvidia.driver_library_mismatch");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->fix->find("reboot"), std::string::npos);
+}
+
+TEST(Checks, StubLibcudaOnLdLibraryPathNamesTheCleanPath) {
+  Snapshot s;
+  s.nvidia = NvidiaSystem{};
+  LibraryFile stub;
+  stub.name = "libcuda.so";
+  stub.path = "/usr/local/cuda/lib64/stubs/libcuda.so";
+  stub.stub = true;
+  s.nvidia->libcuda.push_back(stub);
+  s.nvidia->ld_library_path = "/usr/local/cuda/lib64/stubs:/usr/local/cuda/lib64";
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "cuda.stub_libcuda");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->fix->find("export LD_LIBRARY_PATH=/usr/local/cuda/lib64"), std::string::npos)
+      << *f->fix;
+  EXPECT_EQ(f->fix->find("stubs:"), std::string::npos);
+}
+
+TEST(Checks, CudaVisibleDevicesHidingEveryGpu) {
+  for (const char* value : {"", "1", "-1,0"}) {
+    Snapshot s = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"),
+                              "580.65.06");
+    s.nvidia->cuda_visible_devices = value;
+    auto fs = run(s);
+    const Finding* f = test::find_finding(fs, "cuda.visible_devices");
+    ASSERT_NE(f, nullptr) << "CUDA_VISIBLE_DEVICES=" << value;
+    EXPECT_EQ(f->severity, Severity::fail);
+  }
+  Snapshot ok = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"), "580.65.06");
+  ok.nvidia->cuda_visible_devices = "0";
+  EXPECT_EQ(test::find_finding(run(ok), "cuda.visible_devices"), nullptr);
+}
+
+TEST(Checks, ToolkitSymlinkAndNvccDisagree) {
+  Snapshot s;
+  s.nvidia = NvidiaSystem{};
+  auto a = toolkit("/usr/local/cuda-11.8", "11.8.89");
+  a.nvcc = "/usr/local/cuda-11.8/bin/nvcc";
+  auto b = toolkit("/usr/local/cuda-12.4", "12.4.131");
+  b.nvcc = "/usr/local/cuda-12.4/bin/nvcc";
+  b.default_symlink = true;
+  s.nvidia->toolkits = {a, b};
+  s.nvidia->nvcc_on_path = "/usr/local/cuda-11.8/bin/nvcc";
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "cuda.toolkit_mismatch");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::warn);
+  EXPECT_NE(f->title.find("11.8.89"), std::string::npos);
+  EXPECT_NE(f->title.find("12.4.131"), std::string::npos);
+}
+
+TEST(Checks, CrashedProbeIsAFailureNamingTheLibrary) {
+  Snapshot s;
+  ProbeOutcome p{"opencl", "bad.icd", std::string("/opt/bad/libbadcl.so"), ProbeStatus::crashed,
+                 "/opt/bad/libbadcl.so crashed: SIGSEGV (Segmentation fault)"};
+  s.probes.push_back(p);
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "probe.crashed");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->area, "opencl");
+  EXPECT_NE(f->title.find("/opt/bad/libbadcl.so"), std::string::npos);
+}
+
+PythonEnv venv_with_torch(std::string version, std::string local, std::optional<std::string> cuda) {
+  // As tests/fixtures/python-venv-torch-cu124 and python-wsl-windows-venv-cpu-torch record them.
+  PythonEnv env;
+  env.kind = "venv";
+  env.prefix = "/home/dev/venvs/llm";
+  env.python_version = "3.11.2";
+  PythonPackage torch;
+  torch.name = "torch";
+  torch.version = version;
+  torch.torch = TorchBuildInfo{};
+  torch.torch->version = version + "+" + local;
+  torch.torch->local_version = local;
+  torch.torch->cuda = std::move(cuda);
+  env.packages.push_back(torch);
+  return env;
+}
+
+TEST(Checks, TorchCu124OnA470DriverSaysWhichBuildFits) {
+  // The case: a CUDA 12 torch on a driver whose newest CUDA is 11.4.
+  Snapshot s = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"),
+                            "470.256.02");
+  s.python = PythonInfo{};
+  s.python->envs.push_back(venv_with_torch("2.5.1", "cu124", "12.4"));
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "python.torch_cuda_driver");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->title.find("525.60.13"), std::string::npos) << f->title;
+  EXPECT_NE(f->fix->find("torch==2.5.1 --index-url https://download.pytorch.org/whl/cu118"),
+            std::string::npos)
+      << *f->fix;
+}
+
+TEST(Checks, CpuTorchOnAGpuMachine) {
+  Snapshot s = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"),
+                            "550.90.07");
+  s.python = PythonInfo{};
+  s.python->envs.push_back(venv_with_torch("2.6.0", "cpu", std::nullopt));
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "python.torch_cpu_only");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->fix->find("--index-url https://download.pytorch.org/whl/cu"), std::string::npos)
+      << *f->fix;
+  // The same torch on a machine without an NVIDIA GPU is simply right.
+  Snapshot cpu_box;
+  cpu_box.python = s.python;
+  EXPECT_EQ(test::find_finding(run(cpu_box), "python.torch_cpu_only"), nullptr);
+}
+
+TEST(Checks, HealthyH100HasNothingToSay) {
+  Snapshot s = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"),
+                            "580.65.06");
+  s.nvidia->toolkits.push_back(toolkit("/usr/local/cuda-13.0", "13.0.88"));
+  for (const auto& f : run(s)) {
+    EXPECT_TRUE(f.severity == Severity::ok || f.severity == Severity::info) << f.id << ": " << f.title;
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
