@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <filesystem>
 #include <iostream>
 
 #include "bench_runners/bench_jobs.hpp"
@@ -12,6 +11,8 @@
 #include "bench/bench_text.hpp"
 #include "collect.hpp"
 #include "core/root.hpp"
+#include "file_io.hpp"
+#include "render/terminal_text.hpp"
 #include "report_command.hpp"
 #include "tool_version.hpp"
 
@@ -29,8 +30,10 @@ class Progress {
   }
   void operator()(std::size_t index, std::size_t count, const IsolatedJob& job) const {
     if (!tty_) return;
+    // The label is a driver's file name: anything may be in it.
     std::cerr << "\r\033[Kbench [" << index + 1 << "/" << count << "] " << job.backend << " "
-              << job.label << ": matmul n=" << sizes_ << ", then copies" << std::flush;
+              << terminal_text(job.label, Style::plain(), true) << ": matmul n=" << sizes_
+              << ", then copies" << std::flush;
   }
 
  private:
@@ -59,19 +62,16 @@ bool any_failure(const BenchReport& report) {
   return false;
 }
 
-/// The plot's directory must exist before minutes of benchmarking, not after.
-bool plot_dir_exists(const std::string& plot) {
-  const std::filesystem::path p(plot);
-  std::error_code ec;
-  return std::filesystem::is_directory(p.has_parent_path() ? p.parent_path() : ".", ec);
-}
-
 }  // namespace
 
 int run_bench_command(const Options& opt, const Environment& env) {
-  if (opt.plot && !plot_dir_exists(*opt.plot)) {
-    std::cerr << "gpudoctor: --plot " << *opt.plot << ": its directory does not exist\n";
-    return 2;
+  // The plot's place is checked before minutes of benchmarking, not after.
+  if (opt.plot) {
+    const std::string why = output_problem(*opt.plot);
+    if (!why.empty()) {
+      print_error("--plot " + why);
+      return kExitIoError;
+    }
   }
   const std::vector<int> sizes =
       bench::normalized_sizes(opt.sizes.empty() ? bench::kDefaultSizes : opt.sizes);
@@ -97,18 +97,15 @@ int run_bench_command(const Options& opt, const Environment& env) {
   report.jobs = std::move(run.jobs);
 
   if (opt.plot) {
-    const std::string why = write_file_atomically(*opt.plot, bench::render_svg(report));
+    const std::string why = write_output(*opt.plot, bench::render_svg(report));
     if (!why.empty()) {
-      std::cerr << "gpudoctor: --plot " << why << "\n";
-      return 2;
+      print_error("--plot " + why);
+      return kExitIoError;
     }
   }
-  if (opt.json) {
-    std::cout << dump_json(Json(report), 2) << "\n";
-  } else {
-    std::cout << bench::render_text(report);
-  }
-  return any_failure(report) ? 1 : 0;
+  const int code = any_failure(report) ? 1 : 0;
+  if (opt.json) return emit(dump_json(Json(report), 2) + "\n", code, false, Style::plain());
+  return emit(bench::render_text(report), code, true, Style::plain());
 }
 
 }  // namespace gpudoctor

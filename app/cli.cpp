@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "backends.hpp"
@@ -11,6 +12,16 @@
 namespace gpudoctor {
 
 namespace {
+
+/// CLI::Range lets NaN through (every comparison with it is false): a timeout must be a number.
+const CLI::Validator kFinite(
+    [](std::string& text) {
+      double v = 0;
+      return CLI::detail::lexical_cast(text, v) && std::isfinite(v)
+                 ? std::string()
+                 : "Value " + text + " is not a finite number of seconds";
+    },
+    "");
 
 void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeout_s,
                 std::string& color) {
@@ -28,6 +39,7 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
   sub.add_option("--timeout", timeout_s,
                  "Seconds each probe that loads a vendor library may take (default 5; 20 "
                  "when smoke tests run, as a cold driver compiles their kernels first)")
+      ->check(kFinite)
       ->check(CLI::Range(0.1, 600.0));
   sub.add_option("--color", color, "auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -94,6 +106,7 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   bench
       ->add_option("--timeout", bench_timeout_s,
                    "Seconds each benchmark child (one per driver) may take (default 300)")
+      ->check(kFinite)
       ->check(CLI::Range(1.0, 3600.0));
   FleetCli fleet = add_fleet_cli(app, *check, *report, o);
   CLI::App* explain = app.add_subcommand("explain", "What a check looks at, why, and its source");

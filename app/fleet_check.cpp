@@ -1,5 +1,7 @@
 #include "fleet_check.hpp"
 
+#include "file_io.hpp"
+
 #include <unistd.h>
 
 #include <climits>
@@ -52,8 +54,7 @@ std::string node_name_for(const Options& opt, const Environment& env) {
 }
 
 std::string write_output_file(const std::string& path, const std::string& text) {
-  // The one place fleet outputs are written; it switches to app/file_io when that lands.
-  return write_file_atomically(path, text);
+  return write_output(path, text);
 }
 
 int write_check_metrics(const Options& opt, const Environment& env, const Machine& m,

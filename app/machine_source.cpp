@@ -1,8 +1,6 @@
 #include "machine_source.hpp"
 
 #include <filesystem>
-#include <iostream>
-#include <sstream>
 
 #include "collect.hpp"
 #include "paste/read_pasted.hpp"
@@ -16,14 +14,14 @@ std::variant<Machine, std::string> load_machine(const Options& opt, const Enviro
   Machine m;
   if (opt.from) {
     if (*opt.from == "-") {
-      std::stringstream text;
-      text << std::cin.rdbuf();
-      auto loaded = snapshot_from_json_text(text.str());
-      if (auto* why = std::get_if<std::string>(&loaded)) {
-        if (looks_like_json(text.str()) || !looks_like_text(text.str())) {
-          return "--from -: " + *why;
-        }
-        m.pasted = text.str();
+      // Standard input is read once: as text, then taken for a report or a paste.
+      std::string why;
+      auto text = read_text_file("-", why);
+      if (!text) return "--from " + why;
+      auto loaded = snapshot_from_json_text(*text);
+      if (auto* problem = std::get_if<std::string>(&loaded)) {
+        if (looks_like_json(*text) || !looks_like_text(*text)) return "--from -: " + *problem;
+        m.pasted = std::move(*text);
         return m;
       }
       m.snap = std::move(std::get<Snapshot>(loaded));

@@ -1,9 +1,9 @@
 // gpudoctor: parse the command line, then run the command it names.
-#include <iostream>
 
 #include "bench_command.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
+#include "file_io.hpp"
 #include "report_command.hpp"
 #include "version_text.hpp"
 #include "summary_command.hpp"
@@ -12,11 +12,11 @@
 using namespace gpudoctor;
 
 int main(int argc, char** argv) {
+  guard_standard_streams();
   const std::vector<std::string> args(argv + 1, argv + argc);
   const CliResult cli = parse_cli(args, version_text());
-  std::cout << cli.out;
-  std::cerr << cli.err;
-  if (!cli.options) return cli.exit_code;
+  write_stderr(cli.err);
+  if (!cli.options) return emit(cli.out, cli.exit_code, true, Style::plain());
   const Options& opt = *cli.options;
   const Environment env = Environment::from_process();
   switch (opt.command) {

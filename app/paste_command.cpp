@@ -1,5 +1,7 @@
 #include "paste_command.hpp"
 
+#include "file_io.hpp"
+
 #include <unistd.h>
 
 #include <iostream>
@@ -33,11 +35,12 @@ int run_check_on_paste(const Options& opt, const std::string& name, const std::s
   if (opt.json) {
     Json j = check_json(snap, devices, findings);
     j["paste"] = paste_json(reading, asks);
-    std::cout << dump_json(j, 2) << "\n";
+    return emit(dump_json(j, 2) + "\n", check_exit_code(findings), false, Style::plain());
   } else {
     const Style style = Style::for_stream(opt.color, ::isatty(STDOUT_FILENO) != 0, env);
-    std::cout << render_check_text(snap, devices, findings, style)
-              << render_paste_text(reading, asks);
+    return emit(render_check_text(snap, devices, findings, style) +
+                    render_paste_text(reading, asks),
+                check_exit_code(findings), true, style);
   }
   return check_exit_code(findings);
 }

@@ -1,9 +1,8 @@
 // `gpudoctor query`: every device through every API, as text or JSON.
 #include <unistd.h>
 
-#include <iostream>
-
 #include "commands.hpp"
+#include "file_io.hpp"
 #include "machine_source.hpp"
 #include "render/query_text.hpp"
 
@@ -12,21 +11,18 @@ namespace gpudoctor {
 int run_query(const Options& opt, const Environment& env) {
   auto loaded = load_machine(opt, env);
   if (auto* why = std::get_if<std::string>(&loaded)) {
-    std::cerr << "gpudoctor: " << *why << "\n";
+    print_error(*why);
     return 2;
   }
   const Machine& m = std::get<Machine>(loaded);
   if (m.pasted) {
-    std::cerr << "gpudoctor: --from " << *opt.from << ": not a report (text pasted from a ticket is read by `gpudoctor check --from`)\n";
+    print_error("--from " + *opt.from +
+                ": not a report (text pasted from a ticket is read by `gpudoctor check --from`)");
     return 2;
   }
-  if (opt.json) {
-    std::cout << dump_json(query_json(m.snap, m.devices), 2) << "\n";
-  } else {
-    const Style style = Style::for_stream(opt.color, ::isatty(STDOUT_FILENO) != 0, env);
-    std::cout << render_query_text(m.snap, m.devices, style);
-  }
-  return 0;
+  if (opt.json) return emit(dump_json(query_json(m.snap, m.devices), 2) + "\n", 0, false, Style::plain());
+  const Style style = Style::for_stream(opt.color, ::isatty(STDOUT_FILENO) != 0, env);
+  return emit(render_query_text(m.snap, m.devices, style), 0, true, style);
 }
 
 }  // namespace gpudoctor

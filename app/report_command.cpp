@@ -1,20 +1,13 @@
 #include "report_command.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
 #include "bench/bench_model.hpp"
 #include "checks/checks.hpp"
+#include "file_io.hpp"
 #include "fleet_check.hpp"
+#include "json_dom.hpp"
+#include "json_model_reader.hpp"
 #include "machine_source.hpp"
 #include "report/diff.hpp"
 #include "report/report.hpp"
@@ -25,11 +18,12 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr int kExitInput = 2;
+/// A saved bench is a few kilobytes; this is room for thousands of devices.
+constexpr std::uint64_t kMaxBenchBytes = std::uint64_t{16} << 20;
 
 int input_error(const std::string& message) {
-  std::cerr << "gpudoctor: " << message << "\n";
-  return kExitInput;
+  print_error(message);
+  return kExitIoError;
 }
 
 std::string utc_now() {
@@ -41,76 +35,43 @@ std::string utc_now() {
   return buf;
 }
 
-bool write_all(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 /// What `gpudoctor bench --json` wrote, checked to be one; or why it is not.
 std::variant<Json, std::string> read_bench_file(const std::string& path) {
+  auto opened = open_input(path, kMaxBenchBytes);
+  if (auto* why = std::get_if<std::string>(&opened)) return *why;
   std::string why;
-  const auto text = read_text_file(path, why);
+  const auto text = std::get<InputFile>(opened).read_all(kMaxBenchBytes, why);
   if (!text) return why;
-  const Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  const Json j = parse_json_bounded(*text, &why);
+  if (j.is_discarded()) return path + ": " + why;
   if (!j.is_object() || !j.contains("results") || !j["results"].is_array()) {
     return path + ": not the output of gpudoctor bench --json";
   }
-  try {
-    return Json(j.get<BenchReport>());
-  } catch (const std::exception& e) {
-    return path + ": malformed bench results: " + e.what();
-  }
+  BenchReport bench;
+  const std::string problem = read_json_model(*text, bench);
+  if (!problem.empty()) return path + ": malformed bench results: " + problem;
+  return Json(bench);
 }
 
 }  // namespace
 
 std::optional<std::string> read_text_file(const std::string& path, std::string& why) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    why = path + ": is a directory, not a report";
+  auto opened = open_input(path, kMaxReportBytes);
+  if (auto* problem = std::get_if<std::string>(&opened)) {
+    why = *problem;
     return std::nullopt;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = path + ": cannot be read (" + std::strerror(errno) + ")";
-    return std::nullopt;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return std::get<InputFile>(opened).read_all(kMaxReportBytes, why);
 }
 
 std::variant<Snapshot, std::string> read_snapshot_file(const std::string& path) {
-  std::string why;
-  const auto text = read_text_file(path, why);
-  if (!text) return why;
-  auto loaded = snapshot_from_json_text(*text);
+  auto opened = open_input(path, kMaxReportBytes);
+  if (auto* why = std::get_if<std::string>(&opened)) return *why;
+  JsonLimits limits;
+  limits.max_bytes = kMaxReportBytes;
+  auto loaded = snapshot_from_json_input(std::get<InputFile>(opened).refill(), limits);
   if (auto* problem = std::get_if<std::string>(&loaded)) return path + ": " + *problem;
   return loaded;
-}
-
-std::string write_file_atomically(const std::string& path, const std::string& text) {
-  const std::filesystem::path target(path);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) return path + ": cannot be written (" + std::strerror(errno) + ")";
-  // mkstemp makes the file private; a report is an ordinary file to share.
-  const bool ok = ::fchmod(fd, 0644) == 0 && write_all(fd, text) && ::fsync(fd) == 0;
-  const int saved = errno;
-  ::close(fd);
-  if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {
-    const int why = ok ? errno : saved;
-    ::unlink(temp.c_str());
-    return path + ": cannot be written (" + std::strerror(why) + ")";
-  }
-  return "";
 }
 
 int run_report(const Options& opt, const Snapshot& snap, const std::vector<MergedDevice>& devices,
@@ -127,17 +88,17 @@ int run_report(const Options& opt, const Snapshot& snap, const std::vector<Merge
   }
   const Json report = build_report(in);
   if (opt.html) {
-    const std::string why = write_file_atomically(*opt.html, render_report_html(report));
+    const std::string why = write_output(*opt.html, render_report_html(report));
     if (!why.empty()) return input_error(why);
   }
   // --brief: the node's compact record on one line, so that many nodes' records can be piped
   // into `gpudoctor summary -`.
   const std::string text = opt.brief ? dump_json(report["brief"]) + "\n" : dump_json(report, 2) + "\n";
   if (opt.output) {
-    const std::string why = write_file_atomically(*opt.output, text);
+    const std::string why = write_output(*opt.output, text);
     if (!why.empty()) return input_error(why);
   } else if (!opt.html) {
-    std::cout << text;
+    return emit(text, 0, false, Style::plain());
   }
   return 0;
 }
@@ -157,9 +118,8 @@ int run_diff(const Options& opt) {
   const auto diffs = diff_machines(DiffSide{sa, da, fa}, DiffSide{sb, db, fb});
   const std::string& an = opt.diff_files[0];
   const std::string& bn = opt.diff_files[1];
-  std::cout << (opt.json ? dump_json(diff_json(diffs, an, bn), 2) + "\n"
-                         : render_diff_text(diffs, an, bn));
-  return 0;
+  if (opt.json) return emit(dump_json(diff_json(diffs, an, bn), 2) + "\n", 0, false, Style::plain());
+  return emit(render_diff_text(diffs, an, bn), 0, true, Style::plain());
 }
 
 int run_report(const Options& opt, const Environment& env) {

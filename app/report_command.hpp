@@ -1,6 +1,7 @@
 #pragma once
 // The impure edge of `gpudoctor report` and `gpudoctor diff`: files, the clock. main.cpp calls
 // these; everything they compute is pure code in src/report/.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -14,17 +15,18 @@
 
 namespace gpudoctor {
 
-/// Any JSON gpudoctor writes (query/check --json, report), read back as a snapshot; or a
+/// Any JSON gpudoctor writes (query/check --json, report), read back as a snapshot from a
+/// regular file or standard input ("-"), streamed with a size cap (kMaxReportBytes); or a
 /// one-line reason naming the file.
 std::variant<Snapshot, std::string> read_snapshot_file(const std::string& path);
 /// The file's bytes; nullopt, with `why` naming the file and the reason, when it has none.
 std::optional<std::string> read_text_file(const std::string& path, std::string& why);
 
-/// Writes `text` to a temporary file in the same directory, then renames it over `path`, so
-/// a reader never sees half a file. Returns the reason on failure, empty on success.
-std::string write_file_atomically(const std::string& path, const std::string& text);
+/// Over five times the largest report measured (45 MB); a larger input is refused, not read,
+/// so memory stays bounded whatever is given (a 2 GB file, /dev/zero on standard input).
+inline constexpr std::uint64_t kMaxReportBytes = std::uint64_t{256} << 20;
 
-/// `gpudoctor report`: 0, or 2 when a file cannot be written.
+/// `gpudoctor report`: 0, or 2 when a file cannot be read or written.
 int run_report(const Options& opt, const Snapshot& snap, const std::vector<MergedDevice>& devices,
                const std::vector<Finding>& findings, const Environment& env);
 

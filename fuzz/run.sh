@@ -29,6 +29,7 @@ targets=${*:-$all_targets}
 seed_names() {
   case $1 in
     snapshot) echo '*.json' ;;
+    json_pull) echo '*.json' ;;
     icd_file) echo '*.icd' ;;
     vulkan_manifest) echo '*_icd*.json' ;;
     python_metadata) echo 'METADATA PKG-INFO WHEEL' ;;

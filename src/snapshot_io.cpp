@@ -1,74 +1,123 @@
 #include "snapshot_io.hpp"
 
-#include <vector>
+#include <charconv>
+#include <cmath>
+#include <optional>
+
+#include "json_model_reader.hpp"
 
 namespace gpudoctor {
 
 namespace {
 
-/// Why a document that says it is newer than this gpudoctor cannot be read.
-std::optional<std::string> newer_schema(const Json& j) {
-  if (!j.contains("schema_version") || !j["schema_version"].is_number_integer()) return {};
-  const auto version = j["schema_version"].get<long long>();
-  if (version <= kSchemaVersion) return std::nullopt;
-  return "written by a newer gpudoctor (schema " + std::to_string(version) +
-         "; this one reads up to " + std::to_string(kSchemaVersion) + ")";
+/// A schema_version as written. Any whole number is compared exactly, however long, so that
+/// 2^63 or 10^30 reads as "newer" rather than wrapping or failing as an integer.
+struct SchemaVersion {
+  std::string text;
+  bool newer = false;
+  std::optional<int> value;  ///< when it is a whole number this gpudoctor can read
+};
+
+/// The schema_version member's value; nullopt (skipped) when it is not a number.
+std::optional<SchemaVersion> read_schema_version(JsonPull& in) {
+  if (in.peek() != JsonKind::number) {
+    in.skip_value();
+    return std::nullopt;
+  }
+  const JsonNumber n = in.read_number();
+  SchemaVersion v{std::string(n.text)};
+  if (n.integer) {
+    long long parsed = 0;
+    const auto [end, ec] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), parsed);
+    if (ec == std::errc::result_out_of_range) {
+      v.newer = v.text[0] != '-';
+    } else if (ec == std::errc() && end == v.text.data() + v.text.size()) {
+      v.newer = parsed > kSchemaVersion;
+      if (!v.newer && parsed >= 1) v.value = static_cast<int>(parsed);
+    }
+    return v;
+  }
+  double parsed = 0;
+  const auto [end, ec] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), parsed);
+  // 1e30 is a whole number past any version; 1.5 is no version at all.
+  if (ec == std::errc::result_out_of_range) {
+    v.newer = v.text[0] != '-' && v.text.find("e-") == std::string::npos &&
+              v.text.find("E-") == std::string::npos;
+  } else {
+    v.newer = std::floor(parsed) == parsed && parsed > kSchemaVersion;
+  }
+  return v;
 }
 
-/// The place of every floating-point number in `j`.
-void find_floats(const Json& j, const Json::json_pointer& at,
-                 std::vector<Json::json_pointer>& out) {
-  if (j.is_number_float()) {
-    out.push_back(at);
-  } else if (j.is_object()) {
-    for (const auto& [key, value] : j.items()) find_floats(value, at / key, out);
-  } else if (j.is_array()) {
-    for (std::size_t i = 0; i < j.size(); ++i) find_floats(j[i], at / i, out);
+/// One object read as a snapshot: the version apart, every other member into `snap`.
+struct SnapshotSide {
+  Snapshot snap;
+  std::optional<SchemaVersion> version;
+  std::optional<JsonReadProblem> problem;
+};
+
+void read_snapshot_members(JsonPull& in, SnapshotSide& side, bool top_level,
+                           std::optional<SnapshotSide>& nested) {
+  JsonModelReader reader(in);
+  in.begin_object();
+  for (bool first = true; in.next_key(first);) {
+    if (in.key() == "schema_version") {
+      side.version = read_schema_version(in);
+    } else if (top_level && in.key() == "snapshot" && in.peek() == JsonKind::object) {
+      // A `check --json` or `report` document: the snapshot it carries is the one to read.
+      std::optional<SnapshotSide> unused;
+      nested.emplace();
+      read_snapshot_members(in, *nested, false, unused);
+    } else if (!reader.read_field(side.snap, in.key())) {
+      in.skip_value();
+    }
   }
+  side.problem = reader.problem();
 }
 
-/// nlohmann reads a float into an integer field with a plain cast, which is undefined behaviour
-/// when the value does not fit (2e30 into a byte count; found by fuzz/fuzz_snapshot). gpudoctor
-/// writes whole numbers in its integer fields, so a float there makes the report malformed. To
-/// tell integer fields from the model's few floating-point ones, a copy with every float set to
-/// 0 is read and written back: a place that comes back as an integer is an integer field.
-std::optional<std::string> float_in_integer_field(const Json& j) {
-  std::vector<Json::json_pointer> floats;
-  find_floats(j, Json::json_pointer(), floats);
-  if (floats.empty()) return std::nullopt;
-  Json zeroed = j;
-  for (const auto& at : floats) zeroed[at] = 0.0;
-  const Json typed = zeroed.get<Snapshot>();
-  for (const auto& at : floats) {
-    if (typed.contains(at) && typed[at].is_number_integer()) return at.to_string();
+std::string newer_text(const SchemaVersion& v) {
+  return "written by a newer gpudoctor (schema " + v.text + "; this one reads up to " +
+         std::to_string(kSchemaVersion) + ")";
+}
+
+std::variant<Snapshot, std::string> read_snapshot(JsonPull& in) {
+  try {
+    if (in.peek() != JsonKind::object) {
+      return std::string("not a gpudoctor report (the top level is not an object)");
+    }
+    SnapshotSide top;
+    std::optional<SnapshotSide> nested;
+    read_snapshot_members(in, top, true, nested);
+    in.finish();
+    // The outer version first: a newer document may nest its snapshot differently.
+    if (top.version && top.version->newer) return newer_text(*top.version);
+    SnapshotSide& side = nested ? *nested : top;
+    if (!side.version) return std::string("not a gpudoctor report (no schema_version)");
+    if (side.version->newer) return newer_text(*side.version);
+    if (!side.version->value) return "schema_version " + side.version->text + " is not valid";
+    if (side.problem) return "malformed report: " + side.problem->pointer + " " + side.problem->why;
+    side.snap.schema_version = *side.version->value;
+    return std::move(side.snap);
+  } catch (const JsonSyntaxError& e) {
+    return std::string(e.what());
   }
-  return std::nullopt;
 }
 
 }  // namespace
 
 std::variant<Snapshot, std::string> snapshot_from_json_text(std::string_view text) {
-  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return std::string("not JSON");
-  if (!j.is_object()) return std::string("not a gpudoctor report (the top level is not an object)");
-  // A `check --json` or `report` document carries its own version around the snapshot.
-  if (auto why = newer_schema(j)) return *why;
-  if (j.contains("snapshot") && j["snapshot"].is_object()) j = j["snapshot"];
-  if (!j.contains("schema_version") || !j["schema_version"].is_number_integer()) {
-    return std::string("not a gpudoctor report (no schema_version)");
-  }
-  if (auto why = newer_schema(j)) return *why;
-  const auto version = j["schema_version"].get<long long>();
-  if (version < 1) return "schema_version " + std::to_string(version) + " is not valid";
   try {
-    if (auto at = float_in_integer_field(j)) {
-      return "malformed report: " + *at +
-             " holds a fraction or exponent where a whole number belongs";
-    }
-    return j.get<Snapshot>();
-  } catch (const std::exception& e) {
-    return std::string("malformed report: ") + e.what();
+    JsonPull in(text);
+    return read_snapshot(in);
+  } catch (const JsonSyntaxError& e) {
+    return std::string(e.what());
   }
+}
+
+std::variant<Snapshot, std::string> snapshot_from_json_input(JsonPull::Refill refill,
+                                                             JsonLimits limits) {
+  JsonPull in(std::move(refill), limits);
+  return read_snapshot(in);
 }
 
 }  // namespace gpudoctor

@@ -145,4 +145,73 @@ std::string markup_escape(std::string_view text) {
   return out;
 }
 
+/// Code points shown as "\uXXXX": C1 controls, and those that reorder or break lines.
+bool hidden_code_point(std::uint32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F || cp == 0x061C ||
+         cp == 0x2028 || cp == 0x2029;
+}
+
+/// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629) and its code point; 0 when
+/// the byte there starts none.
+std::size_t utf8_at(std::string_view s, std::size_t i, std::uint32_t& cp) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char lead = b(0);
+  std::size_t len = 0;
+  unsigned char lo = 0x80;
+  unsigned char hi = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    len = 2;
+    cp = lead & 0x1F;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    len = 3;
+    cp = lead & 0x0F;
+    if (lead == 0xE0) lo = 0xA0;
+    if (lead == 0xED) hi = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    len = 4;
+    cp = lead & 0x07;
+    if (lead == 0xF0) lo = 0x90;
+    if (lead == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    if (b(k) < lo || b(k) > hi) return 0;
+    cp = (cp << 6) | (b(k) & 0x3F);
+    lo = 0x80;
+    hi = 0xBF;
+  }
+  return len;
+}
+
+std::string escape_hidden_in_json(std::string json) {
+  // Only DEL and these lead bytes start a hidden code point (U+0080–U+009F, U+061C,
+  // U+200E–U+2069): the common case, no such byte, returns the text unchanged without copying.
+  const auto lead = [](unsigned char c) {
+    return c == 0x7F || c == 0xC2 || c == 0xD8 || c == 0xE2;
+  };
+  std::size_t i = 0;
+  while (i < json.size() && !lead(static_cast<unsigned char>(json[i]))) ++i;
+  if (i == json.size()) return json;
+  std::string out(json, 0, i);
+  out.reserve(json.size() + 16);
+  while (i < json.size()) {
+    std::uint32_t cp = 0;
+    const std::size_t len =
+        lead(static_cast<unsigned char>(json[i])) ? utf8_at(json, i, cp) : 0;
+    if (json[i] == '\x7f') {
+      out += "\\u007f";
+      ++i;
+    } else if (len != 0 && hidden_code_point(cp)) {
+      out += "\\u" + hex(cp, 4);
+      i += len;
+    } else {
+      out += json[i++];
+    }
+  }
+  return out;
+}
+
 }  // namespace gpudoctor

@@ -28,4 +28,16 @@ std::string human_bytes(std::uint64_t bytes);
 /// control characters XML 1.0 forbids even escaped dropped (tab and newline stay).
 std::string markup_escape(std::string_view text);
 
+/// Code points a terminal acts on or that reorder what it shows: the C1 controls, the
+/// bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) and the line
+/// and paragraph separators.
+bool hidden_code_point(std::uint32_t cp);
+/// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629), setting `cp` to its code
+/// point; 0 when the byte there starts none.
+std::size_t utf8_at(std::string_view s, std::size_t i, std::uint32_t& cp);
+/// Serialised JSON (valid UTF-8) with DEL and each hidden code point written as "\uXXXX":
+/// the same document, since these only stand inside strings, but `cat report.json` on a
+/// terminal no longer reverses or hides text. JSON's own escaping covers C0 controls only.
+std::string escape_hidden_in_json(std::string json);
+
 }  // namespace gpudoctor

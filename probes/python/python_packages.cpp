@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "json.hpp"
+#include "json_dom.hpp"
 #include "parse/python_frameworks.hpp"
 #include "parse/python_metadata.hpp"
 #include "python/gpu_code_files.hpp"
@@ -65,7 +65,7 @@ void read_dist_info_extras(const Root& root, const std::string& entry_path, Pyth
     pkg.wheel_tags = parse_core_metadata(*wheel).all("Tag");
   }
   if (auto direct = root.read(join_path(entry_path, "direct_url.json"), kSmallFileMax)) {
-    Json j = Json::parse(*direct, nullptr, false);
+    Json j = parse_json_bounded(*direct);
     if (j.is_object() && j.contains("url") && j["url"].is_string()) {
       pkg.direct_url = j["url"].get<std::string>();
     }

@@ -8,10 +8,10 @@
 namespace gpudoctor {
 
 enum class Severity { ok, info, warn, fail };
-NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::ok, "ok"},
-                                        {Severity::info, "info"},
-                                        {Severity::warn, "warn"},
-                                        {Severity::fail, "fail"}})
+GPUDOCTOR_JSON_ENUM(Severity, {{Severity::ok, "ok"},
+                               {Severity::info, "info"},
+                               {Severity::warn, "warn"},
+                               {Severity::fail, "fail"}})
 
 /// A line of a pasted dump that a finding stands on (`check --from` with text).
 struct Quote {

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "compat/compat_data.hpp"
+#include "json_dom.hpp"
 #include "compat/compat_reader.hpp"
 #include "text.hpp"
 
@@ -279,7 +280,7 @@ CompatLoad load_compat(const std::map<std::string, std::string_view>& files) {
       out.errors.push_back(name + ": not a known matrix file");
       continue;
     }
-    Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    Json doc = parse_json_bounded(text);
     if (doc.is_discarded() || !doc.is_object()) {
       out.errors.push_back(name + ": not a JSON object");
       continue;

@@ -11,12 +11,12 @@ namespace gpudoctor {
 /// for is not installed, which is a fact, not an error.
 enum class ProbeStatus { ok, missing, failed, crashed, timed_out, skipped };
 
-NLOHMANN_JSON_SERIALIZE_ENUM(ProbeStatus, {{ProbeStatus::ok, "ok"},
-                                           {ProbeStatus::missing, "missing"},
-                                           {ProbeStatus::failed, "failed"},
-                                           {ProbeStatus::crashed, "crashed"},
-                                           {ProbeStatus::timed_out, "timed_out"},
-                                           {ProbeStatus::skipped, "skipped"}})
+GPUDOCTOR_JSON_ENUM(ProbeStatus, {{ProbeStatus::ok, "ok"},
+                                  {ProbeStatus::missing, "missing"},
+                                  {ProbeStatus::failed, "failed"},
+                                  {ProbeStatus::crashed, "crashed"},
+                                  {ProbeStatus::timed_out, "timed_out"},
+                                  {ProbeStatus::skipped, "skipped"}})
 
 struct ProbeOutcome {
   std::string backend;                 ///< "opencl"

@@ -1,6 +1,6 @@
 #include "parse/macos_tools.hpp"
 
-#include "json.hpp"
+#include "json_dom.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -58,7 +58,7 @@ void apply_sw_vers(MacosInfo& info, const std::map<std::string, std::string>& s)
 }
 
 std::optional<PlaidmlConfig> parse_plaidml_config(std::string_view text) {
-  Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+  Json j = parse_json_bounded(text);
   if (j.is_discarded() || !j.is_object()) return std::nullopt;
   PlaidmlConfig c;
   auto ids = j.find("PLAIDML_DEVICE_IDS");

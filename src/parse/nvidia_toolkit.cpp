@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "json.hpp"
+#include "json_dom.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -43,7 +43,7 @@ bool version_less(std::string_view a, std::string_view b) {
 
 std::map<std::string, std::string> parse_cuda_version_json(std::string_view text) {
   std::map<std::string, std::string> out;
-  Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+  Json j = parse_json_bounded(text);
   if (!j.is_object()) return out;
   for (const auto& [key, value] : j.items()) {
     if (!value.is_object()) continue;

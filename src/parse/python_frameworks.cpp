@@ -1,6 +1,6 @@
 #include "parse/python_frameworks.hpp"
 
-#include "json.hpp"
+#include "json_dom.hpp"
 #include "parse/python_literals.hpp"
 #include "parse/python_metadata.hpp"
 #include "text.hpp"
@@ -72,7 +72,7 @@ TensorflowBuildInfo parse_tensorflow_build_info(std::string_view text) {
 
 KerasJson parse_keras_json(std::string_view text) {
   KerasJson k;
-  Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+  Json j = parse_json_bounded(text);
   if (j.is_discarded() || !j.is_object()) return k;
   k.valid = true;
   auto it = j.find("backend");

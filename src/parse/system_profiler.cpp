@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "json.hpp"
+#include "json_dom.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -225,7 +225,7 @@ std::optional<std::uint64_t> parse_profiler_size(std::string_view text) {
 
 DisplaysReport parse_system_profiler_displays(std::string_view json) {
   DisplaysReport out;
-  Json root = Json::parse(json.begin(), json.end(), nullptr, false);
+  Json root = parse_json_bounded(json);
   if (root.is_discarded() || !root.is_object()) {
     out.error = "not a JSON object";
     return out;

@@ -1,6 +1,6 @@
 #include "parse/vulkan_manifest.hpp"
 
-#include "json.hpp"
+#include "json_dom.hpp"
 #include "api/vulkan/vulkan_version.hpp"
 
 namespace gpudoctor {
@@ -66,7 +66,7 @@ VulkanLayerManifestFile parse_vulkan_layer_manifest(std::string_view text) {
 
 VulkanManifestFile parse_vulkan_manifest(std::string_view text) {
   VulkanManifestFile m;
-  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  Json j = parse_json_bounded(text);
   if (j.is_discarded()) {
     m.error = "not valid JSON";
     return m;

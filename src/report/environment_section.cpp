@@ -28,10 +28,20 @@ constexpr std::string_view kGpuPrefixes[] = {
     // TensorFlow's own, not all of TF_: Terraform's TF_VAR_* may hold anything.
     "TF_CPP_", "TF_GPU_", "TF_CUDNN_", "TF_XLA_"};
 
-/// Words in a name that mean its value may be a secret.
+/// Words in a name that mean its value may be a secret, wherever they appear in it.
 constexpr std::string_view kSecretWords[] = {
     "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "AUTH", "KEY",
-    "PRIVATE", "COOKIE", "SIGNATURE"};
+    "PRIVATE", "COOKIE", "SIGNATURE", "JWT", "WEBHOOK", "DSN", "SESSION", "BEARER", "SALT",
+    "CONNECTION_STRING"};
+
+/// Short words that mean the same only as a whole part of the name, between '_' or at an end:
+/// GITHUB_PAT is a personal access token and MYSQL_PWD a password, PATH and OLDPWD are not.
+constexpr std::string_view kSecretParts[] = {"PASS", "PWD", "PW", "PAT"};
+
+/// Names holding such a word that are known not to be secrets: PWD is the working directory
+/// (a path, redacted as paths are), the XDG session variables say which display server runs.
+constexpr std::string_view kNotSecrets[] = {"PWD", "XDG_SESSION_TYPE", "XDG_SESSION_DESKTOP",
+                                            "XDG_SESSION_CLASS", "XDG_SESSION_ID"};
 // clang-format on
 
 std::string upper(std::string_view s) {
@@ -54,8 +64,18 @@ bool gpu_relevant_variable(std::string_view name) {
 
 bool secret_variable(std::string_view name) {
   const std::string n = upper(name);
-  return std::any_of(std::begin(kSecretWords), std::end(kSecretWords),
-                     [&n](std::string_view w) { return n.find(w) != std::string::npos; });
+  if (std::find(std::begin(kNotSecrets), std::end(kNotSecrets), n) != std::end(kNotSecrets)) {
+    return false;
+  }
+  if (std::any_of(std::begin(kSecretWords), std::end(kSecretWords),
+                  [&n](std::string_view w) { return n.find(w) != std::string::npos; })) {
+    return true;
+  }
+  const auto parts = split_words(n, "_");
+  return std::any_of(parts.begin(), parts.end(), [](const std::string& part) {
+    return std::find(std::begin(kSecretParts), std::end(kSecretParts), part) !=
+           std::end(kSecretParts);
+  });
 }
 
 EnvironmentSection environment_section(const Environment& env, bool keep_all) {

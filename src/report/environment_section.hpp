@@ -10,8 +10,10 @@ namespace gpudoctor {
 /// OCL_ICD_*, HSA_*, CONDA_PREFIX, …): its value goes into a redacted report.
 bool gpu_relevant_variable(std::string_view name);
 
-/// A name that suggests a secret (TOKEN, KEY, SECRET, PASSWORD, CREDENTIAL, AUTH, …): its
-/// value is never written, not even with --no-redact.
+/// A name that suggests a secret (TOKEN, KEY, SECRET, PASSWORD, CREDENTIAL, AUTH, JWT, WEBHOOK,
+/// DSN, SESSION, COOKIE, …, or PASS, PWD, PAT as a whole part: DB_PASS, MYSQL_PWD, GITHUB_PAT;
+/// not PATH, not PWD itself, the working directory): its value is never written, not even
+/// with --no-redact.
 bool secret_variable(std::string_view name);
 
 struct EnvironmentSection {

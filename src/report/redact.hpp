@@ -12,6 +12,9 @@ namespace gpudoctor {
 /// the last part of $HOME (root is not a secret and stays).
 std::vector<std::string> user_names_from(const Environment& env);
 
+/// The machine's host name as the environment tells it ($HOSTNAME, exported in containers).
+std::vector<std::string> host_names_from(const Environment& env);
+
 /// How many distinct values of each kind were replaced: "host_name", "user_name",
 /// "serial_number", "uuid".
 using RedactionCounts = std::map<std::string, int>;
@@ -23,13 +26,19 @@ struct Redacted {
 
 /// Replaces, in every string of `doc`, the things that identify a person or a machine by
 /// stable placeholders, so the report can go to a public ticket and still be replayed:
-/// - the value of every "hostname" key → "<host>";
+/// - the value of every "hostname" key → "<host>", and that host name (and its first label)
+///   wherever it stands alone in any other string: paths, variable values, a kernel version;
+/// - who built the kernel, "(user@host)" in /proc/version → "(<userN>@<hostN>)";
 /// - every "serial" value → "<serialN>";
-/// - user names as path components (/home/NAME, /Users/NAME, C:\Users\NAME, and `user_names`
-///   wherever they are a path component) → "<userN>";
-/// - UUIDs (8-4-4-4-12 hex anywhere, 32 hex digits under a key naming a uuid) → the same
-///   shape with the hex digits of N, so "GPU-<uuid>" (CUDA, NVML), "<uuid>" (Vulkan) and
-///   "<32 hex>" (OpenCL) of one device still name one device, and devices stay distinct.
-Redacted redact(Json doc, const std::vector<std::string>& user_names);
+/// - user names (`user_names`, and those found after /home/, /Users/, C:\Users\) wherever they
+///   stand alone, save in a string that is only the name (the user "ubuntu" on Ubuntu) or,
+///   for a name like a system directory ("dev"), outside a home directory → "<userN>";
+/// - UUIDs: 8-4-4-4-12 hex anywhere (NVIDIA's GPU-…, MIG-…, Vulkan's), 32 hex digits anywhere
+///   (OpenCL's, a machine-id), AMD's "GPU-" and 16 hex digits (16 alone under a key naming a
+///   uuid), either case → the same shape with the hex digits of N, so the views of one
+///   device still name one device, and devices stay distinct.
+/// `host_names` adds names the document does not hold under "hostname" (host_names_from).
+Redacted redact(Json doc, const std::vector<std::string>& user_names,
+                const std::vector<std::string>& host_names = {});
 
 }  // namespace gpudoctor

@@ -6,6 +6,7 @@
 #include "render/query_text.hpp"
 #include "report/environment_section.hpp"
 #include "report/redact.hpp"
+#include "report/secrets.hpp"
 
 namespace gpudoctor {
 
@@ -41,12 +42,14 @@ Json build_report(const ReportInput& in) {
                     {"environment_variables_left_out", env.left_out},
                     {"secret_variables_dropped", env.secrets_dropped}};
   if (in.redact) {
-    Redacted r = redact(std::move(doc), user_names_from(in.env));
+    Redacted r = redact(std::move(doc), user_names_from(in.env), host_names_from(in.env));
     doc = std::move(r.doc);
     redaction["replaced"] = r.counts;
   } else {
     redaction["replaced"] = Json::object();
   }
+  // Never written, redacted or not: a password or token inside a URL in any value.
+  redaction["url_credentials_removed"] = strip_url_credentials(doc);
   doc["redaction"] = std::move(redaction);
   // After redaction: the node's name stays as it is.
   doc["node"] = in.node_name ? Json{{"name", *in.node_name}, {"source", in.node_source}} : Json(nullptr);

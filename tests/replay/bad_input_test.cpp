@@ -34,7 +34,7 @@ TEST(BadInput, FromAMissingFileSaysWhy) {
 TEST(BadInput, FromADirectoryIsNotAReport) {
   test::TempTree dir;
   auto r = run_gpudoctor({"check", "--from", dir.path()});
-  expect_one_line_usage_error(r, dir.path(), "is a directory, not a report");
+  expect_one_line_usage_error(r, dir.path(), "cannot be read (a directory, not a file)");
 }
 
 TEST(BadInput, FromAnEmptyOrBinaryFileIsNotJson) {

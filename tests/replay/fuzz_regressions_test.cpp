@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "json_pull.hpp"
 #include "snapshot_io.hpp"
 #include "test_support.hpp"
 
@@ -26,9 +27,10 @@ TEST(FuzzRegression, AFloatTooLargeForAnIntegerFieldIsAMalformedReport) {
   const std::string path = fuzz_fixture("snapshot-float-in-integer-field.json");
   auto read = snapshot_from_json_text(read_all(path));
   ASSERT_TRUE(std::holds_alternative<std::string>(read));
+  // A whole number past 2^64, which nlohmann read as a float: now refused as out of range.
   EXPECT_EQ(std::get<std::string>(read),
-            "malformed report: /host/memory_available_bytes holds a fraction or exponent where a "
-            "whole number belongs");
+            "malformed report: /host/memory_available_bytes holds "
+            "2265828518446744073709551616568, out of the field's range");
 
   auto r = test::run_gpudoctor({"check", "--json", "--from", path});
   EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -51,6 +53,37 @@ TEST(FuzzRegression, AnyFloatInAnIntegerFieldIsRefusedAndFloatFieldsStillRead) {
   EXPECT_EQ(snap.probes[0].seconds, 1e300);
   ASSERT_TRUE(snap.host);
   EXPECT_EQ(snap.host->cpu_cores, 2);
+}
+
+TEST(FuzzRegression, ANulByteAfterTheDocumentIsMoreTextNotItsEnd) {
+  // fuzz_json_pull: nlohmann takes a NUL outside a string for the end of the input and reads
+  // this as JSON; RFC 8259 and Python's json do not, and neither does the pull reader.
+  const std::string text = read_all(fuzz_fixture("json-pull-nul-after-document.json"));
+  ASSERT_EQ(text.size(), 23u);
+  EXPECT_FALSE(Json::parse(text, nullptr, false).is_discarded());
+  JsonPull in(text);
+  in.skip_value();
+  try {
+    in.finish();
+    FAIL() << "the NUL was taken for the end";
+  } catch (const JsonSyntaxError& e) {
+    EXPECT_STREQ(e.what(), "not JSON: more text after the document at byte 22");
+  }
+}
+
+TEST(FuzzRegression, ANumberPastADoublesRangeIsGrammarAndItsFieldRefusesIt) {
+  // fuzz_json_pull: nlohmann refuses 1e400 as it parses ("number overflow"); the grammar
+  // allows it (Python reads inf). The pull reader reads it; a field refuses it as a value.
+  const std::string text = read_all(fuzz_fixture("json-pull-number-overflow.json"));
+  JsonPull in(text);
+  EXPECT_EQ(in.read_number().text, "1e400");
+  in.finish();
+  const auto read = snapshot_from_json_text(
+      R"({"schema_version": 1, "probes": [{"backend": "x", "label": "x", "seconds": )" + text +
+      "}]}");
+  ASSERT_TRUE(std::holds_alternative<std::string>(read));
+  EXPECT_EQ(std::get<std::string>(read),
+            "malformed report: /probes/0/seconds holds 1e400, out of a double's range");
 }
 
 }  // namespace

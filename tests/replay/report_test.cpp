@@ -281,7 +281,7 @@ TEST(ReportCli, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error(test::run_gpudoctor({"diff", newer, newer}), "newer gpudoctor");
   expect_one_line_error(test::run_gpudoctor({"diff", tmp.path() + "/missing.json", newer}),
                         "cannot be read");
-  expect_one_line_error(test::run_gpudoctor({"diff", tmp.path(), newer}), "is a directory");
+  expect_one_line_error(test::run_gpudoctor({"diff", tmp.path(), newer}), "a directory, not a file");
 }
 
 }  // namespace

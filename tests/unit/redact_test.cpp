@@ -9,7 +9,9 @@
 #include "devices.hpp"
 #include "render/query_text.hpp"
 #include "report/environment_section.hpp"
+#include "report/secrets.hpp"
 #include "snapshot_io.hpp"
+#include "test_support.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -104,7 +106,7 @@ TEST(Redact, UserNamesInHomeDirectoriesBecomeNumberedPlaceholders) {
   // Numbered in the order the document is walked (keys sorted): stable run to run.
   EXPECT_EQ(r.doc["other"], "/Users/<user2>/Library/Python/3.9");
   EXPECT_EQ(r.doc["windows"], "C:\\Users\\<user3>\\venv\\Scripts\\python.exe");
-  EXPECT_EQ(r.doc["os_id"], "alice");                           // not a path component: left alone
+  EXPECT_EQ(r.doc["os_id"], "alice");                           // just the name: left alone
   EXPECT_EQ(r.doc["source"], "https://github.com/alice/repo");  // rule URLs are ours
   EXPECT_EQ(r.counts.at("user_name"), 3);
 }
@@ -191,6 +193,150 @@ TEST(RedactEnvironment, NamesThatLookLikeSecrets) {
   EXPECT_TRUE(gpu_relevant_variable("ROCR_VISIBLE_DEVICES"));
   EXPECT_TRUE(gpu_relevant_variable("CONDA_PREFIX"));
   EXPECT_FALSE(gpu_relevant_variable("HOME"));
+}
+
+TEST(Redact, TheHostNameIsReplacedWhereverItStandsAlone) {
+  // As a cluster node shows itself: its FQDN in /proc/sys/kernel/hostname, its short name in a
+  // scratch path, a kernel built on the node itself (the "(user@host)" of /proc/version).
+  Json doc = {{"host",
+               {{"hostname", "gpu-node-17.cluster.example.org"},
+                {"os_id", "ubuntu"},
+                {"kernel_version",
+                 "Linux version 6.5.0-custom (dana@gpu-node-17) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) "
+                 "11.4.0, GNU ld (GNU Binutils for Ubuntu) 2.38) #1 SMP PREEMPT_DYNAMIC"}}},
+              {"environment",
+               {{"TMPDIR", "/scratch/GPU-Node-17/tmp"},
+                {"NCCL_SOCKET_IFNAME", "gpu-node-17.cluster.example.org:eth0"},
+                {"OTHER", "gpu-node-170 gpu-node-17x"}}},
+              {"findings", {{{"id", "gpu.none"}, {"area", "gpu"}}}}};
+  const Redacted r = redact(doc, {});
+  const std::string text = r.doc.dump();
+  EXPECT_EQ(r.doc["host"]["hostname"], "<host>");
+  EXPECT_EQ(r.doc["host"]["kernel_version"],
+            "Linux version 6.5.0-custom (<user1>@<host>) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) "
+            "11.4.0, GNU ld (GNU Binutils for Ubuntu) 2.38) #1 SMP PREEMPT_DYNAMIC");
+  EXPECT_EQ(r.doc["environment"]["TMPDIR"], "/scratch/<host>/tmp");
+  EXPECT_EQ(r.doc["environment"]["NCCL_SOCKET_IFNAME"], "<host>:eth0");
+  // Longer names that merely start with it are other machines.
+  EXPECT_EQ(r.doc["environment"]["OTHER"], "gpu-node-170 gpu-node-17x");
+  EXPECT_EQ(r.doc["findings"][0]["area"], "gpu");
+  EXPECT_EQ(r.counts.at("host_name"), 1);
+}
+
+TEST(Redact, AKernelBuiltElsewhereNamesItsBuilderAsAnotherHost) {
+  // Ubuntu's own build: the buildd and its machine are no secret, but no rule tells them from a
+  // person's, so they are replaced too.
+  const Redacted r = redact(
+      Json{{"hostname", "ws1"},
+           {"kernel_version",
+            "Linux version 5.15.0-91-generic (buildd@lcy02-amd64-045) (gcc (Ubuntu "
+            "11.4.0-1ubuntu1~22.04) 11.4.0) #101-Ubuntu SMP Tue Nov 14 13:30:08 UTC 2023"}},
+      {});
+  EXPECT_EQ(r.doc["kernel_version"],
+            "Linux version 5.15.0-91-generic (<user1>@<host2>) (gcc (Ubuntu "
+            "11.4.0-1ubuntu1~22.04) 11.4.0) #101-Ubuntu SMP Tue Nov 14 13:30:08 UTC 2023");
+}
+
+TEST(Redact, AHostNamedAfterItsDistributionOrLocalhostHidesNothing) {
+  const Redacted r = redact(Json{{"host", {{"hostname", "ubuntu"}, {"os_id", "ubuntu"}}},
+                                 {"path", "/home/ubuntu/venv"}, {"os", "ubuntu"}},
+                            {"ubuntu"});
+  EXPECT_EQ(r.doc["host"]["hostname"], "<host>");
+  EXPECT_EQ(r.doc["host"]["os_id"], "ubuntu");
+  EXPECT_EQ(r.doc["os"], "ubuntu");
+  EXPECT_EQ(r.doc["path"], "/home/<user1>/venv");
+}
+
+TEST(Redact, EveryUuidFormIsReplaced) {
+  // ROCm's form, "GPU-" and 16 hex digits, is what rocminfo prints as Uuid and what users put in
+  // ROCR_VISIBLE_DEVICES (https://github.com/ollama/ollama/issues/12945).
+  Json doc = {
+      {"cuda", "GPU-2F3A9C41-07BE-5D12-8E4A-9B6C1D0E7F21"},
+      {"same_lower", "GPU-2f3a9c41-07be-5d12-8e4a-9b6c1d0e7f21"},
+      {"mig", "MIG-8c1d2e3f-4a5b-6c7d-8e9f-0a1b2c3d4e5f"},
+      {"mig_old", "MIG-GPU-2f3a9c41-07be-5d12-8e4a-9b6c1d0e7f21/1/0"},
+      {"amd", "GPU-6f8a2b3c4d5e6f70"},
+      {"ROCR_VISIBLE_DEVICES", "GPU-6f8a2b3c4d5e6f70,GPU-0123456789abcdef"},
+      {"machine", "machine-id 4c4c4544004d3910804ab4c04f4e3132"},
+      {"unique_id_uuid", "6F8A2B3C4D5E6F70"},
+      {"plain", "deadbeefcafe1234 sha 0123456789abcdef0123456789abcdef01234567"}};
+  const Redacted r = redact(doc, {});
+  // Numbered in the order the document is walked (keys sorted, capitals first); one device's
+  // UUID keeps one number in every case and form.
+  EXPECT_EQ(r.doc["ROCR_VISIBLE_DEVICES"], "GPU-0000000000000001,GPU-0000000000000002");
+  EXPECT_EQ(r.doc["amd"], "GPU-0000000000000001");
+  EXPECT_EQ(r.doc["unique_id_uuid"], "0000000000000001");
+  EXPECT_EQ(r.doc["cuda"], "GPU-00000000-0000-0000-0000-000000000003");
+  EXPECT_EQ(r.doc["same_lower"], "GPU-00000000-0000-0000-0000-000000000003");
+  EXPECT_EQ(r.doc["mig_old"], "MIG-GPU-00000000-0000-0000-0000-000000000003/1/0");
+  EXPECT_EQ(r.doc["machine"], "machine-id 00000000000000000000000000000004");
+  EXPECT_EQ(r.doc["mig"], "MIG-00000000-0000-0000-0000-000000000005");
+  EXPECT_EQ(r.counts.at("uuid"), 5);
+  // 16 hex digits without "GPU-" outside a uuid field, and 40 (a git hash), stay.
+  EXPECT_EQ(r.doc["plain"], doc["plain"]);
+}
+
+TEST(Redact, UserNamesAreReplacedInValuesNotOnlyInPaths) {
+  const Environment env({{"USER", "dana"}, {"HOME", "/home/dana"}});
+  Json doc = {{"KUBECONFIG_OWNER", "owner=dana"},
+              {"GIT_REMOTE", "ssh://dana@git.example.org/x.git"},
+              {"danaos", "danaos dana_x"},
+              {"os_id", "dana"}};
+  const Redacted r = redact(doc, user_names_from(env));
+  EXPECT_EQ(r.doc["KUBECONFIG_OWNER"], "owner=<user1>");
+  EXPECT_EQ(r.doc["GIT_REMOTE"], "ssh://<user1>@git.example.org/x.git");
+  EXPECT_EQ(r.doc["danaos"], "danaos dana_x");
+  EXPECT_EQ(r.doc["os_id"], "dana");
+}
+
+TEST(RedactEnvironment, SecretNamesFromEveryCommonConvention) {
+  for (const char* secret :
+       {"DB_PASS", "PASS", "MYSQL_PWD", "SMTP_PW", "GITHUB_PAT", "AZURE_DEVOPS_EXT_PAT",
+        "SUPABASE_JWT", "SLACK_WEBHOOK_URL", "SENTRY_DSN", "AWS_SESSION_TOKEN", "FLASK_SESSION",
+        "COOKIE_JAR", "PGPASSWORD", "DOCKER_AUTH_CONFIG", "HF_TOKEN", "OPENAI_API_KEY",
+        "GOOGLE_APPLICATION_CREDENTIALS", "AZURE_STORAGE_CONNECTION_STRING"}) {
+    EXPECT_TRUE(secret_variable(secret)) << secret;
+  }
+  // PWD is the working directory, a path like any other (redacted as paths are).
+  for (const char* plain : {"PATH", "PYTHONPATH", "PWD", "OLDPWD", "XDG_SESSION_TYPE",
+                            "LD_LIBRARY_PATH", "CUDA_PATH", "PATCH_LEVEL", "PASSAGE"}) {
+    EXPECT_FALSE(secret_variable(plain)) << plain;
+  }
+}
+
+TEST(RedactSecrets, CredentialsInsideUrlsGoWhateverTheVariable) {
+  // Index URLs carry credentials in pip's configuration and leak wherever they are printed
+  // (https://github.com/pypa/pip/issues/4315, https://github.com/pypa/pipenv/issues/5134).
+  int n = 0;
+  EXPECT_EQ(strip_url_credentials("https://user:hunter2@pypi.example.org/simple", n),
+            "https://<credentials>@pypi.example.org/simple");
+  EXPECT_EQ(strip_url_credentials("postgres://app:s3cr%40t@db:5432/x ; "
+                                  "https://ghp_16C7e42F292c6912E7710c838347Ae178B4a@github.com/o/r",
+                                  n),
+            "postgres://<credentials>@db:5432/x ; https://<credentials>@github.com/o/r");
+  EXPECT_EQ(strip_url_credentials("git+ssh://git@github.com/o/r https://example.org/a@b", n),
+            "git+ssh://git@github.com/o/r https://example.org/a@b");
+  EXPECT_EQ(n, 3);
+}
+
+TEST(RedactSecrets, NoSecretIsWrittenEvenWithNoRedact) {
+  const std::vector<std::string> env{
+      "DB_PASS=hunter2-db",
+      "MYSQL_PWD=hunter2-mysql",
+      "GITHUB_PAT=ghp_hunter2pat",
+      "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T0/B0/hunter2hook",
+      "SENTRY_DSN=https://hunter2key@o0.ingest.sentry.io/1",
+      "PIP_EXTRA_INDEX_URL=https://me:hunter2pip@pypi.example.org/simple",
+      "CUDA_CACHE_PATH=https://me:hunter2cuda@cache.example.org/"};
+  for (const std::string flag : {"--no-redact", ""}) {
+    std::vector<std::string> args{"report", "--sysroot", test::fixture_path("server-a100-sxm4")};
+    if (!flag.empty()) args.push_back(flag);
+    const auto r = test::run_gpudoctor(args, env);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("hunter2"), std::string::npos) << flag;
+    const Json report = Json::parse(r.out);
+    EXPECT_GE(report["redaction"]["url_credentials_removed"].get<int>(), 1) << flag;
+  }
 }
 
 }  // namespace

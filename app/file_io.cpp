@@ -1,0 +1,363 @@
+#include "file_io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#if defined(__linux__)
+#include <sys/vfs.h>
+#endif
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include "render/terminal_text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// Which of 0, 1, 2 were closed when gpudoctor started.
+std::array<bool, 3> g_closed{};
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+bool write_all(int fd, std::string_view text, int& err) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : EIO;
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+/// "a FIFO", "a character device", … for a file that is not a regular one.
+std::string kind_text(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a regular file";
+}
+
+/// A pipe the shell handed over by name (`<(…)` is /dev/fd/63): it lives in pipefs, unlike a
+/// named FIFO in a directory, which may have no writer and would block its reader forever.
+#if defined(__linux__)
+bool anonymous_pipe(const std::string& path) {
+  constexpr long kPipefsMagic = 0x50495045;  // linux/magic.h PIPEFS_MAGIC
+  struct statfs fs {};
+  return ::statfs(path.c_str(), &fs) == 0 && static_cast<long>(fs.f_type) == kPipefsMagic;
+}
+#else
+bool anonymous_pipe(const std::string&) { return false; }
+#endif
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/// Standard output is this very file (the path is /dev/stdout, /proc/self/fd/1, or the file
+/// the shell redirected it to).
+bool is_stdout(const struct stat& st) {
+  struct stat out {};
+  return !g_closed[1] && ::fstat(STDOUT_FILENO, &out) == 0 && same_file(st, out);
+}
+
+std::string parent_dir(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// Opens a new temporary file next to `target`, named after it, with mode 0666 so that the
+/// umask (and a default ACL) applies as to any new file.
+int open_temporary(const std::string& target, std::string& temp) {
+  static std::atomic<unsigned> counter{0};
+  const std::string stem = parent_dir(target) + "/." + base_name(target) + ".gpudoctor-" +
+                           std::to_string(::getpid()) + "-";
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    temp = stem + std::to_string(counter++);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+/// Replaces the regular file `target` (or creates it, when `old` is null) with `text`.
+std::string replace_atomically(const std::string& path, const std::string& target,
+                               std::string_view text, const struct stat* old) {
+  std::string temp;
+  const int fd = open_temporary(target, temp);
+  if (fd < 0) {
+    return path + ": cannot be written (no temporary file in " + parent_dir(target) + ": " +
+           errno_text(errno) + ")";
+  }
+  int err = 0;
+  bool ok = true;
+  if (old != nullptr) {
+    // The old file's permission bits stay: a 0600 report is not made readable by all.
+    if (::fchmod(fd, old->st_mode & 07777) != 0) {
+      ok = false;
+      err = errno;
+    }
+    // As root, a user's report stays theirs; a failure here only leaves root as the owner.
+    if (ok && ::geteuid() == 0 && (old->st_uid != 0 || old->st_gid != 0)) {
+      (void)!::fchown(fd, old->st_uid, old->st_gid);
+      (void)!::fchmod(fd, old->st_mode & 07777);  // chown clears set-id bits
+    }
+  }
+  if (ok) ok = write_all(fd, text, err);
+  if (ok && ::fsync(fd) != 0) {
+    ok = false;
+    err = errno;
+  }
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (ok && ::rename(temp.c_str(), target.c_str()) != 0) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) {
+    ::unlink(temp.c_str());
+    return path + ": cannot be written (" + errno_text(err) + ")";
+  }
+  // The rename is durable once the directory is on disk too; a failure here loses nothing.
+  const int dir = ::open(parent_dir(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    (void)::fsync(dir);
+    ::close(dir);
+  }
+  return "";
+}
+
+/// Writes into an existing character device or FIFO without creating or truncating anything.
+std::string write_in_place(const std::string& path, std::string_view text, mode_t mode) {
+  // O_NONBLOCK: opening a FIFO that nobody reads fails (ENXIO) instead of waiting forever.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    if (errno == ENXIO && S_ISFIFO(mode)) return path + ": cannot be written (a FIFO nobody reads)";
+    return path + ": cannot be written (" + errno_text(errno) + ")";
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  int err = 0;
+  bool ok = write_all(fd, text, err);
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  return ok ? "" : path + ": cannot be written (" + errno_text(err) + ")";
+}
+
+/// What an output path is: refused (problem set), standard output, in place, or a regular file
+/// to replace (`target` resolved through links, `old` set when it exists).
+struct OutputTarget {
+  std::string problem;
+  bool to_stdout = false;
+  bool in_place = false;
+  std::string target;
+  std::optional<struct stat> old;
+  mode_t mode = 0;
+};
+
+OutputTarget classify_output(const std::string& path) {
+  OutputTarget t;
+  if (path == "-") {
+    t.to_stdout = true;
+    return t;
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    struct stat link {};
+    if (err == ENOENT && ::lstat(path.c_str(), &link) == 0) {
+      t.problem = path + ": cannot be written (a symbolic link to a file that does not exist)";
+    } else if (err != ENOENT) {
+      t.problem = path + ": cannot be written (" + errno_text(err) + ")";
+    } else {
+      struct stat dir {};
+      const std::string parent = parent_dir(path);
+      if (::stat(parent.c_str(), &dir) != 0 || !S_ISDIR(dir.st_mode)) {
+        t.problem = path + ": cannot be written (its directory does not exist)";
+      }
+      t.target = path;
+    }
+    return t;
+  }
+  t.mode = st.st_mode;
+  if (is_stdout(st)) {
+    t.to_stdout = true;
+  } else if (S_ISREG(st.st_mode)) {
+    // Through a link, the file it names is replaced and the link stays a link.
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) == nullptr) {
+      t.problem = path + ": cannot be written (" + errno_text(errno) + ")";
+      return t;
+    }
+    t.target = resolved;
+    t.old = st;
+  } else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+    t.in_place = true;
+  } else {
+    t.problem = path + ": cannot be written (" + kind_text(st.st_mode) +
+                "; gpudoctor writes to files, character devices and FIFOs)";
+  }
+  return t;
+}
+
+}  // namespace
+
+void guard_standard_streams() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    g_closed[static_cast<std::size_t>(fd)] = true;
+    // The lowest free descriptor is `fd` itself, as those below it are open by now.
+    const int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (opened >= 0 && opened != fd) {
+      ::dup2(opened, fd);
+      ::close(opened);
+    }
+  }
+}
+
+std::string write_stdout(std::string_view text) {
+  if (g_closed[1]) return "standard output: cannot be written (it is closed)";
+  int err = 0;
+  if (!write_all(STDOUT_FILENO, text, err)) {
+    return "standard output: cannot be written (" + errno_text(err) + ")";
+  }
+  return "";
+}
+
+int emit(std::string_view text, int exit_code, bool for_people, const Style& style) {
+  if (text.empty()) return exit_code;
+  const std::string why = write_stdout(for_people ? terminal_text(text, style) : std::string(text));
+  if (why.empty()) return exit_code;
+  print_error(why);
+  return kExitIoError;
+}
+
+void print_error(std::string_view message) {
+  write_stderr("gpudoctor: " + terminal_text(message, Style::plain(), true) + "\n");
+}
+
+void write_stderr(std::string_view text) {
+  if (g_closed[2] || text.empty()) return;
+  int err = 0;
+  // Nowhere is left to say that this failed.
+  (void)write_all(STDERR_FILENO, terminal_text(text, Style::plain()), err);
+}
+
+InputFile::InputFile(InputFile&& other) noexcept
+    : fd_(other.fd_), owned_(other.owned_), name_(std::move(other.name_)) {
+  other.owned_ = false;
+}
+
+InputFile::~InputFile() {
+  if (owned_) ::close(fd_);
+}
+
+JsonPull::Refill InputFile::refill() {
+  return [fd = fd_](char* buf, std::size_t size) -> std::size_t {
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, size);
+      if (n >= 0) return static_cast<std::size_t>(n);
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        throw JsonSyntaxError("cannot be read (it has nothing to read now; give - for "
+                              "standard input)");
+      }
+      throw JsonSyntaxError("cannot be read (" + errno_text(errno) + ")");
+    }
+  };
+}
+
+std::optional<std::string> InputFile::read_all(std::uint64_t max_bytes, std::string& why) {
+  std::string text;
+  char buf[64 * 1024];
+  const auto read = refill();
+  try {
+    for (std::size_t n; (n = read(buf, sizeof buf)) > 0;) {
+      if (text.size() + n > max_bytes) {
+        why = name_ + ": cannot be read (larger than " + mib(max_bytes) + ")";
+        return std::nullopt;
+      }
+      text.append(buf, n);
+    }
+  } catch (const JsonSyntaxError& e) {
+    why = name_ + ": " + e.what();
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::variant<InputFile, std::string> open_input(const std::string& path, std::uint64_t max_bytes) {
+  if (path == "-") {
+    if (g_closed[0]) return std::string("standard input: cannot be read (it is closed)");
+    struct stat st {};
+    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+        static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+      return "standard input: cannot be read (larger than " + mib(max_bytes) + ")";
+    }
+    return InputFile(STDIN_FILENO, false, "standard input");
+  }
+  // Looked at before opening: opening a device can act on it (a tape rewinds, a watchdog
+  // starts), and opening a FIFO for reading can wait for a writer.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return path + ": cannot be read (" + errno_text(errno) + ")";
+  if (S_ISDIR(st.st_mode)) return path + ": cannot be read (a directory, not a file)";
+  const bool handed_pipe = anonymous_pipe(path);
+  if (!S_ISREG(st.st_mode) && !handed_pipe) {
+    return path + ": cannot be read (" + kind_text(st.st_mode) +
+           ", not a regular file; give - to read standard input)";
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return path + ": cannot be read (" + errno_text(errno) + ")";
+  InputFile file(fd, true, path);
+  // Checked again on what was opened: the path may have changed in between.
+  if (::fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || (handed_pipe && S_ISFIFO(st.st_mode)))) {
+    return path + ": cannot be read (not a regular file)";
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    return path + ": cannot be read (larger than " + mib(max_bytes) + ")";
+  }
+  return file;
+}
+
+std::string output_problem(const std::string& path) { return classify_output(path).problem; }
+
+std::string write_output(const std::string& path, std::string_view text) {
+  OutputTarget t = classify_output(path);
+  if (!t.problem.empty()) return t.problem;
+  if (t.to_stdout) {
+    const std::string why = write_stdout(text);
+    return why.empty() ? "" : path + ": " + why;
+  }
+  if (t.in_place) return write_in_place(path, text, t.mode);
+  return replace_atomically(path, t.target, text, t.old ? &*t.old : nullptr);
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,21 @@
+#pragma once
+// Text from outside (driver strings, file names, os-release, environment values, every string
+// of a shared report) reaches a terminal only through here: what a terminal would act on is
+// made visible instead. The text renderers return their whole output and the app passes it
+// through terminal_text once, so no call site has to remember.
+#include <string>
+#include <string_view>
+
+#include "render/style.hpp"
+
+namespace gpudoctor {
+
+/// `text` with every C0 control but newline and tab, DEL, every C1 control (U+0080–U+009F),
+/// the bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) and the
+/// line and paragraph separators shown as escapes ("\x1b", "\r", "\u202e"), and each byte that
+/// is not UTF-8 as "\xNN". The escape sequences `style` itself wrote are kept: they carry its
+/// private key, which no outside string can know (Style). `one_line` also shows newlines and
+/// tabs as "\n" and "\t".
+std::string terminal_text(std::string_view text, const Style& style, bool one_line = false);
+
+}  // namespace gpudoctor
