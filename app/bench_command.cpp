@@ -100,7 +100,7 @@ int run_bench_command(const Options& opt, const Environment& env) {
     const std::string why = write_file_atomically(*opt.plot, bench::render_svg(report));
     if (!why.empty()) {
       std::cerr << "gpudoctor: --plot " << why << "\n";
-      return 2;
+      return kExitOutput;
     }
   }
   if (opt.json) {

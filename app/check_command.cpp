@@ -4,10 +4,13 @@
 
 #include <iostream>
 
+#include "checks/check_ids.hpp"
 #include "checks/checks.hpp"
 #include "commands.hpp"
+#include "terminal.hpp"
 #include "machine_source.hpp"
 #include "render/check_text.hpp"
+#include "text.hpp"
 
 namespace gpudoctor {
 
@@ -18,25 +21,39 @@ int run_check(const Options& opt, const Environment& env) {
     return 2;
   }
   const Machine& m = std::get<Machine>(loaded);
-  const auto findings = run_checks(CheckInput{m.snap, m.devices, builtin_compat()});
+  const auto findings = select_findings(run_checks(CheckInput{m.snap, m.devices, builtin_compat()}),
+                                        opt.only, opt.skip);
   if (opt.json) {
     std::cout << dump_json(check_json(m.snap, m.devices, findings), 2) << "\n";
   } else {
-    const Style style = Style::for_stream(opt.color, ::isatty(STDOUT_FILENO) != 0, env);
+    const Style style = stdout_style(opt.color, env);
     std::cout << render_check_text(m.snap, m.devices, findings, style);
   }
   return check_exit_code(findings);
 }
 
 int run_explain(const Options& opt) {
-  if (const CheckSpec* spec = find_check(opt.explain_id)) {
-    std::cout << render_explain(*spec);
-    return 0;
+  if (opt.explain_id.empty()) {
+    std::cout << render_explain_list(all_check_ids());
+    return kExitOk;
   }
-  std::string known;
-  for (const auto& c : all_checks()) known += "\n  " + std::string(c.id);
-  std::cerr << "gpudoctor: no check '" << opt.explain_id << "'; known checks:" << known << "\n";
-  return 2;
+  const IdLookup found = lookup_check_id(opt.explain_id);
+  if (found.spec) {
+    if (found.id != found.spec->id) {
+      std::cout << found.id << " is reported by the check below.\n\n";
+    }
+    std::cout << render_explain(*found.spec);
+    return kExitOk;
+  }
+  if (!found.candidates.empty()) {
+    std::cerr << "gpudoctor: explain: '" << opt.explain_id << "' could be any of: "
+              << join(found.candidates, ", ") << "\n";
+  } else {
+    std::cerr << "gpudoctor: explain: no check '" << opt.explain_id << "'"
+              << (found.suggestion ? " (did you mean '" + *found.suggestion + "'?)" : "")
+              << "; gpudoctor explain lists every id\n";
+  }
+  return kExitUsage;
 }
 
 }  // namespace gpudoctor

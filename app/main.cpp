@@ -1,4 +1,7 @@
 // gpudoctor: parse the command line, then run the command it names.
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <iostream>
 
 #include "bench_command.hpp"
@@ -9,13 +12,9 @@
 
 using namespace gpudoctor;
 
-int main(int argc, char** argv) {
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  const CliResult cli = parse_cli(args, version_text());
-  std::cout << cli.out;
-  std::cerr << cli.err;
-  if (!cli.options) return cli.exit_code;
-  const Options& opt = *cli.options;
+namespace {
+
+int run_command(const Options& opt) {
   const Environment env = Environment::from_process();
   switch (opt.command) {
     case Command::query: return run_query(opt, env);
@@ -25,5 +24,26 @@ int main(int argc, char** argv) {
     case Command::bench: return run_bench_command(opt, env);
     case Command::explain: return run_explain(opt);
   }
-  return 2;
+  return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A reader that went away (`gpudoctor check | head -1`) is an output error with its own exit
+  // status, not a silent death by SIGPIPE. No child gpudoctor starts execs anything.
+  std::signal(SIGPIPE, SIG_IGN);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const CliResult cli = parse_cli(args, version_text());
+  std::cout << cli.out;
+  std::cerr << cli.err;
+  int status = cli.options ? run_command(*cli.options) : cli.exit_code;
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "gpudoctor: standard output: cannot write ("
+              << (errno != 0 ? std::strerror(errno) : "write error") << ")\n";
+    status = kExitOutput;
+  }
+  return status;
 }

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "terminal.hpp"
 #include "machine_source.hpp"
 #include "render/query_text.hpp"
 
@@ -19,7 +20,7 @@ int run_query(const Options& opt, const Environment& env) {
   if (opt.json) {
     std::cout << dump_json(query_json(m.snap, m.devices), 2) << "\n";
   } else {
-    const Style style = Style::for_stream(opt.color, ::isatty(STDOUT_FILENO) != 0, env);
+    const Style style = stdout_style(opt.color, env);
     std::cout << render_query_text(m.snap, m.devices, style);
   }
   return 0;

@@ -24,11 +24,15 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr int kExitInput = 2;
-
 int input_error(const std::string& message) {
   std::cerr << "gpudoctor: " << message << "\n";
-  return kExitInput;
+  return kExitUsage;
+}
+
+/// A file that could not be written: not the user's typing, so not exit 2.
+int output_error(const std::string& message) {
+  std::cerr << "gpudoctor: " << message << "\n";
+  return kExitOutput;
 }
 
 std::string utc_now() {
@@ -124,16 +128,16 @@ int run_report(const Options& opt, const Snapshot& snap, const std::vector<Merge
   const Json report = build_report(in);
   if (opt.html) {
     const std::string why = write_file_atomically(*opt.html, render_report_html(report));
-    if (!why.empty()) return input_error(why);
+    if (!why.empty()) return output_error("--html " + why);
   }
   const std::string text = dump_json(report, 2) + "\n";
   if (opt.output) {
     const std::string why = write_file_atomically(*opt.output, text);
-    if (!why.empty()) return input_error(why);
+    if (!why.empty()) return output_error("-o " + why);
   } else if (!opt.html) {
     std::cout << text;
   }
-  return 0;
+  return kExitOk;
 }
 
 int run_diff(const Options& opt) {
@@ -153,7 +157,8 @@ int run_diff(const Options& opt) {
   const std::string& bn = opt.diff_files[1];
   std::cout << (opt.json ? dump_json(diff_json(diffs, an, bn), 2) + "\n"
                          : render_diff_text(diffs, an, bn));
-  return 0;
+  // Like diff(1): 1 when the reports differ in anything that matters.
+  return diffs.empty() ? kExitOk : kExitFound;
 }
 
 int run_report(const Options& opt, const Environment& env) {

@@ -21,14 +21,15 @@ std::variant<Snapshot, std::string> read_snapshot_file(const std::string& path);
 /// a reader never sees half a file. Returns the reason on failure, empty on success.
 std::string write_file_atomically(const std::string& path, const std::string& text);
 
-/// `gpudoctor report`: 0, or 2 when a file cannot be written.
+/// `gpudoctor report`: 0, 2 when --bench cannot be read, 74 when a file cannot be written.
 int run_report(const Options& opt, const Snapshot& snap, const std::vector<MergedDevice>& devices,
                const std::vector<Finding>& findings, const Environment& env);
 
 /// `gpudoctor report` on the machine the options name (this one, or --from).
 int run_report(const Options& opt, const Environment& env);
 
-/// `gpudoctor diff A B`: 0, or 2 when a file cannot be used.
+/// `gpudoctor diff A B`: 0 when the reports match, 1 when they differ, 2 when a file cannot be
+/// used.
 int run_diff(const Options& opt);
 
 }  // namespace gpudoctor

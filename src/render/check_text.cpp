@@ -19,15 +19,16 @@ constexpr std::string_view kAreas[] = {"host",   "gpu",    "nvidia", "cuda", "op
                                        "vulkan", "python", "macos",  "rocm"};
 
 std::string mark(Severity s, const Style& st) {
+  const bool u = st.unicode();  // a locale that is not UTF-8 shows ASCII
   switch (s) {
     case Severity::ok:
-      return st.green("✓");
+      return st.green(u ? "✓" : "+");
     case Severity::info:
-      return st.cyan("•");
+      return st.cyan(u ? "•" : "-");
     case Severity::warn:
       return st.yellow("!");
     case Severity::fail:
-      return st.red("✗");
+      return st.red(u ? "✗" : "x");
   }
   return "?";
 }
@@ -45,50 +46,98 @@ std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-/// The API's own names for its devices, with "(CPU)" where the device is the processor.
-std::string api_device_names(const Snapshot& s, const std::vector<MergedDevice>& devices,
-                             bool vulkan) {
-  std::vector<std::string> names;
+/// One device as an API shows it: its name (as the smoke results name it) and "(CPU)".
+struct ApiDevice {
+  std::string name;
+  bool cpu = false;
+};
+
+std::vector<ApiDevice> api_devices(const Snapshot& s, const std::vector<MergedDevice>& devices,
+                                   bool vulkan) {
+  std::vector<ApiDevice> out;
   for (const auto& m : devices) {
     if (vulkan) {
-      for (auto i : m.vulkan) {
-        names.push_back(s.vulkan->devices[i].name.value_or(m.name) + (m.software ? " (CPU)" : ""));
-      }
+      for (auto i : m.vulkan) out.push_back({s.vulkan->devices[i].name.value_or(m.name), m.software});
     } else {
       for (auto [p, d] : m.opencl) {
         const auto& plat = s.opencl->platforms[p];
-        names.push_back(plat.devices[d].name.value_or(m.name) + opt_text(plat.name, " on ") +
-                        (m.software ? " (CPU)" : ""));
+        out.push_back({plat.devices[d].name.value_or(m.name) + opt_text(plat.name, " on "),
+                       m.software});
       }
     }
   }
-  return join(names, ", ");
+  return out;
 }
 
-/// "smoke matmul PASS on <device> (n=256, 1.9 ms, 17.4 GFLOPS)" for each result.
-void add_smoke_parts(const std::vector<SmokeResult>& results, std::vector<std::string>& parts) {
-  for (const auto& r : results) {
-    std::string detail;
-    if (r.n) detail = "n=" + std::to_string(*r.n);
-    if (r.kernel_ms) {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, ", %.3g ms", *r.kernel_ms);
-      detail += buf;
-    }
-    if (r.gflops) {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, ", %.1f GFLOPS", *r.gflops);
-      detail += buf;
-    }
-    parts.push_back("smoke matmul " + to_upper_ascii(r.status) + " on " + r.device +
-                    (detail.empty() ? "" : " (" + detail + ")"));
+/// "smoke matmul PASS (n=256, 1.9 ms, 17.4 GFLOPS)"; " on <device>" only when `with_device`.
+std::string smoke_text(const SmokeResult& r, bool with_device) {
+  std::string detail;
+  if (r.n) detail = "n=" + std::to_string(*r.n);
+  if (r.kernel_ms) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, ", %.3g ms", *r.kernel_ms);
+    detail += buf;
   }
+  if (r.gflops) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, ", %.1f GFLOPS", *r.gflops);
+    detail += buf;
+  }
+  return "smoke matmul " + to_upper_ascii(r.status) + (with_device ? " on " + r.device : "") +
+         (detail.empty() ? "" : " (" + detail + ")");
 }
 
-/// The API's devices, then its smoke results.
-std::string api_summary(const std::string& devices, const std::vector<SmokeResult>& smoke) {
-  std::vector<std::string> parts{devices.empty() ? "no device" : devices};
-  add_smoke_parts(smoke, parts);
+void add_smoke_parts(const std::vector<SmokeResult>& results, std::vector<std::string>& parts) {
+  for (const auto& r : results) parts.push_back(smoke_text(r, true));
+}
+
+/// "0-7" for a run, else "0,2,5".
+std::string index_list(const std::vector<std::size_t>& index) {
+  const bool run = index.back() - index.front() + 1 == index.size();
+  if (run) return std::to_string(index.front()) + "-" + std::to_string(index.back());
+  std::vector<std::string> parts;
+  for (auto i : index) parts.push_back(std::to_string(i));
+  return join(parts, ",");
+}
+
+/// Identical names once, with a count: "A, B ×8". Order of first appearance.
+std::string grouped(const std::vector<std::string>& names, const Style& st) {
+  std::vector<std::pair<std::string, int>> groups;
+  for (const auto& n : names) {
+    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == n; });
+    if (same == groups.end()) {
+      groups.emplace_back(n, 1);
+    } else {
+      ++same->second;
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& [n, count] : groups) {
+    out.push_back(count > 1 ? n + (st.unicode() ? " ×" : " x") + std::to_string(count) : n);
+  }
+  return out.empty() ? "" : join(out, ", ");
+}
+
+/// The API's devices, each with its smoke result (the device named once), then any smoke result
+/// that names no listed device.
+std::string api_summary(const std::vector<ApiDevice>& devices,
+                        const std::vector<SmokeResult>& smoke, const Style& st) {
+  std::vector<bool> used(smoke.size(), false);
+  std::vector<std::string> names;
+  for (const auto& d : devices) {
+    std::string text = d.name + (d.cpu ? " (CPU)" : "");
+    for (std::size_t i = 0; i < smoke.size(); ++i) {
+      if (used[i] || smoke[i].device != d.name) continue;
+      used[i] = true;
+      text += ", " + smoke_text(smoke[i], false);
+      break;
+    }
+    names.push_back(std::move(text));
+  }
+  std::vector<std::string> parts{names.empty() ? "no device" : grouped(names, st)};
+  for (std::size_t i = 0; i < smoke.size(); ++i) {
+    if (!used[i]) parts.push_back(smoke_text(smoke[i], true));
+  }
   return join(parts, "; ");
 }
 
@@ -106,7 +155,7 @@ std::string toolkit_summary(const CudaToolkit& t) {
 }
 
 std::string area_summary(std::string_view area, const Snapshot& s,
-                         const std::vector<MergedDevice>& devices) {
+                         const std::vector<MergedDevice>& devices, const Style& st) {
   if (area == "host" && s.host) {
     const HostInfo& h = *s.host;
     std::vector<std::string> parts;
@@ -118,26 +167,36 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     return join(parts, ", ");
   }
   if (area == "gpu" && s.pci) {
-    // Identical boards (an 8-GPU server) once, with a count, in bus order of their first.
-    std::vector<std::pair<std::string, int>> gpus;
-    for (const auto& p : s.pci->devices) {
+    // Identical boards (an 8-GPU server) once, with a count and each one's place: #index in
+    // bus order (as nvidia-smi numbers them) and its address, one word each so none wraps apart.
+    struct Group {
+      std::string name;
+      std::vector<std::size_t> index;
+      std::vector<std::string> address;
+    };
+    std::vector<Group> gpus;
+    for (std::size_t i = 0; i < s.pci->devices.size(); ++i) {
+      const PciDevice& p = s.pci->devices[i];
       std::string name = p.device_name.value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4)) +
                          " (" + p.driver.value_or("no driver") + ")";
       auto same =
-          std::find_if(gpus.begin(), gpus.end(), [&](const auto& g) { return g.first == name; });
-      if (same == gpus.end()) {
-        gpus.emplace_back(std::move(name), 1);
-      } else {
-        ++same->second;
-      }
+          std::find_if(gpus.begin(), gpus.end(), [&](const Group& g) { return g.name == name; });
+      if (same == gpus.end()) same = gpus.insert(gpus.end(), Group{std::move(name), {}, {}});
+      same->index.push_back(i);
+      same->address.push_back(p.address);
     }
     if (gpus.empty()) {
       return "no GPU on the PCI bus (" + std::to_string(s.pci->devices_scanned) +
              " functions scanned)";
     }
     std::vector<std::string> names;
-    for (const auto& [name, count] : gpus) {
-      names.push_back(count > 1 ? name + " ×" + std::to_string(count) : name);
+    for (const auto& g : gpus) {
+      if (g.index.size() == 1) {
+        names.push_back(g.name);
+        continue;
+      }
+      names.push_back(g.name + (st.unicode() ? " ×" : " x") + std::to_string(g.index.size()) +
+                      " (#" + index_list(g.index) + " at " + join(g.address, ", ") + ")");
     }
     return join(names, ", ");
   }
@@ -163,17 +222,15 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     return join(parts, "; ");
   }
   if (area == "opencl" && s.opencl) {
-    std::string n = api_device_names(s, devices, false);
     if (!s.live)
       return plural(s.opencl->icds.size(), "ICD") + " registered (not loaded under --sysroot)";
-    return api_summary(n, s.opencl->smoke);
+    return api_summary(api_devices(s, devices, false), s.opencl->smoke, st);
   }
   if (area == "vulkan" && s.vulkan) {
-    std::string n = api_device_names(s, devices, true);
     if (!s.live)
       return plural(s.vulkan->manifests.size(), "driver manifest") +
              " (not loaded under --sysroot)";
-    return api_summary(n, s.vulkan->smoke);
+    return api_summary(api_devices(s, devices, true), s.vulkan->smoke, st);
   }
   if (area == "macos" && s.macos) return facts::macos_summary(*s.macos);
   if (area == "rocm" && s.rocm) return facts::rocm_summary(*s.rocm);
@@ -195,12 +252,20 @@ std::string area_summary(std::string_view area, const Snapshot& s,
   return "";
 }
 
+/// A finding: its title (and id) after its mark, evidence, fix and source under the title;
+/// long lines wrap under their own start.
 void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
-  os << "    " << mark(f.severity, st) << " " << f.title << "  " << st.dim(f.id) << "\n";
+  std::string head = st.fill(f.title, 6, 6);
+  // The id after the title, or under it when the title's last line has no room.
+  const std::size_t last = display_width(head.substr(head.rfind('\n') + 1)) +
+                           (head.find('\n') == std::string::npos ? 6 : 0);
+  const bool fits = !st.width() || last + 2 + f.id.size() <= *st.width();
+  head += (fits ? "  " : "\n      ") + st.dim(f.id);
+  os << "    " << mark(f.severity, st) << " " << head << "\n";
   for (const auto& e : f.evidence) {
-    if (!e.empty()) os << "        " << st.dim(e) << "\n";
+    if (!e.empty()) os << "        " << st.dim(st.fill(e, 8, 10)) << "\n";
   }
-  if (f.fix) os << "        " << st.bold("fix: ") << *f.fix << "\n";
+  if (f.fix) os << "        " << st.bold("fix: ") << st.fill(*f.fix, 13, 13) << "\n";
   if (f.source) os << "        " << st.dim("source: " + *f.source) << "\n";
 }
 
@@ -218,11 +283,11 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
       mine.push_back(&f);
       worst = std::max(worst, f.severity);
     }
-    std::string summary = area_summary(area, snap, devices);
+    std::string summary = area_summary(area, snap, devices, st);
     if (summary.empty() && mine.empty()) continue;
     std::string label(area);
     label.resize(8, ' ');
-    os << mark(worst, st) << " " << st.bold(label) << summary << "\n";
+    os << mark(worst, st) << " " << st.bold(label) << st.fill(summary, 10, 10) << "\n";
     for (const Finding* f : mine) render_finding(os, *f, st);
   }
   for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
@@ -245,6 +310,17 @@ std::string render_explain(const CheckSpec& spec) {
      << "Looks at: " << spec.looks_at << "\n\n"
      << "Why: " << spec.why << "\n";
   if (!spec.source.empty()) os << "\nSource: " << spec.source << "\n";
+  return os.str();
+}
+
+std::string render_explain_list(const std::vector<CheckId>& ids) {
+  std::size_t width = 0;
+  for (const auto& c : ids) width = std::max(width, c.id.size());
+  std::ostringstream os;
+  for (const auto& c : ids) {
+    os << c.id << std::string(width + 2 - c.id.size(), ' ') << check_title(*c.spec) << "\n";
+  }
+  os << "\ngpudoctor explain ID says what a check looks at, why, and its source.\n";
   return os.str();
 }
 

@@ -1,4 +1,6 @@
 #pragma once
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -8,11 +10,27 @@ namespace gpudoctor {
 
 enum class ColorMode { automatic, always, never };
 
-/// Terminal styling: colour only on a TTY, never with NO_COLOR, always with --color=always.
+/// Terminal styling: colour only on a TTY, never with NO_COLOR, always with --color=always;
+/// ASCII marks where the locale is not UTF-8; a width to wrap at on a terminal only.
 class Style {
  public:
+  /// Colour: --color always/never; else NO_COLOR (set and not empty, https://no-color.org)
+  /// off; else FORCE_COLOR (set and not empty, https://force-color.org) or CLICOLOR_FORCE
+  /// (set and not 0, https://bixense.com/clicolors/) on; else TERM=dumb off; else a TTY.
+  /// Marks: Unicode when the locale (the first set of LC_ALL, LC_CTYPE, LANG) says UTF-8.
+  /// Width: on a TTY, COLUMNS, else 80 (the caller may know better: with_width).
   static Style for_stream(ColorMode mode, bool is_tty, const Environment& env);
   static Style plain() { return Style(false); }
+  Style with_width(std::optional<std::size_t> columns) const {
+    Style s = *this;
+    s.width_ = columns;
+    return s;
+  }
+  Style with_unicode(bool unicode) const {
+    Style s = *this;
+    s.unicode_ = unicode;
+    return s;
+  }
 
   std::string bold(std::string_view s) const { return wrap("1", s); }
   std::string dim(std::string_view s) const { return wrap("2", s); }
@@ -21,11 +39,28 @@ class Style {
   std::string red(std::string_view s) const { return wrap("31", s); }
   std::string cyan(std::string_view s) const { return wrap("36", s); }
   bool color() const { return color_; }
+  bool unicode() const { return unicode_; }
+  /// Columns to wrap at; nullopt: never wrap (not a terminal).
+  std::optional<std::size_t> width() const { return width_; }
+
+  /// `text` broken into lines at spaces so that none passes width(): the first line starts at
+  /// column `column`, the others are indented by `indent`. A word longer than a line (a path,
+  /// a URL) stays whole. No trailing newline.
+  std::string fill(std::string_view text, std::size_t column, std::size_t indent) const;
 
  private:
   explicit Style(bool color) : color_(color) {}
   std::string wrap(const char* code, std::string_view s) const;
   bool color_;
+  bool unicode_ = true;
+  std::optional<std::size_t> width_;
 };
+
+/// Whether a locale name (LANG's value) names UTF-8: "en_US.UTF-8", "C.utf8".
+bool locale_is_utf8(std::string_view name);
+
+/// Columns a string takes on a terminal: its UTF-8 code points (gpudoctor's marks and names
+/// are narrow).
+std::size_t display_width(std::string_view s);
 
 }  // namespace gpudoctor
