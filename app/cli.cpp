@@ -53,8 +53,8 @@ std::optional<CliResult> before_parse(CLI::App& app, std::vector<std::string>& w
                                      did_you_mean(words[1], command_names(app)) +
                                      " (commands: " + commands + ")");
     }
-    r.out = app.get_subcommand(words[1])->help();
-    return r;
+    words = {words[1], "--help"};  // CLI11's help for it, with "gpudoctor" in its usage line
+    return std::nullopt;
   }
   static const char* const kProgramOptions[] = {"-h", "--help", "-V", "--version"};
   const bool program_option =
