@@ -89,7 +89,8 @@ std::optional<CliResult> before_parse(CLI::App& app, std::vector<std::string>& w
 std::optional<CliResult> refuse_idle_options(const CLI::App& app, const Options& o) {
   const CLI::App* check = app.get_subcommand("check");
   if (!check->parsed() || !o.from) return std::nullopt;
-  for (const char* name : {"--sysroot", "--python-env", "--backend", "--timeout", "--no-smoke"}) {
+  // (--no-smoke is let be: what it asks for, no smoke matmul, is what --from does anyway.)
+  for (const char* name : {"--sysroot", "--python-env", "--backend", "--timeout"}) {
     if (check->get_option(name)->count() > 0) {
       return usage_error("check", std::string(name) +
                                       " does nothing with --from: the recorded report is "
