@@ -34,7 +34,8 @@ int run_check(const Options& opt, const Environment& env) {
 
 int run_explain(const Options& opt) {
   if (opt.explain_id.empty()) {
-    std::cout << render_explain_list(all_check_ids());
+    const Style style = stdout_style(opt.color, Environment::from_process());
+    std::cout << render_explain_list(all_check_ids(), style);
     return kExitOk;
   }
   const IdLookup found = lookup_check_id(opt.explain_id);

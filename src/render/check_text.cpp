@@ -313,12 +313,13 @@ std::string render_explain(const CheckSpec& spec) {
   return os.str();
 }
 
-std::string render_explain_list(const std::vector<CheckId>& ids) {
+std::string render_explain_list(const std::vector<CheckId>& ids, const Style& style) {
   std::size_t width = 0;
   for (const auto& c : ids) width = std::max(width, c.id.size());
   std::ostringstream os;
   for (const auto& c : ids) {
-    os << c.id << std::string(width + 2 - c.id.size(), ' ') << check_title(*c.spec) << "\n";
+    os << c.id << std::string(width + 2 - c.id.size(), ' ')
+       << style.fill(check_title(*c.spec), width + 2, width + 2) << "\n";
   }
   os << "\ngpudoctor explain ID says what a check looks at, why, and its source.\n";
   return os.str();
