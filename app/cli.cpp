@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "backends.hpp"
@@ -260,7 +261,13 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
     result.out = app.version() + "\n";
     return result;
   } catch (const CLI::ParseError& e) {
-    return usage_error(words.empty() ? "" : words.front(), e.what());
+    // CLI11's sentence, in the lower case of the middle of ours: "gpudoctor: check: the ...".
+    std::string what = e.what();
+    if (!what.empty() && std::isupper(static_cast<unsigned char>(what[0])) &&
+        (what.size() < 2 || std::islower(static_cast<unsigned char>(what[1])))) {
+      what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
+    }
+    return usage_error(words.empty() ? "" : words.front(), what);
   }
   if (query->parsed()) o.command = Command::query;
   if (check->parsed()) o.command = Command::check;
