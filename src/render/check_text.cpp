@@ -69,26 +69,106 @@ std::vector<ApiDevice> api_devices(const Snapshot& s, const std::vector<MergedDe
   return out;
 }
 
-/// "smoke matmul PASS (n=256, 1.9 ms, 17.4 GFLOPS)"; " on <device>" only when `with_device`.
-std::string smoke_text(const SmokeResult& r, bool with_device) {
-  std::string detail;
-  if (r.n) detail = "n=" + std::to_string(*r.n);
-  if (r.kernel_ms) {
+/// "1.9" or "1.8–2.1": the values' range, printed with `fmt`.
+std::string range_text(const std::vector<double>& v, const char* fmt, const Style& st) {
+  auto one = [&](double x) {
     char buf[48];
-    std::snprintf(buf, sizeof buf, ", %.3g ms", *r.kernel_ms);
-    detail += buf;
-  }
-  if (r.gflops) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, ", %.1f GFLOPS", *r.gflops);
-    detail += buf;
-  }
-  return "smoke matmul " + to_upper_ascii(r.status) + (with_device ? " on " + r.device : "") +
-         (detail.empty() ? "" : " (" + detail + ")");
+    std::snprintf(buf, sizeof buf, fmt, x);
+    return std::string(buf);
+  };
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  const std::string a = one(*lo);
+  const std::string b = one(*hi);
+  return a == b ? a : a + (st.unicode() ? "–" : "-") + b;
 }
 
-void add_smoke_parts(const std::vector<SmokeResult>& results, std::vector<std::string>& parts) {
-  for (const auto& r : results) parts.push_back(smoke_text(r, true));
+/// "smoke matmul PASS (n=256, 1.9 ms, 17.4 GFLOPS)" for one result of a device, or for several
+/// of identical devices "smoke matmul PASS ×8 (n=256, 1.8–2.1 ms, 16.9–17.4 GFLOPS)";
+/// " on <device>" only when `device` is given.
+std::string smoke_text(const std::vector<const SmokeResult*>& rs, const std::string& device,
+                       const Style& st) {
+  std::vector<std::string> statuses;
+  std::vector<int> sizes;
+  std::vector<double> ms;
+  std::vector<double> gflops;
+  for (const SmokeResult* r : rs) {
+    const std::string status = to_upper_ascii(r->status);
+    if (std::find(statuses.begin(), statuses.end(), status) == statuses.end()) {
+      statuses.push_back(status);
+    }
+    if (r->n && std::find(sizes.begin(), sizes.end(), *r->n) == sizes.end()) sizes.push_back(*r->n);
+    if (r->kernel_ms) ms.push_back(*r->kernel_ms);
+    if (r->gflops) gflops.push_back(*r->gflops);
+  }
+  std::vector<std::string> counted;
+  for (const auto& status : statuses) {
+    const auto n = std::count_if(rs.begin(), rs.end(), [&](const SmokeResult* r) {
+      return to_upper_ascii(r->status) == status;
+    });
+    counted.push_back(status + (rs.size() > 1 ? (st.unicode() ? " ×" : " x") + std::to_string(n)
+                                              : ""));
+  }
+  std::vector<std::string> detail;
+  if (sizes.size() == 1) detail.push_back("n=" + std::to_string(sizes[0]));
+  if (!ms.empty()) detail.push_back(range_text(ms, "%.3g", st) + " ms");
+  if (!gflops.empty()) detail.push_back(range_text(gflops, "%.1f", st) + " GFLOPS");
+  return "smoke matmul " + join(counted, ", ") + (device.empty() ? "" : " on " + device) +
+         (detail.empty() ? "" : " (" + join(detail, ", ") + ")");
+}
+
+/// The smoke results, those of one device name together.
+void add_smoke_parts(const std::vector<SmokeResult>& results, std::vector<std::string>& parts,
+                     const Style& st) {
+  std::vector<std::string> devices;
+  for (const auto& r : results) {
+    if (std::find(devices.begin(), devices.end(), r.device) == devices.end()) {
+      devices.push_back(r.device);
+    }
+  }
+  for (const auto& d : devices) {
+    std::vector<const SmokeResult*> mine;
+    for (const auto& r : results) {
+      if (r.device == d) mine.push_back(&r);
+    }
+    parts.push_back(smoke_text(mine, d, st));
+  }
+}
+
+/// The API's devices, identical ones once with a count, each followed by its smoke results (the
+/// device named once); then any smoke result that names no listed device.
+std::string api_summary(const std::vector<ApiDevice>& devices,
+                        const std::vector<SmokeResult>& smoke, const Style& st) {
+  std::vector<std::pair<ApiDevice, int>> groups;
+  for (const auto& d : devices) {
+    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+      return g.first.name == d.name && g.first.cpu == d.cpu;
+    });
+    if (same == groups.end()) {
+      groups.emplace_back(d, 1);
+    } else {
+      ++same->second;
+    }
+  }
+  std::vector<std::string> names;
+  std::vector<SmokeResult> other;
+  for (const auto& r : smoke) {
+    const bool listed = std::any_of(devices.begin(), devices.end(),
+                                    [&](const ApiDevice& d) { return d.name == r.device; });
+    if (!listed) other.push_back(r);
+  }
+  for (const auto& [d, count] : groups) {
+    std::string text = d.name + (d.cpu ? " (CPU)" : "") +
+                       (count > 1 ? (st.unicode() ? " ×" : " x") + std::to_string(count) : "");
+    std::vector<const SmokeResult*> mine;
+    for (const auto& r : smoke) {
+      if (r.device == d.name) mine.push_back(&r);
+    }
+    if (!mine.empty()) text += ", " + smoke_text(mine, "", st);
+    names.push_back(std::move(text));
+  }
+  std::vector<std::string> parts{names.empty() ? "no device" : join(names, ", ")};
+  add_smoke_parts(other, parts, st);
+  return join(parts, "; ");
 }
 
 /// "0-7" for a run, else "0,2,5".
@@ -98,47 +178,6 @@ std::string index_list(const std::vector<std::size_t>& index) {
   std::vector<std::string> parts;
   for (auto i : index) parts.push_back(std::to_string(i));
   return join(parts, ",");
-}
-
-/// Identical names once, with a count: "A, B ×8". Order of first appearance.
-std::string grouped(const std::vector<std::string>& names, const Style& st) {
-  std::vector<std::pair<std::string, int>> groups;
-  for (const auto& n : names) {
-    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == n; });
-    if (same == groups.end()) {
-      groups.emplace_back(n, 1);
-    } else {
-      ++same->second;
-    }
-  }
-  std::vector<std::string> out;
-  for (const auto& [n, count] : groups) {
-    out.push_back(count > 1 ? n + (st.unicode() ? " ×" : " x") + std::to_string(count) : n);
-  }
-  return out.empty() ? "" : join(out, ", ");
-}
-
-/// The API's devices, each with its smoke result (the device named once), then any smoke result
-/// that names no listed device.
-std::string api_summary(const std::vector<ApiDevice>& devices,
-                        const std::vector<SmokeResult>& smoke, const Style& st) {
-  std::vector<bool> used(smoke.size(), false);
-  std::vector<std::string> names;
-  for (const auto& d : devices) {
-    std::string text = d.name + (d.cpu ? " (CPU)" : "");
-    for (std::size_t i = 0; i < smoke.size(); ++i) {
-      if (used[i] || smoke[i].device != d.name) continue;
-      used[i] = true;
-      text += ", " + smoke_text(smoke[i], false);
-      break;
-    }
-    names.push_back(std::move(text));
-  }
-  std::vector<std::string> parts{names.empty() ? "no device" : grouped(names, st)};
-  for (std::size_t i = 0; i < smoke.size(); ++i) {
-    if (!used[i]) parts.push_back(smoke_text(smoke[i], true));
-  }
-  return join(parts, "; ");
 }
 
 /// What the area looks like when nothing is wrong with it; empty when it does not apply.
@@ -215,7 +254,7 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     if (s.cuda && !s.cuda->devices.empty()) {
       parts.push_back(plural(s.cuda->devices.size(), "device"));
     }
-    if (s.cuda) add_smoke_parts(s.cuda->smoke, parts);
+    if (s.cuda) add_smoke_parts(s.cuda->smoke, parts, st);
     if (s.nvidia) {
       for (const auto& t : s.nvidia->toolkits) parts.push_back(toolkit_summary(t));
     }

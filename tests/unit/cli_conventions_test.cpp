@@ -185,3 +185,33 @@ TEST(Style, FillWrapsUnderTheLabelAndKeepsLongWordsWhole) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+TEST(CheckText, SmokeResultsOfIdenticalDevicesOnceWithACountAndRanges) {
+  // The shape of an 8-GPU server's results; the numbers are the renderer's input, not a claim.
+  Snapshot snap;
+  snap.cuda.emplace();
+  for (int i = 0; i < 8; ++i) {
+    SmokeResult r;
+    r.api = "cuda";
+    r.device = "NVIDIA H100 80GB HBM3";
+    r.status = "pass";
+    r.n = 256;
+    r.kernel_ms = i == 0 ? 0.5 : 0.25;
+    r.gflops = i == 0 ? 67.1 : 134.2;
+    snap.cuda->smoke.push_back(r);
+  }
+  const std::string text = render_check_text(snap, {}, {}, Style::plain());
+  EXPECT_NE(text.find("smoke matmul PASS ×8 on NVIDIA H100 80GB HBM3 (n=256, 0.25–0.5 ms, "
+                      "67.1–134.2 GFLOPS)"),
+            std::string::npos)
+      << text;
+  const std::string ascii = render_check_text(snap, {}, {}, Style::plain().with_unicode(false));
+  EXPECT_NE(ascii.find("PASS x8 on NVIDIA H100 80GB HBM3 (n=256, 0.25-0.5 ms"), std::string::npos)
+      << ascii;
+}
+
+}  // namespace
+}  // namespace gpudoctor
