@@ -126,6 +126,7 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
                  "auto, always or never (auto: on a terminal; NO_COLOR turns it off, "
                  "FORCE_COLOR and CLICOLOR_FORCE on)")
       ->type_name("WHEN")
+      ->option_text("auto|always|never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 

@@ -96,10 +96,11 @@ TEST(CliConventions, MetavarsSayWhatTheValueIs) {
                            run_gpudoctor({"help", "bench"}).out +
                            run_gpudoctor({"help", "explain"}).out;
   for (const char* want : {"--sysroot DIR", "--python-env DIR", "--from FILE", "--timeout SECONDS",
-                           "--only ID", "-o,--output FILE", "--plot FILE", "--backend NAME"}) {
+                           "--only ID", "-o,--output FILE", "--plot FILE", "--backend NAME",
+                           "--color auto|always|never"}) {
     EXPECT_NE(help.find(want), std::string::npos) << want;
   }
-  for (const char* generic : {" TEXT", "FLOAT", ":FLOAT"}) {
+  for (const char* generic : {" TEXT", "FLOAT", ":FLOAT", ":{"}) {
     EXPECT_EQ(help.find(generic), std::string::npos) << generic << "\n" << help;
   }
 }
