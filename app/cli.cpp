@@ -112,8 +112,9 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
                  "vendor libraries are not loaded")
       ->type_name("DIR");
   sub.add_option("--python-env", o.python_envs,
-                 "Also read this Python environment: a prefix (venv, conda env) or a "
-                 "site-packages directory; repeatable")
+                 "Also read this Python environment: a prefix (venv, conda env), a "
+                 "site-packages directory, or a directory of environments (each one inside "
+                 "it); repeatable")
       ->type_name("DIR")
       ->take_all()
       ->allow_extra_args(false);

@@ -243,6 +243,26 @@ TEST(CliConventions, ForceColorColoursAPipe) {
   EXPECT_EQ(narrow.out, plain.out);
 }
 
+TEST(CliConventions, PythonEnvFindsTheEnvironmentsInsideADirectory) {
+  // The fixture's ~/venvs holds one venv, llm (its README names the wheels).
+  const std::string root = test::fixture_path("python-venv-torch-cu124");
+  auto r = run_gpudoctor({"query", "--json", "--backend", "python", "--sysroot", root,
+                          "--python-env", "/home/dev/venvs"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json doc = Json::parse(r.out);
+  std::vector<std::string> from_option;
+  for (const auto& env : doc["python"]["envs"]) {
+    for (const auto& by : env["found_by"]) {
+      if (by == "--python-env") from_option.push_back(env["prefix"].get<std::string>());
+    }
+  }
+  EXPECT_EQ(from_option, std::vector<std::string>{"/home/dev/venvs/llm"}) << r.out;
+  // The environment itself, named directly, is still itself.
+  auto direct = run_gpudoctor({"query", "--json", "--backend", "python", "--sysroot", root,
+                               "--python-env", "/home/dev/venvs/llm"});
+  EXPECT_NE(direct.out.find("\"/home/dev/venvs/llm\""), std::string::npos);
+}
+
 TEST(CliConventions, IdenticalGpusOnceWithIndexAndBusId) {
   // Eight H100 SXM5 boards (the fixture's README names its source).
   auto r = run_gpudoctor({"check", "--sysroot", test::fixture_path("server-h100-torch-cu124"),
