@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "api/cuda/cuda_cores.hpp"
+#include "compat/compat_query.hpp"
 
 namespace gpudoctor::bench {
 
@@ -16,27 +16,15 @@ constexpr std::uint32_t kVendorIntel = 0x8086;
 // FMA lanes and doubles them.
 constexpr double kFlopsPerFma = 2;
 
-constexpr const char* kCudaSource =
-    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#arithmetic-instructions";
-// Intel's "The Compute Architecture of Intel Processor Graphics Gen9" (2015), section 5.3.2: two
-// SIMD-4 FPUs per EU, each with FMA (16 FP32 FLOPs per clock); Gen11 and Xe EUs keep eight FP32
-// FMA lanes. A copy of the document:
-constexpr const char* kIntelSource =
-    "https://docslib.org/doc/12519002/the-compute-architecture-of-intel-processor-graphics-gen9-stephen-junkins";
-// GCN (gfx6–gfx9): four SIMD16 per compute unit; RDNA 1–2 (gfx10): two SIMD32 per compute unit.
-// Both are 64 FP32 FMA lanes per CU. RDNA 3 (gfx11) dual-issues, which a clock count cannot
-// promise, so it is left unknown.
-constexpr const char* kAmdSource = "https://www.amd.com/system/files/documents/rdna-whitepaper.pdf";
-
-PeakEstimate estimate(std::uint32_t units, const char* unit_name, double fma_lanes,
-                      std::uint32_t clock_mhz, const char* source) {
+/// units × lanes × 2 × clock, with the row of data/compat/gpu_fp32_lanes.json it rests on.
+PeakEstimate estimate(std::uint32_t units, const Fp32Lanes& row, std::uint32_t clock_mhz) {
   PeakEstimate p;
-  p.gflops = units * fma_lanes * kFlopsPerFma * clock_mhz / 1000.0;
+  p.gflops = units * double(row.lanes) * kFlopsPerFma * clock_mhz / 1000.0;
   char basis[160];
-  std::snprintf(basis, sizeof basis, "%u %s × %.0f FP32 lanes × 2 (FMA) × %u MHz", units, unit_name,
-                fma_lanes, clock_mhz);
+  std::snprintf(basis, sizeof basis, "%u %s × %d FP32 lanes × 2 (FMA) × %u MHz", units,
+                row.unit.c_str(), row.lanes, clock_mhz);
   p.basis = basis;
-  p.source = source;
+  p.source = row.from.url;
   return p;
 }
 
@@ -66,21 +54,23 @@ std::variant<PeakEstimate, std::string> expected_peak(const DeviceTraits& t,
   const std::uint32_t vendor = t.vendor_id.value_or(0);
   if (vendor == kVendorNvidia) {
     if (!t.cc_major || !t.cc_minor) return std::string("the compute capability is not reported");
-    auto cores = cuda_cores_per_multiprocessor(*t.cc_major, *t.cc_minor);
-    if (!cores)
+    auto row = nvidia_fp32_lanes(builtin_compat(), *t.cc_major, *t.cc_minor);
+    if (!row)
       return "FP32 cores per SM of compute capability " + std::to_string(*t.cc_major) + "." +
              std::to_string(*t.cc_minor) + " are not documented";
-    return estimate(*t.compute_units, "SM", *cores, *t.clock_mhz, kCudaSource);
+    return estimate(*t.compute_units, *row, *t.clock_mhz);
   }
-  if (vendor == kVendorIntel && t.type && *t.type == "gpu") {
-    return estimate(*t.compute_units, "EU", 8, *t.clock_mhz, kIntelSource);
+  const bool gpu = t.type && *t.type == "gpu";
+  if (vendor == kVendorIntel) {
+    if (auto row = vendor_fp32_lanes(builtin_compat(), "intel", std::nullopt, gpu)) {
+      return estimate(*t.compute_units, *row, *t.clock_mhz);
+    }
   }
   if (vendor == kVendorAmd) {
-    auto gfx = amd_gfx_major(name);
-    if (gfx && *gfx >= 6 && *gfx <= 10) {
-      return estimate(*t.compute_units, "CU", 64, *t.clock_mhz, kAmdSource);
+    if (auto row = vendor_fp32_lanes(builtin_compat(), "amd", amd_gfx_major(name), gpu)) {
+      return estimate(*t.compute_units, *row, *t.clock_mhz);
     }
-    return std::string("FP32 lanes per compute unit are known here only for gfx6–gfx10");
+    return std::string("FP32 lanes per compute unit of this gfx target are not documented here");
   }
   return std::string("no documented FP32 FLOPs per clock for this vendor");
 }

@@ -34,6 +34,16 @@ std::optional<std::string> RowReader::opt_str(const char* key) {
   return str(key);
 }
 
+int RowReader::count(const char* key, int max) {
+  auto it = row_.find(key);
+  if (it == row_.end() || !it->is_number_unsigned() || it->get<std::uint64_t>() == 0 ||
+      it->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
+    error(std::string("\"") + key + "\" must be a whole number from 1 to " + std::to_string(max));
+    return 0;
+  }
+  return static_cast<int>(it->get<std::uint64_t>());
+}
+
 bool RowReader::boolean(const char* key) {
   auto it = row_.find(key);
   if (it == row_.end() || !it->is_boolean()) {
@@ -250,7 +260,9 @@ const std::set<std::string>& known_files() {
                                               "pytorch.json",
                                               "jax.json",
                                               "tensorflow_metal.json",
-                                              "rocm.json"};
+                                              "rocm.json",
+                                              "gpu_fp32_lanes.json",
+                                              "framework_cuda_libs.json"};
   return names;
 }
 
@@ -291,6 +303,7 @@ CompatLoad load_compat(const std::map<std::string, std::string_view>& files) {
     FileContext file{name, &sources, &out.errors, &out.rows};
     load_nvidia_file(file, *rows, out.data);
     load_framework_file(file, *rows, out.data);
+    load_cuda_libs_file(file, *rows, out.data);
   }
   return out;
 }

@@ -127,6 +127,31 @@ void cudnn(const FileContext& file, const Json& rows, CompatData& data) {
   });
 }
 
+void fp32_lanes(const FileContext& file, const Json& rows, CompatData& data) {
+  for_each_row(file, rows, [&](RowReader& r, const Provenance& p) {
+    Fp32Lanes l;
+    l.vendor = r.str("vendor");
+    if (l.vendor != "nvidia" && l.vendor != "amd" && l.vendor != "intel") {
+      r.error("\"vendor\" must be nvidia, amd or intel: " + l.vendor);
+    }
+    if (r.has("cc")) {
+      const Version v = r.version("cc");
+      if (v.parts.size() == 2 && v.suffix.empty()) {
+        l.cc = ComputeCapability{int(v.parts[0]), int(v.parts[1]), ""};
+      } else {
+        r.error("\"cc\" must be a compute capability like 8.6");
+      }
+    }
+    if (r.has("gfx_major")) l.gfx_major = r.range("gfx_major");
+    l.device_type = r.opt_str("device_type");
+    l.unit = r.str("unit");
+    l.lanes = r.count("fp32_lanes", 1024);
+    if (l.vendor == "nvidia" && !l.cc) r.error("an nvidia row names its compute capability");
+    l.from = p;
+    if (r.ok()) data.fp32_lanes.push_back(std::move(l));
+  });
+}
+
 }  // namespace
 
 void load_nvidia_file(const FileContext& file, const Json& rows, CompatData& data) {
@@ -136,6 +161,7 @@ void load_nvidia_file(const FileContext& file, const Json& rows, CompatData& dat
   if (file.name == "cuda_arch_range.json") arch_range(file, rows, data);
   if (file.name == "gpu_compute_capability.json") compute_capability(file, rows, data);
   if (file.name == "cudnn.json") cudnn(file, rows, data);
+  if (file.name == "gpu_fp32_lanes.json") fp32_lanes(file, rows, data);
 }
 
 }  // namespace gpudoctor::compat_detail

@@ -301,4 +301,28 @@ std::optional<RocmDistroKernels> rocm_kernels(const CompatData& data, std::strin
   return std::nullopt;
 }
 
+std::optional<Fp32Lanes> nvidia_fp32_lanes(const CompatData& data, int major, int minor) {
+  for (const Fp32Lanes& row : data.fp32_lanes) {
+    if (row.vendor == "nvidia" && row.cc && row.cc->major == major && row.cc->minor == minor &&
+        row.cc->suffix.empty()) {
+      return row;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Fp32Lanes> vendor_fp32_lanes(const CompatData& data, std::string_view vendor,
+                                           std::optional<int> gfx_major, bool gpu) {
+  for (const Fp32Lanes& row : data.fp32_lanes) {
+    if (row.vendor != vendor) continue;
+    if (row.device_type == std::optional<std::string>("gpu") && !gpu) continue;
+    if (row.gfx_major) {
+      const auto v = gfx_major ? parse_version(std::to_string(*gfx_major)) : std::nullopt;
+      if (!v || !in_range(*v, *row.gfx_major)) continue;
+    }
+    return row;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpudoctor

@@ -105,4 +105,10 @@ std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_vi
 std::optional<RocmDistroKernels> rocm_kernels(const CompatData& data, std::string_view distro,
                                               std::string_view version);
 
+/// FP32 FMA lanes per SM of an NVIDIA GPU of this compute capability.
+std::optional<Fp32Lanes> nvidia_fp32_lanes(const CompatData& data, int major, int minor);
+/// FP32 FMA lanes per compute unit for an AMD gfx major or an Intel GPU ("amd", "intel").
+std::optional<Fp32Lanes> vendor_fp32_lanes(const CompatData& data, std::string_view vendor,
+                                           std::optional<int> gfx_major, bool gpu);
+
 }  // namespace gpudoctor

@@ -29,6 +29,7 @@ class RowReader {
   std::string str(const char* key);
   std::optional<std::string> opt_str(const char* key);
   bool boolean(const char* key);
+  int count(const char* key, int max);  ///< a whole number from 1 to max
   Version version(const char* key);
   std::optional<Version> opt_version(const char* key);
   /// {"min": "...", "max": "..."}; either bound may be null. Checks min <= max.
@@ -67,5 +68,6 @@ void for_each_row(const FileContext& file, const Json& rows,
 
 void load_nvidia_file(const FileContext& file, const Json& rows, CompatData& data);
 void load_framework_file(const FileContext& file, const Json& rows, CompatData& data);
+void load_cuda_libs_file(const FileContext& file, const Json& rows, CompatData& data);
 
 }  // namespace gpudoctor::compat_detail

@@ -306,5 +306,21 @@ TEST(CompatQueryRocm, GpusAndKernels) {
   EXPECT_EQ(*jammy->kernels[1].flavor, "HWE");
 }
 
+// The table deviceQuery prints "CUDA Cores/MP" from, and the per-vendor lanes of the peaks.
+TEST(CompatQueryFp32Lanes, CoresPerSmAndVendorLanes) {
+  const CompatData& d = builtin_compat();
+  EXPECT_EQ(nvidia_fp32_lanes(d, 8, 0)->lanes, 64);   // A100
+  EXPECT_EQ(nvidia_fp32_lanes(d, 8, 6)->lanes, 128);  // GA10x
+  EXPECT_EQ(nvidia_fp32_lanes(d, 6, 0)->lanes, 64);   // P100
+  EXPECT_EQ(nvidia_fp32_lanes(d, 3, 5)->lanes, 192);  // Kepler
+  EXPECT_EQ(nvidia_fp32_lanes(d, 9, 0)->unit, "SM");
+  EXPECT_FALSE(nvidia_fp32_lanes(d, 9, 9));  // not in NVIDIA's table: unknown, not guessed
+  EXPECT_EQ(vendor_fp32_lanes(d, "amd", 10, true)->lanes, 64);
+  EXPECT_FALSE(vendor_fp32_lanes(d, "amd", 11, true));  // RDNA 3 dual-issues: no row
+  EXPECT_FALSE(vendor_fp32_lanes(d, "amd", std::nullopt, true));
+  EXPECT_EQ(vendor_fp32_lanes(d, "intel", std::nullopt, true)->lanes, 8);
+  EXPECT_FALSE(vendor_fp32_lanes(d, "intel", std::nullopt, false));  // an Intel CPU device
+}
+
 }  // namespace
 }  // namespace gpudoctor
