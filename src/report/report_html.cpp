@@ -128,7 +128,9 @@ std::string header_html(const Json& report) {
                         {"devices", "device", "dev"}};
   for (const auto& p : pills) {
     const std::string n = field_text(summary, p.key);
-    os << "<span class=\"pill-" << p.cls << "\">" << escape(n) << " " << (n == "1" ? p.one : p.key)
+    // "0 failures" is good news: green, not the failure colour.
+    const bool none = n == "0" && std::string(p.cls) != "dev";
+    os << "<span class=\"pill-" << (none ? "ok" : p.cls) << "\">" << escape(n) << " " << (n == "1" ? p.one : p.key)
        << "</span>";
   }
   os << "</div>\n";

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 #include "checks/check_ids.hpp"
 #include "cli.hpp"
@@ -273,6 +275,23 @@ TEST(CliConventions, IdenticalGpusOnceWithIndexAndBusId) {
   const std::string line = r.out.substr(gpu, r.out.find('\n', gpu) - gpu);
   EXPECT_NE(line.find("×8 (#0-7 at 0000:1b:00.0, 0000:43:00.0,"), std::string::npos) << line;
   EXPECT_EQ(line.find("SXM5", line.find("SXM5") + 1), std::string::npos) << line;  // named once
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+TEST(CliConventions, HtmlCountsOfZeroAreGreen) {
+  // A machine with one failure and no warnings: the failure pill red, "0 warnings" green.
+  test::TempTree tmp;
+  const std::string html = tmp.path() + "/r.html";
+  ASSERT_EQ(run_gpudoctor({"report", "--html", html, "--sysroot", kNouveau}).exit_code, 0);
+  std::ifstream in(html);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(page.find("<span class=\"pill-fail\">1 failure</span>"), std::string::npos);
+  EXPECT_NE(page.find("<span class=\"pill-ok\">0 warnings</span>"), std::string::npos);
 }
 
 }  // namespace
