@@ -1,6 +1,8 @@
 #include "report/report_html.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include "bench/bench_model.hpp"
@@ -170,9 +172,21 @@ std::string redaction_note(const Json& redaction) {
     return "<p class=\"meta\">Not redacted (--no-redact); variables whose names look like "
            "secrets were still left out.</p>\n";
   }
+  // The report's keys as words: "host_name" is a JSON key, "host names" what a reader counts.
+  static const std::map<std::string, std::pair<const char*, const char*>> kLabels = {
+      {"host_name", {"host name", "host names"}},
+      {"serial_number", {"serial number", "serial numbers"}},
+      {"user_name", {"user name", "user names"}},
+      {"uuid", {"UUID", "UUIDs"}},
+  };
   std::vector<std::string> parts;
   for (const auto& [kind, n] : field(redaction, "replaced").items()) {
-    parts.push_back(html::text_of(n) + " " + kind);
+    const std::string count = html::text_of(n);
+    const auto label = kLabels.find(kind);
+    std::string word = kind;
+    if (label != kLabels.end()) word = count == "1" ? label->second.first : label->second.second;
+    std::replace(word.begin(), word.end(), '_', ' ');
+    parts.push_back(count + " " + word);
   }
   parts.push_back(field_text(redaction, "environment_variables_left_out") +
                   " environment variables left out");

@@ -296,3 +296,24 @@ TEST(CliConventions, HtmlCountsOfZeroAreGreen) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+TEST(CliConventions, HtmlRedactionNoteSaysWordsNotJsonKeys) {
+  test::TempTree tmp;
+  const std::string html = tmp.path() + "/r.html";
+  ASSERT_EQ(run_gpudoctor({"report", "--html", html, "--sysroot", kNouveau}).exit_code, 0);
+  std::ifstream in(html);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto note = page.find("Redacted: ");
+  ASSERT_NE(note, std::string::npos);
+  const std::string line = page.substr(note, page.find('\n', note) - note);
+  EXPECT_NE(line.find(" host names"), std::string::npos) << line;
+  for (const char* key : {"host_name", "serial_number", "user_name", " uuid"}) {
+    EXPECT_EQ(line.find(key), std::string::npos) << line;
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
