@@ -3,6 +3,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checks/finding.hpp"
@@ -43,7 +44,19 @@ struct Options {
   bool brief = false;                      ///< report --brief
   std::vector<std::string> summary_inputs; ///< summary DIR|FILE…|-
   double stale_after_hours = 24;           ///< summary --stale-after HOURS
+  std::vector<std::string> only;       ///< check --only: selectors (resolve_selector)
+  std::vector<std::string> skip;       ///< check --skip: selectors
 };
+
+/// Exit statuses, the same for every command (each command's own meaning of 1 is in
+/// exit_status_table, which --help and the man page print).
+constexpr int kExitOk = 0;
+constexpr int kExitFound = 1;   ///< check: a check failed; diff: the reports differ
+constexpr int kExitUsage = 2;   ///< usage error or input that cannot be read
+constexpr int kExitOutput = 74; ///< output could not be written (sysexits.h EX_IOERR)
+
+/// (status, meaning) rows, for --help's footer and the man page's EXIT STATUS.
+std::vector<std::pair<std::string, std::string>> exit_status_table();
 
 /// Either options to run with, or text to print and an exit code (help, version, errors).
 struct CliResult {

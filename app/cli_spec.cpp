@@ -23,6 +23,7 @@ const std::map<std::string, ValueKind>& known_kinds() {
       {"--plot", ValueKind::file},         {"files", ValueKind::file},
       {"--backend", ValueKind::backends},  {"id", ValueKind::check_id},
       {"--timeout", ValueKind::number},    {"--sizes", ValueKind::number},
+      {"--only", ValueKind::check_id},     {"--skip", ValueKind::check_id},
   };
   return kinds;
 }
@@ -145,6 +146,7 @@ CliSpec describe_cli(std::vector<std::string>* unclassified) {
     }
   });
   if (auto parsed = parse_cli({}, "").options) spec.default_command = command_name(parsed->command);
+  spec.exit_status = exit_status_table();
   return spec;
 }
 

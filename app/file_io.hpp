@@ -15,8 +15,9 @@
 
 namespace gpudoctor {
 
-/// The exit status when a file cannot be read or written, or standard output cannot be.
-inline constexpr int kExitIoError = 2;
+/// The exit status when output cannot be written (a file, standard output): EX_IOERR, as
+/// kExitOutput in cli.hpp; input that cannot be read is exit 2.
+inline constexpr int kExitIoError = 74;
 
 /// Call first in main: descriptors 0, 1 and 2 that were closed are opened on /dev/null, so no
 /// file opened later takes their number (and receives what was meant for the terminal), and

@@ -1,23 +1,17 @@
 // gpudoctor: parse the command line, then run the command it names.
-
 #include "bench_command.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "file_io.hpp"
 #include "report_command.hpp"
-#include "version_text.hpp"
 #include "summary_command.hpp"
-#include "tool_version.hpp"
+#include "version_text.hpp"
 
 using namespace gpudoctor;
 
-int main(int argc, char** argv) {
-  guard_standard_streams();
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  const CliResult cli = parse_cli(args, version_text());
-  write_stderr(cli.err);
-  if (!cli.options) return emit(cli.out, cli.exit_code, true, Style::plain());
-  const Options& opt = *cli.options;
+namespace {
+
+int run_command(const Options& opt) {
   const Environment env = Environment::from_process();
   switch (opt.command) {
     case Command::query: return run_query(opt, env);
@@ -28,5 +22,16 @@ int main(int argc, char** argv) {
     case Command::explain: return run_explain(opt);
     case Command::summary: return run_summary(opt);
   }
-  return 2;
+  return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  guard_standard_streams();
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const CliResult cli = parse_cli(args, version_text());
+  write_stderr(cli.err);
+  if (!cli.options) return emit(cli.out, cli.exit_code, true, Style::plain());
+  return run_command(*cli.options);
 }

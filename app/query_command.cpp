@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "file_io.hpp"
+#include "terminal.hpp"
 #include "machine_source.hpp"
 #include "render/query_text.hpp"
 
@@ -21,7 +22,7 @@ int run_query(const Options& opt, const Environment& env) {
     return 2;
   }
   if (opt.json) return emit(dump_json(query_json(m.snap, m.devices), 2) + "\n", 0, false, Style::plain());
-  const Style style = Style::for_stream(opt.color, ::isatty(STDOUT_FILENO) != 0, env);
+  const Style style = stdout_style(opt.color, env);
   return emit(render_query_text(m.snap, m.devices, style), 0, true, style);
 }
 

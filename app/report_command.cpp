@@ -23,7 +23,13 @@ constexpr std::uint64_t kMaxBenchBytes = std::uint64_t{16} << 20;
 
 int input_error(const std::string& message) {
   print_error(message);
-  return kExitIoError;
+  return kExitUsage;
+}
+
+/// A file that could not be written: not the user's typing, so not exit 2.
+int output_error(const std::string& message) {
+  print_error(message);
+  return kExitOutput;
 }
 
 std::string utc_now() {
@@ -89,18 +95,18 @@ int run_report(const Options& opt, const Snapshot& snap, const std::vector<Merge
   const Json report = build_report(in);
   if (opt.html) {
     const std::string why = write_output(*opt.html, render_report_html(report));
-    if (!why.empty()) return input_error(why);
+    if (!why.empty()) return output_error("--html " + why);
   }
   // --brief: the node's compact record on one line, so that many nodes' records can be piped
   // into `gpudoctor summary -`.
   const std::string text = opt.brief ? dump_json(report["brief"]) + "\n" : dump_json(report, 2) + "\n";
   if (opt.output) {
     const std::string why = write_output(*opt.output, text);
-    if (!why.empty()) return input_error(why);
+    if (!why.empty()) return output_error("-o " + why);
   } else if (!opt.html) {
     return emit(text, 0, false, Style::plain());
   }
-  return 0;
+  return kExitOk;
 }
 
 int run_diff(const Options& opt) {
@@ -118,8 +124,10 @@ int run_diff(const Options& opt) {
   const auto diffs = diff_machines(DiffSide{sa, da, fa}, DiffSide{sb, db, fb});
   const std::string& an = opt.diff_files[0];
   const std::string& bn = opt.diff_files[1];
-  if (opt.json) return emit(dump_json(diff_json(diffs, an, bn), 2) + "\n", 0, false, Style::plain());
-  return emit(render_diff_text(diffs, an, bn), 0, true, Style::plain());
+  // Like diff(1): 1 when the reports differ in anything that matters.
+  const int code = diffs.empty() ? kExitOk : kExitFound;
+  if (opt.json) return emit(dump_json(diff_json(diffs, an, bn), 2) + "\n", code, false, Style::plain());
+  return emit(render_diff_text(diffs, an, bn), code, true, Style::plain());
 }
 
 int run_report(const Options& opt, const Environment& env) {

@@ -26,14 +26,15 @@ std::optional<std::string> read_text_file(const std::string& path, std::string& 
 /// so memory stays bounded whatever is given (a 2 GB file, /dev/zero on standard input).
 inline constexpr std::uint64_t kMaxReportBytes = std::uint64_t{256} << 20;
 
-/// `gpudoctor report`: 0, or 2 when a file cannot be read or written.
+/// `gpudoctor report`: 0, 2 when --bench cannot be read, 74 when a file cannot be written.
 int run_report(const Options& opt, const Snapshot& snap, const std::vector<MergedDevice>& devices,
                const std::vector<Finding>& findings, const Environment& env);
 
 /// `gpudoctor report` on the machine the options name (this one, or --from).
 int run_report(const Options& opt, const Environment& env);
 
-/// `gpudoctor diff A B`: 0, or 2 when a file cannot be used.
+/// `gpudoctor diff A B`: 0 when the reports match, 1 when they differ, 2 when a file cannot be
+/// used.
 int run_diff(const Options& opt);
 
 }  // namespace gpudoctor

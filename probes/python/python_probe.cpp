@@ -67,6 +67,20 @@ bool holds_distributions(const Root& root, const std::string& dir) {
 
 /// --python-env DIR: a prefix, a …/lib/pythonX.Y/site-packages directory, or any directory
 /// that holds distributions (pip install --target).
+/// A Python prefix of its own: a venv's pyvenv.cfg, a conda environment's conda-meta, or the
+/// lib/pythonX.Y (Windows: Lib/site-packages) every installation has.
+bool looks_like_prefix(const Root& root, const std::string& real) {
+  if (root.exists(join_path(real, "pyvenv.cfg")) ||
+      root.is_directory(join_path(real, "conda-meta")) ||
+      root.is_directory(join_path(real, "Lib/site-packages"))) {
+    return true;
+  }
+  for (const std::string& name : root.list(join_path(real, "lib"))) {
+    if (python_version_from_name(name)) return true;
+  }
+  return false;
+}
+
 void add_python_env_dir(const ProbeContext& ctx, EnvCollector& envs, const std::string& dir) {
   const Root& root = ctx.root;
   const std::string real = root.resolve(dir);
@@ -87,6 +101,17 @@ void add_python_env_dir(const ProbeContext& ctx, EnvCollector& envs, const std::
   if (root.is_directory(real) && holds_distributions(root, real)) {
     envs.add_site_dir(real, real, "path", "--python-env", std::nullopt);
     return;
+  }
+  // A directory of environments (~/venvs, ~/.virtualenvs, a conda envs/): each one inside it.
+  if (root.is_directory(real) && !looks_like_prefix(root, real)) {
+    std::vector<std::string> inside;
+    for (const std::string& name : root.list(real)) {
+      if (looks_like_prefix(root, join_path(real, name))) inside.push_back(join_path(dir, name));
+    }
+    for (const auto& sub : inside) {
+      envs.add_prefix(sub, "--python-env", std::nullopt, std::nullopt, true);
+    }
+    if (!inside.empty()) return;
   }
   envs.add_prefix(dir, "--python-env", std::nullopt, std::nullopt, true);
 }

@@ -51,44 +51,138 @@ std::string counted(const std::vector<std::string>& names) {
   return join(out, ", ");
 }
 
-/// "smoke matmul PASS on <device> (n=256, 1.9 ms, 17.4 GFLOPS)" for each result.
-void add_smoke_parts(const std::vector<SmokeResult>& results, std::vector<std::string>& parts) {
-  for (const auto& r : results) {
-    std::string detail;
-    if (r.n) detail = "n=" + std::to_string(*r.n);
-    if (r.kernel_ms) {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, ", %.3g ms", *r.kernel_ms);
-      detail += buf;
-    }
-    if (r.gflops) {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, ", %.1f GFLOPS", *r.gflops);
-      detail += buf;
-    }
-    parts.push_back("smoke matmul " + upper(r.status) + " on " + r.device +
-                    (detail.empty() ? "" : " (" + detail + ")"));
-  }
-}
+/// One device as an API shows it: its name (as the smoke results name it) and "(CPU)".
+struct ApiDevice {
+  std::string name;
+  bool cpu = false;
+};
 
-/// The API's own names for its devices, with "(CPU)" where the device is the processor.
-std::vector<std::string> api_device_names(const Snapshot& s,
-                                          const std::vector<MergedDevice>& devices, bool vulkan) {
-  std::vector<std::string> names;
+std::vector<ApiDevice> api_devices(const Snapshot& s, const std::vector<MergedDevice>& devices,
+                                   bool vulkan) {
+  std::vector<ApiDevice> out;
   for (const auto& m : devices) {
     if (vulkan) {
-      for (auto i : m.vulkan) {
-        names.push_back(s.vulkan->devices[i].name.value_or(m.name) + (m.software ? " (CPU)" : ""));
-      }
+      for (auto i : m.vulkan) out.push_back({s.vulkan->devices[i].name.value_or(m.name), m.software});
     } else {
       for (auto [p, d] : m.opencl) {
         const auto& plat = s.opencl->platforms[p];
-        names.push_back(plat.devices[d].name.value_or(m.name) +
-                        (plat.name ? " on " + *plat.name : "") + (m.software ? " (CPU)" : ""));
+        out.push_back({plat.devices[d].name.value_or(m.name) + opt_text(plat.name, " on "),
+                       m.software});
       }
     }
   }
-  return names;
+  return out;
+}
+
+/// "1.9" or "1.8–2.1": the values' range, printed with `fmt`.
+std::string range_text(const std::vector<double>& v, const char* fmt, bool unicode) {
+  auto one = [&](double x) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, fmt, x);
+    return std::string(buf);
+  };
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  const std::string a = one(*lo);
+  const std::string b = one(*hi);
+  return a == b ? a : a + (unicode ? "–" : "-") + b;
+}
+
+/// "smoke matmul PASS (n=256, 1.9 ms, 17.4 GFLOPS)" for one result of a device, or for several
+/// of identical devices "smoke matmul PASS ×8 (n=256, 1.8–2.1 ms, 16.9–17.4 GFLOPS)";
+/// " on <device>" only when `device` is given.
+std::string smoke_text(const std::vector<const SmokeResult*>& rs, const std::string& device,
+                       bool unicode) {
+  std::vector<std::string> statuses;
+  std::vector<int> sizes;
+  std::vector<double> ms;
+  std::vector<double> gflops;
+  for (const SmokeResult* r : rs) {
+    const std::string status = to_upper_ascii(r->status);
+    if (std::find(statuses.begin(), statuses.end(), status) == statuses.end()) {
+      statuses.push_back(status);
+    }
+    if (r->n && std::find(sizes.begin(), sizes.end(), *r->n) == sizes.end()) sizes.push_back(*r->n);
+    if (r->kernel_ms) ms.push_back(*r->kernel_ms);
+    if (r->gflops) gflops.push_back(*r->gflops);
+  }
+  std::vector<std::string> counted;
+  for (const auto& status : statuses) {
+    const auto n = std::count_if(rs.begin(), rs.end(), [&](const SmokeResult* r) {
+      return to_upper_ascii(r->status) == status;
+    });
+    counted.push_back(status + (rs.size() > 1 ? (unicode ? " ×" : " x") + std::to_string(n)
+                                              : ""));
+  }
+  std::vector<std::string> detail;
+  if (sizes.size() == 1) detail.push_back("n=" + std::to_string(sizes[0]));
+  if (!ms.empty()) detail.push_back(range_text(ms, "%.3g", unicode) + " ms");
+  if (!gflops.empty()) detail.push_back(range_text(gflops, "%.1f", unicode) + " GFLOPS");
+  return "smoke matmul " + join(counted, ", ") + (device.empty() ? "" : " on " + device) +
+         (detail.empty() ? "" : " (" + join(detail, ", ") + ")");
+}
+
+/// The smoke results, those of one device name together.
+void add_smoke_parts(const std::vector<SmokeResult>& results, std::vector<std::string>& parts,
+                     bool unicode) {
+  std::vector<std::string> devices;
+  for (const auto& r : results) {
+    if (std::find(devices.begin(), devices.end(), r.device) == devices.end()) {
+      devices.push_back(r.device);
+    }
+  }
+  for (const auto& d : devices) {
+    std::vector<const SmokeResult*> mine;
+    for (const auto& r : results) {
+      if (r.device == d) mine.push_back(&r);
+    }
+    parts.push_back(smoke_text(mine, d, unicode));
+  }
+}
+
+/// The API's devices, identical ones once with a count, each followed by its smoke results (the
+/// device named once); then any smoke result that names no listed device.
+std::string api_summary(const std::vector<ApiDevice>& devices,
+                        const std::vector<SmokeResult>& smoke, bool unicode) {
+  std::vector<std::pair<ApiDevice, int>> groups;
+  for (const auto& d : devices) {
+    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+      return g.first.name == d.name && g.first.cpu == d.cpu;
+    });
+    if (same == groups.end()) {
+      groups.emplace_back(d, 1);
+    } else {
+      ++same->second;
+    }
+  }
+  std::vector<std::string> names;
+  std::vector<SmokeResult> other;
+  for (const auto& r : smoke) {
+    const bool listed = std::any_of(devices.begin(), devices.end(),
+                                    [&](const ApiDevice& d) { return d.name == r.device; });
+    if (!listed) other.push_back(r);
+  }
+  for (const auto& [d, count] : groups) {
+    std::string text = d.name + (d.cpu ? " (CPU)" : "") +
+                       (count > 1 ? (unicode ? " ×" : " x") + std::to_string(count) : "");
+    std::vector<const SmokeResult*> mine;
+    for (const auto& r : smoke) {
+      if (r.device == d.name) mine.push_back(&r);
+    }
+    if (!mine.empty()) text += ", " + smoke_text(mine, "", unicode);
+    names.push_back(std::move(text));
+  }
+  std::vector<std::string> parts{names.empty() ? "no device" : join(names, ", ")};
+  add_smoke_parts(other, parts, unicode);
+  return join(parts, "; ");
+}
+
+/// "0-7" for a run, else "0,2,5".
+std::string index_list(const std::vector<std::size_t>& index) {
+  const bool run = index.back() - index.front() + 1 == index.size();
+  if (run) return std::to_string(index.front()) + "-" + std::to_string(index.back());
+  std::vector<std::string> parts;
+  for (auto i : index) parts.push_back(std::to_string(i));
+  return join(parts, ",");
 }
 
 /// "toolkit 13.0.88 at /usr/local/cuda-13.0 with cuDNN 9.19.0"; pip's nvidia-* wheels are no
@@ -121,15 +215,36 @@ MaybeBase host_base(const Snapshot& s) {
 MaybeBase gpu_base(const Snapshot& s, const std::vector<MergedDevice>& devices) {
   const bool pci_read = pci_was_read(s);
   if (pci_read && !s.pci->devices.empty()) {
-    std::vector<std::string> names;
+    // Identical boards (an 8-GPU server) once, with a count and each one's place: #index in
+    // bus order (as nvidia-smi numbers them) and its address.
+    struct Group {
+      std::string name;
+      std::vector<std::size_t> index;
+      std::vector<std::string> address;
+    };
+    std::vector<Group> gpus;
     bool unbound = false;
-    for (const auto& p : s.pci->devices) {
-      names.push_back(pci_device_name(p).value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4)) +
-                      " (" + p.driver.value_or("no driver") + ")");
+    for (std::size_t i = 0; i < s.pci->devices.size(); ++i) {
+      const PciDevice& p = s.pci->devices[i];
+      std::string name =
+          pci_device_name(p).value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4)) + " (" +
+          p.driver.value_or("no driver") + ")";
       unbound = unbound || !p.driver;
+      auto same =
+          std::find_if(gpus.begin(), gpus.end(), [&](const Group& g) { return g.name == name; });
+      if (same == gpus.end()) same = gpus.insert(gpus.end(), Group{std::move(name), {}, {}});
+      same->index.push_back(i);
+      same->address.push_back(p.address);
+    }
+    std::vector<std::string> names;
+    for (const auto& g : gpus) {
+      names.push_back(g.index.size() == 1
+                          ? g.name
+                          : g.name + " ×" + std::to_string(g.index.size()) + " (#" +
+                                index_list(g.index) + " at " + join(g.address, ", ") + ")");
     }
     // A GPU no driver claimed is not fine, whichever area's finding names the cause.
-    return Base{unbound ? AreaState::info : AreaState::ok, counted(names)};
+    return Base{unbound ? AreaState::info : AreaState::ok, join(names, ", ")};
   }
   // No PCI view (a Mac, a report from a collect_env): the GPUs the other APIs saw.
   std::vector<std::string> seen;
@@ -207,7 +322,7 @@ MaybeBase cuda_base(const Snapshot& s) {
     parts.push_back(plural(s.cuda->devices.size(), "device"));
     driver_answered = true;
   }
-  if (s.cuda) add_smoke_parts(s.cuda->smoke, parts);
+  if (s.cuda) add_smoke_parts(s.cuda->smoke, parts, true);
   const bool toolkits = s.nvidia && !s.nvidia->toolkits.empty();
   if (s.nvidia) {
     for (const auto& t : s.nvidia->toolkits) parts.push_back(toolkit_summary(t));
@@ -234,10 +349,10 @@ MaybeBase cuda_base(const Snapshot& s) {
 /// OpenCL and Vulkan: the devices their drivers answered with, or why there are none.
 MaybeBase api_base(const Snapshot& s, const std::vector<MergedDevice>& devices, bool vulkan) {
   if (vulkan ? !s.vulkan : !s.opencl) return std::nullopt;
+  const auto listed = api_devices(s, devices, vulkan);
   if (s.root == kPastedRoot) {
-    const std::string names = join(api_device_names(s, devices, vulkan), ", ");
-    if (names.empty()) return Base{AreaState::not_examined, "no device listed in the paste"};
-    return Base{AreaState::ok, names};
+    if (listed.empty()) return Base{AreaState::not_examined, "no device listed in the paste"};
+    return Base{AreaState::ok, api_summary(listed, {}, true)};
   }
   const std::size_t registered = vulkan ? s.vulkan->manifests.size() : s.opencl->icds.size();
   const std::string what = vulkan ? "driver manifest" : "ICD";
@@ -249,14 +364,13 @@ MaybeBase api_base(const Snapshot& s, const std::vector<MergedDevice>& devices, 
     return Base{AreaState::not_examined,
                 plural(registered, what) + " registered (not loaded under --sysroot)"};
   }
-  std::vector<std::string> parts{join(api_device_names(s, devices, vulkan), ", ")};
-  if (parts.front().empty()) {
-    parts.front() = "no device from " + plural(registered, what);
-    add_smoke_parts(vulkan ? s.vulkan->smoke : s.opencl->smoke, parts);
+  const auto& smoke = vulkan ? s.vulkan->smoke : s.opencl->smoke;
+  if (listed.empty()) {
+    std::vector<std::string> parts{"no device from " + plural(registered, what)};
+    add_smoke_parts(smoke, parts, true);
     return Base{AreaState::absent, join(parts, "; ")};
   }
-  add_smoke_parts(vulkan ? s.vulkan->smoke : s.opencl->smoke, parts);
-  return Base{AreaState::ok, join(parts, "; ")};
+  return Base{AreaState::ok, api_summary(listed, smoke, true)};
 }
 
 MaybeBase python_base(const Snapshot& s) {

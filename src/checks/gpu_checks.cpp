@@ -13,7 +13,7 @@ std::string os_id(const Snapshot& s) {
   return s.host && s.host->os_id ? to_lower(*s.host->os_id) : "";
 }
 
-/// How this distribution installs the NVIDIA driver.
+/// How this distribution installs the NVIDIA driver: one whole instruction, to follow a "; ".
 std::string nvidia_driver_install(const Snapshot& s) {
   const std::string id = os_id(s);
   if (id == "ubuntu" || id == "pop" || id == "linuxmint") return "sudo ubuntu-drivers install";
@@ -152,8 +152,8 @@ void check_nouveau_bound(const CheckSpec& self, const CheckInput& in, std::vecto
     }
     f.fix = "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee "
             "/etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u (dracut --force "
-            "on Fedora), or add modprobe.blacklist=nouveau to the kernel command line; install "
-            "the NVIDIA driver (" + nvidia_driver_install(in.snap) + "); reboot";
+            "on Fedora), or add modprobe.blacklist=nouveau to the kernel command line; " +
+            nvidia_driver_install(in.snap) + "; reboot";
     out.push_back(std::move(f));
     return;
   }
@@ -172,8 +172,8 @@ void check_nouveau_bound(const CheckSpec& self, const CheckInput& in, std::vecto
       fix = "the blacklist is written but nouveau still loads from the initramfs: "
             "sudo update-initramfs -u (dracut --force on Fedora)";
     }
-    f.fix = fix + "; install the NVIDIA driver (" + nvidia_driver_install(in.snap) +
-            "); reboot";
+    // The install step is a whole instruction of its own: not wrapped in another's brackets.
+    f.fix = fix + "; " + nvidia_driver_install(in.snap) + "; reboot";
     out.push_back(std::move(f));
   }
 }

@@ -4,6 +4,7 @@
 // they say cannot drift from what the program accepts.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpudoctor {
@@ -44,6 +45,7 @@ struct CliSpec {
   std::vector<CliOption> options;  ///< the program's own: --help, --version
   std::vector<CliCommand> commands;
   std::string default_command;  ///< what runs when no command is named
+  std::vector<std::pair<std::string, std::string>> exit_status;  ///< (status, meaning)
 };
 
 /// The option of a command with this name (long or short, or a positional's name).

@@ -168,11 +168,10 @@ std::string render_man_page(const ManualInput& in) {
     out << ".TP\n" << ids << "\n(" << roff(c.area) << ") " << roff(c.looks_at, false) << "\n";
   }
 
-  out << ".SH EXIT STATUS\n"
-      << ".TP\n.B 0\nNothing failed.\n"
-      << ".TP\n.B 1\nA check failed (\\fBcheck\\fR), or something the command examined "
-         "failed.\n"
-      << ".TP\n.B 2\nA usage error, or input that could not be read.\n";
+  out << ".SH EXIT STATUS\n";
+  for (const auto& [code, meaning] : in.cli.exit_status) {
+    out << ".TP\n.B " << roff(code) << "\n" << roff(meaning, false) << "\n";
+  }
   environment(out, in);
 
   out << ".SH FILES\n"

@@ -11,16 +11,28 @@ namespace gpudoctor {
 
 namespace {
 
+/// The summaries' own Unicode (counts "×8", ranges "1.8–2.1") in ASCII, for a locale that is
+/// not UTF-8.
+std::string ascii_text(std::string text) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"×", "x"}, {"–", "-"}}) {
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+      text.replace(at, from.size(), to);
+    }
+  }
+  return text;
+}
+
 std::string mark(Severity s, const Style& st) {
+  const bool u = st.unicode();  // a locale that is not UTF-8 shows ASCII
   switch (s) {
     case Severity::ok:
-      return st.green("✓");
+      return st.green(u ? "✓" : "+");
     case Severity::info:
-      return st.cyan("•");
+      return st.cyan(u ? "•" : "-");
     case Severity::warn:
       return st.yellow("!");
     case Severity::fail:
-      return st.red("✗");
+      return st.red(u ? "✗" : "x");
   }
   return "?";
 }
@@ -32,7 +44,7 @@ std::string mark(AreaState s, const Style& st) {
     case AreaState::info: return mark(Severity::info, st);
     case AreaState::warn: return mark(Severity::warn, st);
     case AreaState::fail: return mark(Severity::fail, st);
-    case AreaState::absent: return st.dim("–");
+    case AreaState::absent: return st.dim(st.unicode() ? "–" : "-");
     case AreaState::not_examined: return st.dim("?");
   }
   return "?";
@@ -42,15 +54,23 @@ std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+/// A finding: its title (and id) after its mark, evidence, fix and source under the title;
+/// long lines wrap under their own start.
 void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
-  os << "    " << mark(f.severity, st) << " " << f.title << "  " << st.dim(f.id) << "\n";
+  std::string head = st.fill(f.title, 6, 6);
+  // The id after the title, or under it when the title's last line has no room.
+  const std::size_t last = display_width(head.substr(head.rfind('\n') + 1)) +
+                           (head.find('\n') == std::string::npos ? 6 : 0);
+  const bool fits = !st.width() || last + 2 + f.id.size() <= *st.width();
+  head += (fits ? "  " : "\n      ") + st.dim(f.id);
+  os << "    " << mark(f.severity, st) << " " << head << "\n";
   for (const auto& e : f.evidence) {
-    if (!e.empty()) os << "        " << st.dim(e) << "\n";
+    if (!e.empty()) os << "        " << st.dim(st.fill(e, 8, 10)) << "\n";
   }
   for (const auto& q : f.quotes) {
-    os << "        " << st.dim("line " + std::to_string(q.line) + ": ") << q.text << "\n";
+    os << "        " << st.dim("line " + std::to_string(q.line) + ": ") << st.fill(q.text, 8, 8) << "\n";
   }
-  if (f.fix) os << "        " << st.bold("fix: ") << *f.fix << "\n";
+  if (f.fix) os << "        " << st.bold("fix: ") << st.fill(*f.fix, 13, 13) << "\n";
   if (f.source) os << "        " << st.dim("source: " + *f.source) << "\n";
 }
 
@@ -63,11 +83,12 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
   for (const AreaStatus& a : area_statuses(snap, devices, findings)) {
     std::string label(a.area);
     label.resize(8, ' ');
+    const std::string summary = st.fill(st.unicode() ? a.summary : ascii_text(a.summary), 10, 10);
     os << mark(a.state, st) << " " << st.bold(label);
     if (a.state == AreaState::absent || a.state == AreaState::not_examined) {
-      os << st.dim(a.summary) << "\n";
+      os << st.dim(summary) << "\n";
     } else {
-      os << a.summary << "\n";
+      os << summary << "\n";
     }
     for (const auto& f : findings) {
       if (f.area == a.area) render_finding(os, f, st);
@@ -94,6 +115,18 @@ std::string render_explain(const CheckSpec& spec) {
      << "Looks at: " << spec.looks_at << "\n\n"
      << "Why: " << spec.why << "\n";
   if (!spec.source.empty()) os << "\nSource: " << spec.source << "\n";
+  return os.str();
+}
+
+std::string render_explain_list(const std::vector<CheckId>& ids, const Style& style) {
+  std::size_t width = 0;
+  for (const auto& c : ids) width = std::max(width, c.id.size());
+  std::ostringstream os;
+  for (const auto& c : ids) {
+    os << c.id << std::string(width + 2 - c.id.size(), ' ')
+       << style.fill(check_title(*c.spec), width + 2, width + 2) << "\n";
+  }
+  os << "\ngpudoctor explain ID says what a check looks at, why, and its source.\n";
   return os.str();
 }
 

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/check_ids.hpp"
 #include "checks/checks.hpp"
 #include "devices.hpp"
 #include "model/snapshot.hpp"
@@ -20,6 +21,11 @@ Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
 
 /// `gpudoctor explain ID`.
 std::string render_explain(const CheckSpec& spec);
+
+/// `gpudoctor explain` with no id: every id check can print, each with its check's title (on a
+/// terminal, wrapped under the titles' column).
+std::string render_explain_list(const std::vector<CheckId>& ids,
+                                const Style& style = Style::plain());
 
 /// 0 when no finding is a failure; 1 otherwise.
 int check_exit_code(const std::vector<Finding>& findings);

@@ -1,6 +1,8 @@
 #include "report/report_html.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include "bench/bench_model.hpp"
@@ -128,7 +130,9 @@ std::string header_html(const Json& report) {
                         {"devices", "device", "dev"}};
   for (const auto& p : pills) {
     const std::string n = field_text(summary, p.key);
-    os << "<span class=\"pill-" << p.cls << "\">" << escape(n) << " " << (n == "1" ? p.one : p.key)
+    // "0 failures" is good news: green, not the failure colour.
+    const bool none = n == "0" && std::string(p.cls) != "dev";
+    os << "<span class=\"pill-" << (none ? "ok" : p.cls) << "\">" << escape(n) << " " << (n == "1" ? p.one : p.key)
        << "</span>";
   }
   os << "</div>\n";
@@ -168,9 +172,21 @@ std::string redaction_note(const Json& redaction) {
     return "<p class=\"meta\">Not redacted (--no-redact); variables whose names look like "
            "secrets were still left out.</p>\n";
   }
+  // The report's keys as words: "host_name" is a JSON key, "host names" what a reader counts.
+  static const std::map<std::string, std::pair<const char*, const char*>> kLabels = {
+      {"host_name", {"host name", "host names"}},
+      {"serial_number", {"serial number", "serial numbers"}},
+      {"user_name", {"user name", "user names"}},
+      {"uuid", {"UUID", "UUIDs"}},
+  };
   std::vector<std::string> parts;
   for (const auto& [kind, n] : field(redaction, "replaced").items()) {
-    parts.push_back(html::text_of(n) + " " + kind);
+    const std::string count = html::text_of(n);
+    const auto label = kLabels.find(kind);
+    std::string word = kind;
+    if (label != kLabels.end()) word = count == "1" ? label->second.first : label->second.second;
+    std::replace(word.begin(), word.end(), '_', ' ');
+    parts.push_back(count + " " + word);
   }
   parts.push_back(field_text(redaction, "environment_variables_left_out") +
                   " environment variables left out");

@@ -271,7 +271,9 @@ TEST(OpenClSmokeLive, PoclCpuDevicePasses) {
   expect_live_pass(*s);
   const std::string out =
       test::run_gpudoctor({"check", "--backend", "opencl", "--color", "never"}).out;
-  EXPECT_NE(out.find("smoke matmul PASS on "), std::string::npos) << out;
+  // The device, then its result, the device named once.
+  EXPECT_NE(out.find("(CPU), smoke matmul PASS (n="), std::string::npos) << out;
+  EXPECT_EQ(out.find("smoke matmul PASS on "), std::string::npos) << out;
 }
 
 TEST(VulkanSmokeLive, LavapipePasses) {

@@ -31,7 +31,8 @@ std::string report_of(const test::TempTree& tmp, const std::string& fixture,
 /// check's to word).
 std::vector<std::string> diff_lines(const std::string& a, const std::string& b) {
   auto r = test::run_gpudoctor({"diff", "--json", a, b});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Like diff(1): 1 when the reports differ, 0 when they do not.
+  EXPECT_EQ(r.exit_code, Json::parse(r.out)["differences"].empty() ? 0 : 1) << r.err;
   auto side = [](const Json& d, const char* key) -> std::string {
     if (d[key].is_null()) return "-";
     const std::string v = d[key];
@@ -52,7 +53,7 @@ TEST(DiffCli, MismatchedDriverAgainstAHealthyMachineLeadsWithTheFailure) {
   const std::string broken = report_of(tmp, "nvidia-driver-library-mismatch");
 
   auto r = test::run_gpudoctor({"diff", "--json", healthy, broken});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 1) << r.err;
   const Json diffs = Json::parse(r.out)["differences"];
   ASSERT_GE(diffs.size(), 3u);
   EXPECT_EQ(diffs[0]["area"], "finding");
@@ -75,7 +76,7 @@ TEST(DiffCli, MismatchedDriverAgainstAHealthyMachineLeadsWithTheFailure) {
   }
 
   auto text = test::run_gpudoctor({"diff", healthy, broken});
-  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_EQ(text.exit_code, 1);
   EXPECT_EQ(text.out.find("finding: nvidia.driver_library_mismatch\n  A: (none)\n  B: fail: "),
             text.out.find("finding:"));
   EXPECT_NE(text.out.find("most important first"), std::string::npos);

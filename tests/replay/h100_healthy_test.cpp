@@ -60,7 +60,12 @@ TEST(HealthyH100, TheScreenNamesTheBoardsOnceAndThePipCudaRuntime) {
                                {"CONDA_PREFIX=/opt/conda", "VIRTUAL_ENV=", "HOME=/home/user",
                                 "PATH=/opt/conda/bin:/usr/bin:/bin"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("gpu     GH100[H100 SXM5 80GB] (nvidia) ×8\n"), std::string::npos) << r.out;
+  // Once, with a count, the nvidia-smi-style indexes and each board's bus address.
+  EXPECT_NE(r.out.find("gpu     GH100[H100 SXM5 80GB] (nvidia) ×8 (#0-7 at 0000:1b:00.0, "
+                       "0000:43:00.0, 0000:52:00.0, 0000:61:00.0, 0000:9d:00.0, 0000:c3:00.0, "
+                       "0000:d1:00.0, 0000:df:00.0)\n"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("CUDA 12.4.127 runtime from pip wheels at "
                        "/opt/conda/lib/python3.10/site-packages/nvidia with cuDNN 9.1.0.70"),
             std::string::npos)

@@ -271,9 +271,12 @@ TEST(ReportCli, BadInputIsOneLineAndExitTwo) {
   test::TempTree tmp;
   expect_one_line_error(test::run_gpudoctor({"report", "--sysroot", tmp.path() + "/nowhere"}),
                         "not a directory");
-  expect_one_line_error(
-      test::run_gpudoctor({"report", "--backend", "host", "-o", tmp.path() + "/no/dir/r.json"}),
-      "cannot be written");
+  // A file that cannot be written is an output error, not a usage error: its own status.
+  auto unwritable =
+      test::run_gpudoctor({"report", "--backend", "host", "-o", tmp.path() + "/no/dir/r.json"});
+  EXPECT_EQ(unwritable.exit_code, 74) << unwritable.err;
+  EXPECT_NE(unwritable.err.find("cannot be written"), std::string::npos) << unwritable.err;
+  EXPECT_EQ(std::count(unwritable.err.begin(), unwritable.err.end(), '\n'), 1);
   const std::string newer =
       tmp.write("newer.json", R"({"schema_version": 99, "kind": "gpudoctor-report",
                       "snapshot": {"schema_version": 1}})");
