@@ -1,10 +1,11 @@
 #include "bench_runners/blas_sweep.hpp"
 
-#include <chrono>
 
 #include "bench/bench_math.hpp"
 #include "core/dynlib.hpp"
 #include "smoke/matmul_reference.hpp"
+#include "smoke/smoke_verdict.hpp"
+#include "smoke/timed_runs.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::bench {
@@ -20,24 +21,28 @@ using SgemmFn = void(int order, int trans_a, int trans_b, int m, int n, int k, f
 using ConfigFn = char*();  // openblas_get_config: "OpenBLAS 0.3.21 DYNAMIC_ARCH … Haswell …"
 using ThreadsFn = int();   // openblas_get_num_threads
 
+/// The same point every device gets: the same inputs, timed the same way (sweep.hpp), the
+/// product checked against the reference at the sizes the devices are checked at.
 BenchPoint time_sgemm(SgemmFn* sgemm, int n) {
-  BenchPoint p;
-  p.n = n;
   const smoke::MatmulInputs in = smoke::matmul_inputs(n);
   std::vector<float> c(in.a.size());
-  auto call = [&] {
-    sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, n, n, n, 1.0f, in.a.data(), n, in.b.data(),
-          n, 0.0f, c.data(), n);
-  };
-  call();  // warm-up: first-touch of C, OpenBLAS's buffers and threads
-  const int repeats = repeats_for(n);
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < repeats; ++i) call();
-  const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - start;
-  p.repeats = repeats;
-  p.ms = spent.count() / repeats;
-  p.gflops = smoke::matmul_gflops(n, *p.ms);
-  return p;
+  std::vector<double> times;
+  smoke::MatmulRequest req = sweep_request(n);
+  req.times_ms = &times;
+  SmokeResult r;
+  r.n = n;
+  const smoke::TimedRuns timed = smoke::time_runs(req, [&]() -> std::optional<std::string> {
+    sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, n, n, n, 1.0f, in.a.data(), n,
+          in.b.data(), n, 0.0f, c.data(), n);
+    return std::nullopt;
+  });
+  if (req.verify) {
+    smoke::record_verdict(r, in, c);
+  } else {
+    r.status = "unverified";
+  }
+  if (auto best = smoke::best_ms(timed.ms)) smoke::record_timing(r, *best);
+  return point_from(r, times);
 }
 
 std::string kernel_text(const DynamicLibrary& lib) {

@@ -13,7 +13,7 @@ namespace gpudoctor::bench {
 /// alternatives point at OpenBLAS (both export cblas_sgemm).
 inline const std::vector<std::string> kBlasLibraries = {"libopenblas.so.0", "libblas.so.3"};
 
-/// Times cblas_sgemm at every size (a warm-up call, then repeats_for(n) timed calls).
+/// Times cblas_sgemm at every size as every series is timed (sweep_request, time_runs).
 /// `cpu_name` names the series ("Intel(R) Xeon(R) …"). Runs in an isolated child: OpenBLAS
 /// starts its thread pool when loaded, and a forking parent must stay single threaded.
 JobReport blas_sweep(const std::vector<std::string>& libraries, const std::vector<int>& sizes,

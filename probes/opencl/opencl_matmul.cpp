@@ -1,7 +1,6 @@
 #include "opencl/opencl_matmul.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "opencl/opencl_info_reader.hpp"
 #include "api/opencl/opencl_codes.hpp"
 #include "smoke/smoke_verdict.hpp"
+#include "smoke/timed_runs.hpp"
 
 namespace gpudoctor::opencl {
 
@@ -100,7 +100,7 @@ struct OpenClMatmul::State {
     cl_int rc = CL_SUCCESS;
     context = {api.create_context(props, 1, &device, nullptr, nullptr, &rc), api.release_context};
     if (rc != CL_SUCCESS || context.handle == nullptr) return fail("clCreateContext", rc);
-    queue = {api.create_command_queue(context.handle, device, CL_QUEUE_PROFILING_ENABLE, &rc),
+    queue = {api.create_command_queue(context.handle, device, 0, &rc),
              api.release_command_queue};
     if (rc != CL_SUCCESS || queue.handle == nullptr) return fail("clCreateCommandQueue", rc);
     const char* source = kMatmulSource;
@@ -237,26 +237,16 @@ SmokeResult OpenClMatmul::run(const smoke::MatmulRequest& req) {
   const std::size_t local[2] = {static_cast<std::size_t>(s.tiles.ts_n / s.tiles.vw),
                                 static_cast<std::size_t>(s.tiles.ts_m / s.tiles.wpt_m)};
 
-  // One untimed run first (the driver may finish compiling or paging in at the first launch),
-  // then the timed ones; each is timed by the device's own profiling clock when it has one.
-  double best_ms = std::numeric_limits<double>::infinity();
-  for (int i = 0; i <= std::max(req.repeats, 1); ++i) {
-    cl_event ev = nullptr;
-    const auto t0 = std::chrono::steady_clock::now();
-    rc = api.enqueue_nd_range_kernel(s.queue.handle, k, 2, nullptr, global, local, 0, nullptr, &ev);
-    if (rc != CL_SUCCESS) return failed("clEnqueueNDRangeKernel", rc);
-    Held<cl_event> held(ev, api.release_event);
-    if (ev == nullptr) return failed("clEnqueueNDRangeKernel", CL_INVALID_EVENT);
-    if ((rc = api.wait_for_events(1, &ev)) != CL_SUCCESS) return failed("clWaitForEvents", rc);
-    const double wall_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    cl_ulong start = 0, end = 0;
-    const bool profiled = api.get_event_profiling_info(ev, CL_PROFILING_COMMAND_START, sizeof start,
-                                                       &start, nullptr) == CL_SUCCESS &&
-                          api.get_event_profiling_info(ev, CL_PROFILING_COMMAND_END, sizeof end,
-                                                       &end, nullptr) == CL_SUCCESS &&
-                          end > start;
-    if (i > 0) best_ms = std::min(best_ms, profiled ? (end - start) * 1e-6 : wall_ms);
+  const smoke::TimedRuns timed = smoke::time_runs(req, [&]() -> std::optional<std::string> {
+    cl_int e = api.enqueue_nd_range_kernel(s.queue.handle, k, 2, nullptr, global, local, 0,
+                                           nullptr, nullptr);
+    if (e != CL_SUCCESS) return cl_call_failed("clEnqueueNDRangeKernel", e);
+    if ((e = api.finish(s.queue.handle)) != CL_SUCCESS) return cl_call_failed("clFinish", e);
+    return std::nullopt;
+  });
+  if (timed.error) {
+    smoke::record_failure(r, *timed.error);
+    return r;
   }
   std::vector<float> c(static_cast<std::size_t>(padded) * ld, 0.0f);
   rc = api.enqueue_read_buffer(s.queue.handle, buffers[2].handle, CL_TRUE, 0, bytes, c.data(), 0,
@@ -268,7 +258,7 @@ SmokeResult OpenClMatmul::run(const smoke::MatmulRequest& req) {
   } else {
     r.status = "unverified";
   }
-  smoke::record_timing(r, best_ms);
+  if (auto best = smoke::best_ms(timed.ms)) smoke::record_timing(r, *best);
   return r;
 }
 

@@ -8,7 +8,7 @@
 //   OpenClMatmul runner(api, platform, device, "label shown in results");
 //   for (int n : {256, 512, 1024}) {
 //     SmokeResult r = runner.run({n, /*repeats=*/5, /*verify=*/n <= 512});
-//     // r.status "pass"/"fail"/"skip", r.kernel_ms (best of repeats, kernel only), r.gflops
+//     // r.status "pass"/"fail"/"skip", r.kernel_ms (best of the timed runs, smoke/timed_runs.hpp), r.gflops
 //   }
 //
 // The program is built once, by the constructor; each run() allocates its buffers, runs the

@@ -1,12 +1,11 @@
 #include "vulkan/vulkan_matmul.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
-#include <limits>
 #include <vector>
 
 #include "smoke/smoke_verdict.hpp"
+#include "smoke/timed_runs.hpp"
 #include "vulkan/matmul_spirv.hpp"
 #include "vulkan/vulkan_queue.hpp"
 #include "api/vulkan/vulkan_names.hpp"
@@ -227,12 +226,7 @@ SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
   std::memset(buffers[2].mapped(), 0, bytes);
 
   const VulkanComputeApi& dev = q.dev();
-  const VkQueryPool queries = q.queries();
   auto recorded = q.record([&](VkCommandBuffer c) {
-    if (queries != VK_NULL_HANDLE) {
-      dev.cmd_reset_query_pool(c, queries, 0, 2);
-      dev.cmd_write_timestamp(c, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
-    }
     dev.cmd_bind_pipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline);
     dev.cmd_bind_descriptor_sets(c, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline_layout, 0, 1,
                                  &set.set, 0, nullptr);
@@ -240,29 +234,11 @@ SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
     dev.cmd_push_constants(c, s.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes, sizes);
     dev.cmd_dispatch(c, static_cast<std::uint32_t>(padded / s.shape->group_rows),
                      static_cast<std::uint32_t>(padded / s.shape->group_columns), 1);
-    if (queries != VK_NULL_HANDLE) {
-      dev.cmd_write_timestamp(c, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-    }
   });
   if (recorded) return failed(*recorded);
 
-  // One untimed dispatch first (drivers finish compiling at the first use), then the timed ones.
-  double best_ms = std::numeric_limits<double>::infinity();
-  for (int i = 0; i <= std::max(req.repeats, 1); ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    if (auto error = q.submit_and_wait()) return failed(*error);
-    double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::uint64_t ticks[2] = {0, 0};
-    if (queries != VK_NULL_HANDLE &&
-        dev.get_query_pool_results(q.device(), queries, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
-                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) ==
-            VK_SUCCESS &&
-        ticks[1] > ticks[0]) {
-      ms = static_cast<double>(ticks[1] - ticks[0]) * *q.timestamp_ns() * 1e-6;
-    }
-    if (i > 0) best_ms = std::min(best_ms, ms);
-  }
+  const smoke::TimedRuns timed = smoke::time_runs(req, [&] { return q.submit_and_wait(); });
+  if (timed.error) return failed(*timed.error);
   const auto* out = static_cast<const float*>(buffers[2].mapped());
   const std::vector<float> c(out, out + static_cast<std::size_t>(padded) * ld);
   if (req.verify) {
@@ -270,7 +246,7 @@ SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
   } else {
     r.status = "unverified";
   }
-  smoke::record_timing(r, best_ms);
+  if (auto best = smoke::best_ms(timed.ms)) smoke::record_timing(r, *best);
   return r;
 }
 

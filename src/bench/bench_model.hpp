@@ -12,17 +12,21 @@
 
 namespace gpudoctor {
 
-/// One matmul size on one device: the mean time of `repeats` timed runs after a warm-up.
+/// One matmul size on one device: `repeats` runs after a warm-up, each timed on its own by the
+/// wall clock (src/smoke/timed_runs.hpp); `ms` and `gflops` are the best of them.
 struct BenchPoint {
   int n = 0;
   std::optional<double> ms;
   std::optional<double> gflops;  ///< 2n³ / time
   std::optional<int> repeats;
+  std::optional<double> median_ms;
+  std::optional<double> spread_percent;  ///< (slowest − best) / best × 100
   std::optional<std::string> error;       ///< why this size has no time
   std::optional<double> speedup_vs_cpu;   ///< derived: this device's GFLOPS / the CPU BLAS's
   std::optional<double> percent_of_peak;  ///< derived: GFLOPS / the expected peak × 100
 };
-GPUDOCTOR_JSON(BenchPoint, n, ms, gflops, repeats, error, speedup_vs_cpu, percent_of_peak)
+GPUDOCTOR_JSON(BenchPoint, n, ms, gflops, repeats, median_ms, spread_percent, error, speedup_vs_cpu,
+               percent_of_peak)
 
 /// Copy rates in GB/s (10⁹ bytes per second) for one buffer size.
 struct Bandwidth {

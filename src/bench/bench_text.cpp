@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "bench/clip.hpp"
+#include "smoke/matmul_reference.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::bench {
@@ -95,6 +96,19 @@ std::string link_line(const LinkEstimate& l) {
   return s;
 }
 
+/// "n=1024: best 11.2 ms (192 GFLOPS), median 11.9 ms (180 GFLOPS), slowest +14 %, 5 runs"
+std::string timing_line(const BenchPoint& p) {
+  std::string s = "n=" + std::to_string(p.n) + ": best " + fixed(*p.ms, *p.ms >= 10 ? 1 : 3) +
+                  " ms (" + gflops_text(*p.gflops) + " GFLOPS)";
+  if (p.median_ms) {
+    s += ", median " + fixed(*p.median_ms, *p.median_ms >= 10 ? 1 : 3) + " ms";
+    if (auto g = smoke::matmul_gflops(p.n, *p.median_ms)) s += " (" + gflops_text(*g) + " GFLOPS)";
+  }
+  if (p.spread_percent) s += ", slowest +" + fixed(*p.spread_percent, 0) + " %";
+  if (p.repeats) s += ", " + std::to_string(*p.repeats) + (*p.repeats == 1 ? " run" : " runs");
+  return s;
+}
+
 void details(std::ostringstream& o, const BenchResult& r, bool has_cpu) {
   o << "\n" << r.series.device << " (" << r.series.api;
   if (r.series.library) o << ", " << *r.series.library;
@@ -115,6 +129,9 @@ void details(std::ostringstream& o, const BenchResult& r, bool has_cpu) {
     o << "\n";
   } else if (r.peak_unknown) {
     o << "  expected peak: unknown (" << *r.peak_unknown << ")\n";
+  }
+  for (const auto& p : r.series.points) {
+    if (p.ms && p.gflops) o << "  " << timing_line(p) << "\n";
   }
   if (r.series.bandwidth) o << "  " << copies_line(*r.series.bandwidth) << "\n";
   if (r.link) o << "  " << link_line(*r.link) << "\n";
