@@ -238,10 +238,13 @@ SmokeResult OpenClMatmul::run(const smoke::MatmulRequest& req) {
                                 static_cast<std::size_t>(s.tiles.ts_m / s.tiles.wpt_m)};
 
   const smoke::TimedRuns timed = smoke::time_runs(req, [&]() -> std::optional<std::string> {
+    cl_event ev = nullptr;
     cl_int e = api.enqueue_nd_range_kernel(s.queue.handle, k, 2, nullptr, global, local, 0,
-                                           nullptr, nullptr);
+                                           nullptr, &ev);
     if (e != CL_SUCCESS) return cl_call_failed("clEnqueueNDRangeKernel", e);
-    if ((e = api.finish(s.queue.handle)) != CL_SUCCESS) return cl_call_failed("clFinish", e);
+    Held<cl_event> held(ev, api.release_event);
+    if (ev == nullptr) return cl_call_failed("clEnqueueNDRangeKernel", CL_INVALID_EVENT);
+    if ((e = api.wait_for_events(1, &ev)) != CL_SUCCESS) return cl_call_failed("clWaitForEvents", e);
     return std::nullopt;
   });
   if (timed.error) {

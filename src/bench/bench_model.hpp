@@ -24,9 +24,19 @@ struct BenchPoint {
   std::optional<std::string> error;       ///< why this size has no time
   std::optional<double> speedup_vs_cpu;   ///< derived: this device's GFLOPS / the CPU BLAS's
   std::optional<double> percent_of_peak;  ///< derived: GFLOPS / the expected peak × 100
+  std::optional<double> percent_of_measured_peak;  ///< derived: GFLOPS / the measured FMA rate
 };
 GPUDOCTOR_JSON(BenchPoint, n, ms, gflops, repeats, median_ms, spread_percent, error, speedup_vs_cpu,
-               percent_of_peak)
+               percent_of_peak, percent_of_measured_peak)
+
+/// The fp32 rate a device sustained on gpudoctor's FMA peak shader (independent multiply-adds in
+/// registers, probes/vulkan/fma_peak.comp): the ceiling its matmul is measured against.
+struct MeasuredPeak {
+  std::optional<double> gflops;
+  std::string method;                ///< what ran
+  std::optional<std::string> error;  ///< why there is no figure
+};
+GPUDOCTOR_JSON(MeasuredPeak, gflops, method, error)
 
 /// Copy rates in GB/s (10⁹ bytes per second) for one buffer size.
 struct Bandwidth {
@@ -62,8 +72,10 @@ struct BenchSeries {
   DeviceTraits traits;
   std::vector<BenchPoint> points;
   std::optional<Bandwidth> bandwidth;
+  std::optional<MeasuredPeak> measured_peak;
 };
-GPUDOCTOR_JSON(BenchSeries, api, device, library, kernel, error, traits, points, bandwidth)
+GPUDOCTOR_JSON(BenchSeries, api, device, library, kernel, error, traits, points, bandwidth,
+               measured_peak)
 
 /// What one bench child sends back.
 struct BenchJobReport {

@@ -123,6 +123,7 @@ BenchResult derive(BenchSeries s, const BenchSeries* cpu, const std::optional<Pc
     if (cpu != nullptr && s.api != kCpuApi)
       p.speedup_vs_cpu = ratio(p.gflops, gflops_at(cpu->points, p.n));
     if (r.peak) p.percent_of_peak = percent(p.gflops, r.peak->gflops);
+    if (s.measured_peak) p.percent_of_measured_peak = percent(p.gflops, s.measured_peak->gflops);
   }
   if (const BenchPoint* best = best_point(s.points)) {
     r.best_gflops = best->gflops;

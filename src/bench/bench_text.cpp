@@ -130,6 +130,15 @@ void details(std::ostringstream& o, const BenchResult& r, bool has_cpu) {
   } else if (r.peak_unknown) {
     o << "  expected peak: unknown (" << *r.peak_unknown << ")\n";
   }
+  if (const auto& m = r.series.measured_peak) {
+    if (m->gflops) {
+      o << "  measured FMA peak: " << gflops_text(*m->gflops) << " GFLOPS (" << m->method << ")";
+      if (r.best_gflops) o << "; best matmul is " << fixed(*r.best_gflops / *m->gflops * 100, 0) << " % of it";
+      o << "\n";
+    } else if (m->error) {
+      o << "  measured FMA peak: not measured (" << *m->error << ")\n";
+    }
+  }
   for (const auto& p : r.series.points) {
     if (p.ms && p.gflops) o << "  " << timing_line(p) << "\n";
   }

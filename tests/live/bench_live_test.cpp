@@ -58,6 +58,18 @@ TEST(BenchLive, CpuBlasPoclAndLavapipeAtTinySizes) {
       EXPECT_GT(p["gflops"].get<double>(), 0.0) << api;
     }
   }
+  // Every point is timed five times at least, with the median and the spread.
+  for (const char* api : {"blas", "opencl", "vulkan"}) {
+    for (const auto& p : (*series_of(doc, api))["points"]) {
+      EXPECT_GE(p["repeats"].get<int>(), 5) << api;
+      EXPECT_GE(p["median_ms"].get<double>(), p["ms"].get<double>()) << api;
+      EXPECT_GE(p["spread_percent"].get<double>(), 0.0) << api;
+    }
+  }
+  // lavapipe's FMA rate, measured by the peak shader, and each point's share of it.
+  const Json& peak = (*series_of(doc, "vulkan"))["measured_peak"];
+  EXPECT_GT(peak["gflops"].get<double>(), 0.0) << peak.dump();
+  EXPECT_TRUE((*series_of(doc, "vulkan"))["points"][0]["percent_of_measured_peak"].is_number());
   // The CPU BLAS is the baseline; the others carry their speed-up over it.
   EXPECT_TRUE(doc["results"][0]["series"]["points"][0]["speedup_vs_cpu"].is_null());
   EXPECT_TRUE((*series_of(doc, "opencl"))["points"][0]["speedup_vs_cpu"].is_number());
