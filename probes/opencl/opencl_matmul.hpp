@@ -24,10 +24,14 @@
 
 namespace gpudoctor::opencl {
 
+/// `tuned`: the bench's kernel (matmul_cl.hpp, tiles by local-memory type); `smoke`: the check's
+/// plain kernel, quick to compile.
+enum class MatmulKernel { tuned, smoke };
+
 class OpenClMatmul {
  public:
   OpenClMatmul(const OpenClApi& api, cl_platform_id platform, cl_device_id device,
-               std::string label);
+               std::string label, MatmulKernel kernel = MatmulKernel::tuned);
   ~OpenClMatmul();
   OpenClMatmul(const OpenClMatmul&) = delete;
   OpenClMatmul& operator=(const OpenClMatmul&) = delete;
