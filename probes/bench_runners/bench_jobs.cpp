@@ -51,9 +51,13 @@ std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& pl
   };
   std::vector<IsolatedJob> jobs;
   if (!ctx.live) return jobs;
-  jobs.push_back({std::string(kBackendBlas), "cblas_sgemm", kBlasLibraries.front(),
+  jobs.push_back({std::string(kBackendBlas), "OpenBLAS", kOpenBlasLibraries.front(),
                   [sizes = plan.sizes, cpu = plan.cpu_name] {
-                    return blas_sweep(kBlasLibraries, sizes, cpu);
+                    return blas_sweep(kOpenBlasLibraries, sizes, cpu, "install libopenblas0");
+                  }});
+  jobs.push_back({std::string(kBackendBlas), "MKL", "libmkl_rt",
+                  [sizes = plan.sizes, cpu = plan.cpu_name, mkl = plan.vendor_blas.mkl] {
+                    return blas_sweep(mkl, sizes, cpu, "Intel MKL (libmkl_rt) is not installed");
                   }});
   auto append = [&](std::vector<IsolatedJob> more) {
     std::move(more.begin(), more.end(), std::back_inserter(jobs));
@@ -62,7 +66,9 @@ std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& pl
   if (wanted(kBackendVulkan)) append(vulkan_jobs(ctx, plan.sizes));
   if (wanted(kBackendCuda)) {
     IsolatedJob job = cuda::make_job(cuda::JobOptions{});
-    job.body = [sizes = plan.sizes] { return cuda_bench(sizes); };
+    job.body = [sizes = plan.sizes, cublas = plan.vendor_blas.cublas] {
+      return cuda_bench(sizes, cublas);
+    };
     jobs.push_back(std::move(job));
   }
   return jobs;

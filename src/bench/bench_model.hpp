@@ -68,13 +68,15 @@ struct BenchSeries {
   std::string device;
   std::optional<std::string> library;  ///< the ICD, manifest or library that ran it
   std::optional<std::string> kernel;   ///< what ran: "cblas_sgemm", "OpenCL C 64×64 tiles"
+  std::optional<std::string> blas;     ///< the library's SGEMM that ran ("CLBlast", "cuBLAS",
+                                       ///< "OpenBLAS", "MKL"); null: gpudoctor's own kernel
   std::optional<std::string> error;    ///< why the device could not be benchmarked
   DeviceTraits traits;
   std::vector<BenchPoint> points;
   std::optional<Bandwidth> bandwidth;
   std::optional<MeasuredPeak> measured_peak;
 };
-GPUDOCTOR_JSON(BenchSeries, api, device, library, kernel, error, traits, points, bandwidth,
+GPUDOCTOR_JSON(BenchSeries, api, device, library, kernel, blas, error, traits, points, bandwidth,
                measured_peak)
 
 /// What one bench child sends back.
