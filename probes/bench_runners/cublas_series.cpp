@@ -66,7 +66,7 @@ std::optional<BenchSeries> cublas_series(const cuda::CudaApi& api, cuda::CUdevic
   }
   if (int status = create(&st.handle); status != cuda::kCublasSuccess) {
     st.handle = nullptr;
-    s.error = "cublasCreate_v2 returned " + std::to_string(status);
+    s.error = "cublasCreate_v2 returned " + cuda::cublas_status_text(status);
     return s;
   }
   for (int n : sizes) {
@@ -97,7 +97,7 @@ std::optional<BenchSeries> cublas_series(const cuda::CudaApi& api, cuda::CUdevic
                 device_floats(st.buffers[1]), n, device_floats(st.buffers[0]), n, &zero,
                 reinterpret_cast<float*>(st.buffers[2]), n);
       if (status != cuda::kCublasSuccess) {
-        return "cublasSgemm_v2 returned " + std::to_string(status);
+        return "cublasSgemm_v2 returned " + cuda::cublas_status_text(status);
       }
       if (CUresult rc = api.ctx_synchronize(); rc != kSuccess) {
         return cuda_call_failed("cuCtxSynchronize", rc);

@@ -94,9 +94,12 @@ DeviceTraits traits_of(const CudaDevice& d) {
 }  // namespace
 
 JobReport cuda_bench(const std::vector<int>& sizes,
-                     const std::vector<std::string>& cublas_candidates) {
+                     const std::vector<std::string>& cublas_candidates,
+                     const std::vector<std::string>& libcuda) {
   // The CUDA probe's body, run here in this child, finds and describes every device.
-  JobReport rep = cuda::make_job(cuda::JobOptions{}).body();
+  cuda::JobOptions options;
+  options.libraries = libcuda;
+  JobReport rep = cuda::make_job(options).body();
   BenchJobReport out;
   CudaInfo info;
   try {

@@ -118,9 +118,13 @@ struct BenchResult {
       wins_from_n;  ///< the smallest n from which it beats the CPU BLAS at every size
   std::optional<LinkEstimate> link;
   std::vector<std::string> warnings;
+  /// The device is judged on this series (issue 18 §2): the fastest of its series (gpudoctor's
+  /// kernel, a vendor BLAS), or of the CPU BLAS libraries, the one the others are compared with.
+  bool judged = false;
+  int series_of_device = 1;  ///< how many series ran on the same device through the same API
 };
 GPUDOCTOR_JSON(BenchResult, series, peak, peak_unknown, best_gflops, best_n, wins_from_n, link,
-               warnings)
+               warnings, judged, series_of_device)
 
 struct BenchReport {
   int schema_version = 1;

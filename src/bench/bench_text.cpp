@@ -29,8 +29,14 @@ std::string pad(const std::string& s, std::size_t width) {
   return w >= width ? s + " " : s + std::string(width - w, ' ');
 }
 
+/// "opencl  CLBlast  pthread-…": a vendor BLAS's series names the library, gpudoctor's own
+/// kernel and a lone CPU BLAS do not.
 std::string row_name(const BenchResult& r) {
-  return clip(r.series.api + "  " + r.series.device, kNameWidth - 1);
+  std::string name = r.series.api + "  ";
+  if (r.series.blas && (r.series.api != "blas" || r.series_of_device > 1)) {
+    name += *r.series.blas + "  ";
+  }
+  return clip(name + r.series.device, kNameWidth - 1);
 }
 
 /// Two significant figures below 0.1 (lavapipe is thousands of times slower than BLAS).
@@ -50,7 +56,7 @@ std::string cell(const BenchPoint& p) {
 }
 
 void table(std::ostringstream& o, const BenchReport& report) {
-  o << "Matmul fp32 C = A·B (n×n): GFLOPS, and (×) the speed-up over the CPU BLAS\n\n";
+  o << "Matmul fp32 C = A·B (n×n): GFLOPS, and (×) the speed-up over the fastest CPU BLAS\n\n";
   o << pad("api   device", kNameWidth);
   for (int n : report.sizes) o << pad("n=" + std::to_string(n), kCellWidth);
   o << "\n";
@@ -114,6 +120,11 @@ void details(std::ostringstream& o, const BenchResult& r, bool has_cpu) {
   if (r.series.library) o << ", " << *r.series.library;
   o << ")\n";
   if (r.series.kernel) o << "  kernel: " << *r.series.kernel << "\n";
+  if (r.series_of_device > 1) {
+    o << "  " << (r.judged ? "the fastest of " : "one of ") << r.series_of_device
+      << (r.series.api == "blas" ? " CPU BLAS libraries" : " series on this device")
+      << (r.judged ? ": the one it is judged on" : "") << "\n";
+  }
   if (r.series.error) o << "  ✗ " << *r.series.error << "\n";
   if (r.best_gflops && r.best_n) {
     o << "  best: " << gflops_text(*r.best_gflops) << " GFLOPS at n=" << *r.best_n;
