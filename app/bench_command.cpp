@@ -90,6 +90,7 @@ int run_bench_command(const Options& opt, const Environment& env) {
   plan.backends = opt.backends;
   if (snap.host && snap.host->cpu_model) plan.cpu_name = *snap.host->cpu_model;
   plan.vendor_blas = bench::vendor_blas_paths(snap);
+  plan.vendor_series = !opt.no_vendor_blas;
   bench::BenchRun run;
   {
     const Progress progress(sizes_text(sizes));

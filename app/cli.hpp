@@ -29,6 +29,7 @@ struct Options {
   std::vector<std::string> diff_files; ///< diff A B
   std::vector<int> sizes;              ///< bench --sizes: matrix sizes (empty: the defaults)
   std::optional<std::string> plot;     ///< bench --plot FILE.svg (written atomically)
+  bool no_vendor_blas = false;         ///< bench --no-vendor-blas: gpudoctor's kernels only
 };
 
 /// Either options to run with, or text to print and an exit code (help, version, errors).

@@ -19,6 +19,7 @@ struct BenchPlan {
   std::vector<std::string> backends;  ///< opencl, vulkan, cuda; empty: all of them
   std::string cpu_name = "CPU";
   VendorBlasPaths vendor_blas;  ///< where cuBLAS and MKL may be (vendor_blas_paths)
+  bool vendor_series = true;    ///< false (--no-vendor-blas): no CLBlast, cuBLAS or MKL series
 };
 
 /// The CPU BLAS libraries first, then the GPU APIs. The ICDs and driver manifests are the ones the query

@@ -76,7 +76,8 @@ BenchSeries device_series(const opencl::OpenClApi& api, const DynamicLibrary& lo
 
 }  // namespace
 
-JobReport opencl_bench(const std::string& icd_library, const std::vector<int>& sizes) {
+JobReport opencl_bench(const std::string& icd_library, const std::vector<int>& sizes,
+                       bool clblast) {
   opencl::restrict_loader_to(icd_library);
   JobReport rep;
   BenchJobReport out;
@@ -109,7 +110,8 @@ JobReport opencl_bench(const std::string& icd_library, const std::vector<int>& s
       ++devices_seen;
       out.series.push_back(device_series(*api, *loader, p, d, icd_library, sizes));
       // What an OpenCL framework would get on the same device, where CLBlast is installed.
-      if (auto lib = clblast_series(*api, p, d, out.series.back(), sizes)) {
+      auto lib = clblast ? clblast_series(*api, p, d, out.series.back(), sizes) : std::nullopt;
+      if (lib) {
         out.series.push_back(std::move(*lib));
       }
     }

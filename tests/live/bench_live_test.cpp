@@ -20,6 +20,10 @@ TEST(BenchCli, SizesPlotAndALongerDeadline) {
   EXPECT_EQ(r.options->plot, "out.svg");
   EXPECT_EQ(r.options->backends, (std::vector<std::string>{"opencl"}));
   EXPECT_EQ(r.options->timeout.count(), 300000);
+  EXPECT_FALSE(r.options->no_vendor_blas);
+  r = parse_cli({"bench", "--no-vendor-blas"}, "1");
+  ASSERT_TRUE(r.options) << r.err;
+  EXPECT_TRUE(r.options->no_vendor_blas);
 }
 
 TEST(BenchCli, ASizeOutOfRangeIsAUsageError) {
