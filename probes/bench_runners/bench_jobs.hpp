@@ -22,8 +22,8 @@ struct BenchPlan {
   bool vendor_series = true;    ///< false (--no-vendor-blas): no CLBlast, cuBLAS or MKL series
 };
 
-/// The CPU BLAS libraries first, then the GPU APIs. The ICDs and driver manifests are the ones the query
-/// probes would load (same discovery, same de-duplication). None that loads a driver unless
+/// The CPU BLAS libraries first, then the GPU APIs. The ICDs and driver manifests are the ones
+/// the query probes would load (same discovery, same de-duplication). None that loads a driver unless
 /// ctx.live.
 std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& plan);
 

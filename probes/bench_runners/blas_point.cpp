@@ -33,4 +33,14 @@ BenchPoint library_point(int n, const LibraryMatmul& run) {
   return point_from(r, times);
 }
 
+BenchSeries library_series(BenchSeries base, const std::string& blas, const std::string& kernel) {
+  base.blas = blas;
+  base.kernel = kernel;
+  base.error.reset();
+  base.points.clear();
+  base.bandwidth.reset();
+  base.measured_peak.reset();
+  return base;
+}
+
 }  // namespace gpudoctor::bench

@@ -24,4 +24,9 @@ struct LibraryMatmul {
 
 BenchPoint library_point(int n, const LibraryMatmul& run);
 
+/// The device's series of gpudoctor's kernel (`base`: api, device, library, traits) as the
+/// start of a library's series on the same device: named `blas`, `kernel` what ran, no points,
+/// no copy rates, no peak.
+BenchSeries library_series(BenchSeries base, const std::string& blas, const std::string& kernel);
+
 }  // namespace gpudoctor::bench

@@ -13,7 +13,7 @@ namespace gpudoctor::bench {
 /// `base` names the device (api, device, library, traits). Isolated child only, in the child
 /// whose loader sees the one ICD the device comes from.
 std::optional<BenchSeries> clblast_series(const opencl::OpenClApi& api, cl_platform_id platform,
-                                          cl_device_id device, BenchSeries base,
+                                          cl_device_id device, const BenchSeries& base,
                                           const std::vector<int>& sizes);
 
 }  // namespace gpudoctor::bench

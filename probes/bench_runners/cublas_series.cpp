@@ -40,23 +40,21 @@ const float* device_floats(CUdeviceptr p) { return reinterpret_cast<const float*
 }  // namespace
 
 std::optional<BenchSeries> cublas_series(const cuda::CudaApi& api, cuda::CUdevice device,
-                                         BenchSeries s, const std::vector<std::string>& candidates,
+                                         const BenchSeries& base,
+                                         const std::vector<std::string>& candidates,
                                          const std::vector<int>& sizes) {
   std::string loaded;
   std::vector<std::string> errors;
   auto lib = open_first(candidates, &loaded, &errors);
   if (!lib) return std::nullopt;
-  s.blas = "cuBLAS";
-  s.kernel = "cublasSgemm_v2, " + lib->path().value_or(loaded);
-  s.points.clear();
-  s.bandwidth.reset();
-  s.measured_peak.reset();
+  BenchSeries s = library_series(base, "cuBLAS", "cublasSgemm_v2, " + lib->path().value_or(loaded));
   auto* create = lib->symbol<cuda::CublasCreateFn>("cublasCreate_v2");
   auto* sgemm = lib->symbol<cuda::CublasSgemmFn>("cublasSgemm_v2");
   CublasState st{api, lib->symbol<cuda::CublasDestroyFn>("cublasDestroy_v2")};
   if (create == nullptr || sgemm == nullptr || st.destroy == nullptr || api.smoke_missing()) {
-    s.error = loaded + " lacks cublasCreate_v2, cublasSgemm_v2 or cublasDestroy_v2, or libcuda "
-                       "the calls the bench needs";
+    s.error = loaded +
+              " lacks cublasCreate_v2, cublasSgemm_v2 or cublasDestroy_v2, or libcuda "
+              "the calls the bench needs";
     return s;
   }
   if (CUresult rc = api.ctx_create(&st.ctx, 0, device); rc != kSuccess) {
@@ -70,8 +68,8 @@ std::optional<BenchSeries> cublas_series(const cuda::CudaApi& api, cuda::CUdevic
     return s;
   }
   for (int n : sizes) {
-    const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(n) *
-                              sizeof(float);
+    const std::size_t bytes =
+        static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(float);
     LibraryMatmul run;
     run.upload = [&](const smoke::MatmulInputs& in) -> std::optional<std::string> {
       st.free_buffers();
@@ -92,10 +90,9 @@ std::optional<BenchSeries> cublas_series(const cuda::CudaApi& api, cuda::CUdevic
     run.once = [&]() -> std::optional<std::string> {
       // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same buffers, B first.
       const float one = 1.0f, zero = 0.0f;
-      const int status =
-          sgemm(st.handle, cuda::kCublasOpN, cuda::kCublasOpN, n, n, n, &one,
-                device_floats(st.buffers[1]), n, device_floats(st.buffers[0]), n, &zero,
-                reinterpret_cast<float*>(st.buffers[2]), n);
+      const int status = sgemm(st.handle, cuda::kCublasOpN, cuda::kCublasOpN, n, n, n, &one,
+                               device_floats(st.buffers[1]), n, device_floats(st.buffers[0]), n,
+                               &zero, reinterpret_cast<float*>(st.buffers[2]), n);
       if (status != cuda::kCublasSuccess) {
         return "cublasSgemm_v2 returned " + cuda::cublas_status_text(status);
       }

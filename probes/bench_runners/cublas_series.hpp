@@ -13,7 +13,7 @@ namespace gpudoctor::bench {
 /// series is (blas_point.hpp); nullopt when none opens. `base` names the device. Isolated child
 /// only, after cuInit.
 std::optional<BenchSeries> cublas_series(const cuda::CudaApi& api, cuda::CUdevice device,
-                                         BenchSeries base,
+                                         const BenchSeries& base,
                                          const std::vector<std::string>& candidates,
                                          const std::vector<int>& sizes);
 

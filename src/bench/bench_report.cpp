@@ -147,7 +147,8 @@ std::vector<BenchPoint> fastest_cpu(const std::vector<BenchSeries>& series) {
     if (s.api != kCpuApi) continue;
     for (const auto& p : s.points) {
       if (!p.gflops) continue;
-      auto it = std::find_if(best.begin(), best.end(), [&](const BenchPoint& b) { return b.n == p.n; });
+      auto it = std::find_if(best.begin(), best.end(),
+                             [&](const BenchPoint& b) { return b.n == p.n; });
       if (it == best.end()) {
         best.push_back(p);
       } else if (*p.gflops > *it->gflops) {

@@ -144,7 +144,9 @@ void details(std::ostringstream& o, const BenchResult& r, bool has_cpu) {
   if (const auto& m = r.series.measured_peak) {
     if (m->gflops) {
       o << "  measured FMA peak: " << gflops_text(*m->gflops) << " GFLOPS (" << m->method << ")";
-      if (r.best_gflops) o << "; best matmul is " << fixed(*r.best_gflops / *m->gflops * 100, 0) << " % of it";
+      if (r.best_gflops) {
+        o << "; best matmul is " << fixed(*r.best_gflops / *m->gflops * 100, 0) << " % of it";
+      }
       o << "\n";
     } else if (m->error) {
       o << "  measured FMA peak: not measured (" << *m->error << ")\n";

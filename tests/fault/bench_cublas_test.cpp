@@ -24,9 +24,9 @@ std::vector<BenchSeries> bench_with(const std::string& cublas_dir) {
   job.backend = "cuda";
   job.label = "libcuda.so.1";
   job.body = [cublas_dir] {
-    return bench::cuda_bench({16, 32}, {"/nonexistent/libcublas.so.13",
-                                        cuda_fake_dir(cublas_dir) + "/libcublas.so.13"},
-                             {cuda_fake_dir("h100") + "/libcuda.so.1"});
+    return bench::cuda_bench(
+        {16, 32}, {"/nonexistent/libcublas.so.13", cuda_fake_dir(cublas_dir) + "/libcublas.so.13"},
+        {cuda_fake_dir("h100") + "/libcuda.so.1"});
   };
   auto results = run_isolated({job}, 30s);
   EXPECT_EQ(results.size(), 1u);
