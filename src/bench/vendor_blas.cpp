@@ -46,6 +46,15 @@ VendorBlasPaths vendor_blas_paths(const Snapshot& snap) {
     }
   }
   if (snap.nvidia) {
+    // Every libcublas the NVIDIA probe found (loader directories, toolkits, conda, pip wheels),
+    // the loader's own pick first: what a framework without its own rpath would get.
+    if (const auto& libs = snap.nvidia->cuda_libraries) {
+      for (bool pick : {true, false}) {
+        for (const auto& l : *libs) {
+          if (l.library == "cublas" && l.loader_pick == pick) add(out.cublas, l.path);
+        }
+      }
+    }
     for (const auto& tk : snap.nvidia->toolkits) {
       if (auto major = major_of(tk.version)) {
         add(out.cublas, tk.path + "/lib64/libcublas.so." + std::to_string(*major));

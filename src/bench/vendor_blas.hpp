@@ -10,7 +10,8 @@
 namespace gpudoctor::bench {
 
 struct VendorBlasPaths {
-  std::vector<std::string> cublas;  ///< libcublas: pip wheels, toolkits, then sonames
+  std::vector<std::string> cublas;  ///< libcublas: pip wheels, the NVIDIA probe's finds,
+                                    ///< toolkits, then sonames
   std::vector<std::string> mkl;     ///< libmkl_rt: Python environments' lib/, then sonames
 };
 

@@ -28,6 +28,15 @@ TEST(VendorBlasPaths, WheelsThenToolkitsThenSonames) {
   CudaToolkit unknown;
   unknown.path = "/opt/cuda";
   snap.nvidia->toolkits = {tk12, unknown};
+  CudaLibrary found;  // as the NVIDIA probe reports a conda environment's libcublas
+  found.library = "cublas";
+  found.name = "libcublas.so.12";
+  found.path = "/opt/conda/lib/libcublas.so.12";
+  found.found_in = "conda";
+  CudaLibrary cudnn = found;
+  cudnn.library = "cudnn";
+  cudnn.path = "/opt/conda/lib/libcudnn.so.9";
+  snap.nvidia->cuda_libraries = std::vector<CudaLibrary>{cudnn, found};
 
   const VendorBlasPaths p = vendor_blas_paths(snap);
   const std::string site = "/home/u/venv/lib/python3.11/site-packages";
@@ -39,6 +48,10 @@ TEST(VendorBlasPaths, WheelsThenToolkitsThenSonames) {
   ASSERT_GE(wheel13, 0);
   ASSERT_GE(toolkit, 0);
   EXPECT_LT(wheel12, toolkit);
+  const auto conda = index_of(p.cublas, "/opt/conda/lib/libcublas.so.12");
+  ASSERT_GE(conda, 0);
+  EXPECT_LT(conda, toolkit);
+  EXPECT_EQ(index_of(p.cublas, "/opt/conda/lib/libcudnn.so.9"), -1);
   EXPECT_LT(toolkit, soname);
   // A toolkit of version 12 is asked for its own soname only; one of unknown version for each.
   EXPECT_EQ(index_of(p.cublas, "/usr/local/cuda-12.4/lib64/libcublas.so.13"), -1);
