@@ -9,6 +9,7 @@
 #include "bench/bench_report.hpp"
 #include "bench/bench_svg.hpp"
 #include "bench/bench_text.hpp"
+#include "bench/vendor_blas.hpp"
 #include "collect.hpp"
 #include "core/root.hpp"
 #include "file_io.hpp"
@@ -75,9 +76,10 @@ int run_bench_command(const Options& opt, const Environment& env) {
   }
   const std::vector<int> sizes =
       bench::normalized_sizes(opt.sizes.empty() ? bench::kDefaultSizes : opt.sizes);
-  // The host and PCI probes read files only: the CPU's name and every GPU's PCIe link.
+  // These probes read files only: the CPU's name, every GPU's PCIe link, and where the CUDA
+  // toolkits and Python environments (cuBLAS and MKL wheels) are.
   CollectRequest req;
-  req.backends = {"host", "pci"};
+  req.backends = {"host", "pci", "nvidia", "python"};
   req.tool_version = kToolVersion;
   const Snapshot snap = collect(req, env);
 
@@ -87,6 +89,8 @@ int run_bench_command(const Options& opt, const Environment& env) {
   plan.sizes = sizes;
   plan.backends = opt.backends;
   if (snap.host && snap.host->cpu_model) plan.cpu_name = *snap.host->cpu_model;
+  plan.vendor_blas = bench::vendor_blas_paths(snap);
+  plan.vendor_series = !opt.no_vendor_blas;
   bench::BenchRun run;
   {
     const Progress progress(sizes_text(sizes));

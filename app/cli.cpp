@@ -249,6 +249,8 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
       ->check(CLI::Range(1, 16384).description(""));
   bench->add_option("--plot", o.plot, "Write an SVG chart of GFLOPS against size to FILE")
       ->type_name("FILE");
+  bench->add_flag("--no-vendor-blas", o.no_vendor_blas,
+                  "Only gpudoctor's kernels and OpenBLAS: no CLBlast, cuBLAS or MKL series");
   bench
       ->add_option("--timeout", bench_timeout_s,
                    "Seconds each benchmark child (one per driver) may take (default 300)")

@@ -46,6 +46,7 @@ struct Options {
   double stale_after_hours = 24;           ///< summary --stale-after HOURS
   std::vector<std::string> only;       ///< check --only: selectors (resolve_selector)
   std::vector<std::string> skip;       ///< check --skip: selectors
+  bool no_vendor_blas = false;         ///< bench --no-vendor-blas: gpudoctor's kernels only
 };
 
 /// Exit statuses, the same for every command (each command's own meaning of 1 is in

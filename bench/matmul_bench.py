@@ -5,7 +5,8 @@
 
 - OpenCL: gpudoctor's matmul on PoCL against CLBlast's SGEMM on the same device
   (bench/clblast_sgemm.c, built here with cc against libclblast-dev; best of --runs after a
-  warm-up). Target: ours reaches at least half of CLBlast's GFLOPS at every size.
+  warm-up). Target: ours at least as fast as CLBlast at every size. gpudoctor's own CLBlast
+  series (issue 18 §2) is set against the same standalone program: it should be about 1×.
 - Vulkan: gpudoctor's matmul on lavapipe, next to the CPU BLAS (OpenBLAS) and PoCL figures.
 - CUDA, on a machine with an NVIDIA GPU: gpudoctor's PTX matmul against cuBLAS SGEMM through
   PyTorch or CuPy, whichever is installed (a line says so when neither is, or no GPU is there).
@@ -32,7 +33,7 @@ def gflops(n, ms):
 
 
 def gpudoctor_figures(binary, sizes):
-    """{(api, device): {n: GFLOPS}} from one bench run."""
+    """{(api, device, blas): {n: GFLOPS}} from one bench run (blas: None for our kernels)."""
     # lavapipe needs minutes for n=2048 on a small machine: a generous per-driver deadline.
     run = subprocess.run([binary, "bench", "--json", "--timeout", "1800", "--sizes",
                           ",".join(map(str, sizes))],
@@ -43,7 +44,8 @@ def gpudoctor_figures(binary, sizes):
     out = {}
     for r in doc["results"]:
         s = r["series"]
-        out[(s["api"], s["device"])] = {p["n"]: p["gflops"] for p in s["points"] if p["gflops"]}
+        out[(s["api"], s["device"], s.get("blas"))] = {
+            p["n"]: p["gflops"] for p in s["points"] if p["gflops"]}
     return out
 
 
@@ -142,21 +144,24 @@ def main():
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
 
+    load = [os.getloadavg()[0]]
     ours = gpudoctor_figures(args.gpudoctor, sizes)
     print(f"{'GFLOPS (fp32 matmul, 2n³/t)':52}" + "".join(f"{'n=' + str(n):>12}" for n in sizes))
-    for (api, device), figures in ours.items():
-        row(f"gpudoctor {api}: {device}", figures, sizes)
+    for (api, device, blas), figures in ours.items():
+        row(f"gpudoctor {api}{' ' + blas if blas else ''}: {device}", figures, sizes)
     clblast = clblast_figures(sizes, args.runs)
     if isinstance(clblast, dict):
         row("CLBlast SGEMM on PoCL", clblast, sizes)
-    cuda = [f for (api, _), f in ours.items() if api == "cuda"]
+    load.append(os.getloadavg()[0])
+    cuda = [f for (api, _, blas), f in ours.items() if api == "cuda" and not blas]
     cublas = cublas_figures(sizes, args.runs) if cuda else "no CUDA device in gpudoctor bench"
     if isinstance(cublas, dict):
         row("cuBLAS SGEMM (PyTorch/CuPy)", cublas, sizes)
     print()
 
     ok = True
-    pocl = [f for (api, dev), f in ours.items() if api == "opencl"]
+    pocl = [f for (api, _, blas), f in ours.items() if api == "opencl" and not blas]
+    pocl_clblast = [f for (api, _, blas), f in ours.items() if api == "opencl" and blas]
     if not isinstance(clblast, dict):
         print(f"skip CLBlast: {clblast}")
     elif not pocl:
@@ -165,16 +170,21 @@ def main():
     else:
         ok = compare("gpudoctor OpenCL / CLBlast on PoCL", pocl[0], clblast, sizes,
                      CLBLAST_TARGET) and ok
+        if pocl_clblast:
+            compare("gpudoctor's CLBlast series / standalone CLBlast", pocl_clblast[0], clblast,
+                    sizes)
     if isinstance(cublas, dict):
         ok = compare("gpudoctor CUDA / cuBLAS", cuda[0], cublas, sizes) and ok
     else:
         print(f"skip cuBLAS: {cublas}")
-    cpu = [f for (api, _), f in ours.items() if api == "blas"]
-    vk = [f for (api, _), f in ours.items() if api == "vulkan"]
+    cpu = [f for (api, _, _), f in ours.items() if api == "blas"]
+    vk = [f for (api, _, _), f in ours.items() if api == "vulkan"]
     for name, base in (("CPU BLAS", cpu), ("gpudoctor OpenCL on PoCL", pocl)):
         for n in sizes:
             if base and vk and n in base[0] and n in vk[0]:
                 print(f"gpudoctor Vulkan / {name} n={n}: {vk[0][n] / base[0][n]:.3g}x")
+    print(f"load average (1 min) before/after: {load[0]:.1f} / {load[-1]:.1f} on "
+          f"{os.cpu_count()} CPUs")
     return 0 if ok else 1
 
 

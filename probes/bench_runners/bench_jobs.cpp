@@ -19,10 +19,13 @@ namespace {
 constexpr std::string_view kBackendBlas = "blas";
 
 /// The query probe's job for an ICD, with the bench as its body.
-std::vector<IsolatedJob> opencl_jobs(const ProbeContext& ctx, const std::vector<int>& sizes) {
+std::vector<IsolatedJob> opencl_jobs(const ProbeContext& ctx, const std::vector<int>& sizes,
+                                     bool clblast) {
   auto jobs = opencl::jobs(ctx, opencl::discover(ctx));
   for (auto& job : jobs) {
-    job.body = [icd = job.library.value_or(""), sizes] { return opencl_bench(icd, sizes); };
+    job.body = [icd = job.library.value_or(""), sizes, clblast] {
+      return opencl_bench(icd, sizes, clblast);
+    };
   }
   return jobs;
 }
@@ -51,18 +54,27 @@ std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& pl
   };
   std::vector<IsolatedJob> jobs;
   if (!ctx.live) return jobs;
-  jobs.push_back({std::string(kBackendBlas), "cblas_sgemm", kBlasLibraries.front(),
+  jobs.push_back({std::string(kBackendBlas), "OpenBLAS", kOpenBlasLibraries.front(),
                   [sizes = plan.sizes, cpu = plan.cpu_name] {
-                    return blas_sweep(kBlasLibraries, sizes, cpu);
+                    return blas_sweep(kOpenBlasLibraries, sizes, cpu, "install libopenblas0");
                   }});
+  if (plan.vendor_series) {
+    jobs.push_back({std::string(kBackendBlas), "MKL", "libmkl_rt",
+                    [sizes = plan.sizes, cpu = plan.cpu_name, mkl = plan.vendor_blas.mkl] {
+                      return blas_sweep(mkl, sizes, cpu, "Intel MKL (libmkl_rt) is not installed");
+                    }});
+  }
   auto append = [&](std::vector<IsolatedJob> more) {
     std::move(more.begin(), more.end(), std::back_inserter(jobs));
   };
-  if (wanted(kBackendOpenCl)) append(opencl_jobs(ctx, plan.sizes));
+  if (wanted(kBackendOpenCl)) append(opencl_jobs(ctx, plan.sizes, plan.vendor_series));
   if (wanted(kBackendVulkan)) append(vulkan_jobs(ctx, plan.sizes));
   if (wanted(kBackendCuda)) {
     IsolatedJob job = cuda::make_job(cuda::JobOptions{});
-    job.body = [sizes = plan.sizes] { return cuda_bench(sizes); };
+    job.body = [sizes = plan.sizes, cublas = plan.vendor_series ? plan.vendor_blas.cublas
+                                                                  : std::vector<std::string>{}] {
+      return cuda_bench(sizes, cublas);
+    };
     jobs.push_back(std::move(job));
   }
   return jobs;

@@ -1,12 +1,14 @@
 #pragma once
-// `gpudoctor bench`'s isolated children: the CPU BLAS, one per OpenCL ICD, one per Vulkan
-// driver, one for CUDA; run one after the other, each with its own deadline.
+// `gpudoctor bench`'s isolated children: one per CPU BLAS (OpenBLAS, MKL), one per OpenCL ICD
+// (gpudoctor's kernel, then CLBlast), one per Vulkan driver, one for CUDA (the PTX kernel, then
+// cuBLAS); run one after the other, each with its own deadline.
 #include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "bench/bench_model.hpp"
+#include "bench/vendor_blas.hpp"
 #include "core/isolate.hpp"
 #include "probe_context.hpp"
 
@@ -16,10 +18,12 @@ struct BenchPlan {
   std::vector<int> sizes;
   std::vector<std::string> backends;  ///< opencl, vulkan, cuda; empty: all of them
   std::string cpu_name = "CPU";
+  VendorBlasPaths vendor_blas;  ///< where cuBLAS and MKL may be (vendor_blas_paths)
+  bool vendor_series = true;    ///< false (--no-vendor-blas): no CLBlast, cuBLAS or MKL series
 };
 
-/// The CPU BLAS first, then the GPU APIs. The ICDs and driver manifests are the ones the query
-/// probes would load (same discovery, same de-duplication). None that loads a driver unless
+/// The CPU BLAS libraries first, then the GPU APIs. The ICDs and driver manifests are the ones
+/// the query probes would load (same discovery, same de-duplication). None that loads a driver unless
 /// ctx.live.
 std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& plan);
 

@@ -1,11 +1,14 @@
 #include "bench_runners/blas_sweep.hpp"
 
-#include <chrono>
 
 #include "bench/bench_math.hpp"
 #include "core/dynlib.hpp"
 #include "smoke/matmul_reference.hpp"
+#include "bench_runners/blas_point.hpp"
+#include "core/paths.hpp"
 #include "text.hpp"
+
+#include <tuple>
 
 namespace gpudoctor::bench {
 
@@ -21,41 +24,53 @@ using ConfigFn = char*();  // openblas_get_config: "OpenBLAS 0.3.21 DYNAMIC_ARCH
 using ThreadsFn = int();   // openblas_get_num_threads
 
 BenchPoint time_sgemm(SgemmFn* sgemm, int n) {
-  BenchPoint p;
-  p.n = n;
-  const smoke::MatmulInputs in = smoke::matmul_inputs(n);
-  std::vector<float> c(in.a.size());
-  auto call = [&] {
-    sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, n, n, n, 1.0f, in.a.data(), n, in.b.data(),
-          n, 0.0f, c.data(), n);
-  };
-  call();  // warm-up: first-touch of C, OpenBLAS's buffers and threads
-  const int repeats = repeats_for(n);
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < repeats; ++i) call();
-  const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - start;
-  p.repeats = repeats;
-  p.ms = spent.count() / repeats;
-  p.gflops = smoke::matmul_gflops(n, *p.ms);
-  return p;
+  const float* a = nullptr;
+  const float* b = nullptr;
+  std::vector<float> c(static_cast<std::size_t>(n) * n);
+  return library_point(
+      n, {[&](const smoke::MatmulInputs& in) -> std::optional<std::string> {
+            a = in.a.data();
+            b = in.b.data();
+            return std::nullopt;
+          },
+          [&]() -> std::optional<std::string> {
+            sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f,
+                  c.data(), n);
+            return std::nullopt;
+          },
+          [&](std::vector<float>& out) -> std::optional<std::string> {
+            out = c;
+            return std::nullopt;
+          }});
 }
 
-std::string kernel_text(const DynamicLibrary& lib) {
+using MklVersionFn = void(char* buffer, int length);  // MKL_Get_Version_String
+
+/// What ran, and the library's name for the series: "OpenBLAS", "MKL", or the file's.
+std::pair<std::string, std::string> describe(const DynamicLibrary& lib, const std::string& file) {
   std::string k = "cblas_sgemm";
+  std::string name = file;
   if (auto* config = lib.symbol<ConfigFn>("openblas_get_config")) {
     k += ", " + std::string(trim(config()));
+    name = "OpenBLAS";
   }
   if (auto* threads = lib.symbol<ThreadsFn>("openblas_get_num_threads")) {
     const int t = threads();
     k += ", " + std::to_string(t) + (t == 1 ? " thread" : " threads");
   }
-  return k;
+  if (auto* version = lib.symbol<MklVersionFn>("MKL_Get_Version_String")) {
+    char buf[256] = {};
+    version(buf, sizeof buf - 1);
+    k += ", " + std::string(trim(buf));
+    name = "MKL";
+  }
+  return {k, name};
 }
 
 }  // namespace
 
 JobReport blas_sweep(const std::vector<std::string>& libraries, const std::vector<int>& sizes,
-                     const std::string& cpu_name) {
+                     const std::string& cpu_name, const std::string& install_hint) {
   BenchSeries s;
   s.api = "blas";
   s.device = cpu_name;
@@ -65,15 +80,19 @@ JobReport blas_sweep(const std::vector<std::string>& libraries, const std::vecto
   std::vector<std::string> errors;
   auto lib = open_first(libraries, &loaded, &errors);
   auto* sgemm = lib ? lib->symbol<SgemmFn>("cblas_sgemm") : nullptr;
-  if (!lib || sgemm == nullptr) {
-    s.error =
-        lib ? loaded + " has no cblas_sgemm"
-            : "no CBLAS library could be opened (" + join(errors, "; ") + "); install libopenblas0";
+  if (!lib) {
     rep.status = ProbeStatus::missing;
+    rep.detail = "none of " + join(libraries, ", ") + " could be opened; " + install_hint;
+    rep.data = BenchJobReport{};
+    return rep;
+  }
+  s.library = lib->path().value_or(loaded);
+  if (sgemm == nullptr) {
+    s.error = loaded + " has no cblas_sgemm";
+    rep.status = ProbeStatus::failed;
     rep.detail = *s.error;
   } else {
-    s.library = lib->path().value_or(loaded);
-    s.kernel = kernel_text(*lib);
+    std::tie(s.kernel, s.blas) = describe(*lib, file_name(*s.library));
     for (int n : sizes) s.points.push_back(time_sgemm(sgemm, n));
     rep.detail = *s.library;
   }

@@ -9,14 +9,12 @@
 
 namespace gpudoctor::bench {
 
-/// Sonames tried in order: OpenBLAS itself, then the reference-BLAS name that Debian's
-/// alternatives point at OpenBLAS (both export cblas_sgemm).
-inline const std::vector<std::string> kBlasLibraries = {"libopenblas.so.0", "libblas.so.3"};
-
-/// Times cblas_sgemm at every size (a warm-up call, then repeats_for(n) timed calls).
-/// `cpu_name` names the series ("Intel(R) Xeon(R) …"). Runs in an isolated child: OpenBLAS
+/// Times cblas_sgemm at every size as every series is timed (sweep_request, time_runs).
+/// `libraries` are tried in order (bench/vendor_blas.hpp: OpenBLAS, MKL); the first that opens
+/// is the series, named by what it says it is. `cpu_name` names the device ("Intel(R) Xeon(R)
+/// …"); `install_hint` ends the job's text when none opens. Runs in an isolated child: a BLAS
 /// starts its thread pool when loaded, and a forking parent must stay single threaded.
 JobReport blas_sweep(const std::vector<std::string>& libraries, const std::vector<int>& sizes,
-                     const std::string& cpu_name);
+                     const std::string& cpu_name, const std::string& install_hint);
 
 }  // namespace gpudoctor::bench

@@ -2,6 +2,7 @@
 
 #include "bench/bench_model.hpp"
 #include "bench_runners/copy_timer.hpp"
+#include "bench_runners/cublas_series.hpp"
 #include "bench_runners/sweep.hpp"
 #include "cuda/cuda_probe.hpp"
 #include "cuda/cuda_smoke.hpp"
@@ -92,9 +93,13 @@ DeviceTraits traits_of(const CudaDevice& d) {
 
 }  // namespace
 
-JobReport cuda_bench(const std::vector<int>& sizes) {
+JobReport cuda_bench(const std::vector<int>& sizes,
+                     const std::vector<std::string>& cublas_candidates,
+                     const std::vector<std::string>& libcuda) {
   // The CUDA probe's body, run here in this child, finds and describes every device.
-  JobReport rep = cuda::make_job(cuda::JobOptions{}).body();
+  cuda::JobOptions options;
+  options.libraries = libcuda;
+  JobReport rep = cuda::make_job(options).body();
   BenchJobReport out;
   CudaInfo info;
   try {
@@ -122,7 +127,13 @@ JobReport cuda_bench(const std::vector<int>& sizes) {
         });
         s.bandwidth = cuda_bandwidth(*lib, *api, dev);
       }
-      out.series.push_back(std::move(s));
+      out.series.push_back(s);
+      // What the frameworks get on the same device, where a cuBLAS is installed.
+      if (!s.error) {
+        if (auto blas = cublas_series(*api, dev, s, cublas_candidates, sizes)) {
+          out.series.push_back(std::move(*blas));
+        }
+      }
     }
   }
   rep.data = out;

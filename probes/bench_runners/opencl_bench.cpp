@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bench/bench_model.hpp"
+#include "bench_runners/clblast_series.hpp"
 #include "bench_runners/copy_timer.hpp"
 #include "bench_runners/opencl_bandwidth.hpp"
 #include "bench_runners/sweep.hpp"
@@ -75,7 +76,8 @@ BenchSeries device_series(const opencl::OpenClApi& api, const DynamicLibrary& lo
 
 }  // namespace
 
-JobReport opencl_bench(const std::string& icd_library, const std::vector<int>& sizes) {
+JobReport opencl_bench(const std::string& icd_library, const std::vector<int>& sizes,
+                       bool clblast) {
   opencl::restrict_loader_to(icd_library);
   JobReport rep;
   BenchJobReport out;
@@ -97,6 +99,7 @@ JobReport opencl_bench(const std::string& icd_library, const std::vector<int>& s
       [&](cl_uint n, cl_platform_id* p, cl_uint* c) { return api->get_platform_ids(n, p, c); },
       &error);
   if (!error.empty()) return done(ProbeStatus::failed, "clGetPlatformIDs returned " + error);
+  std::size_t devices_seen = 0;
   for (cl_platform_id p : platforms) {
     auto devices = handles<cl_device_id>(
         [&](cl_uint n, cl_device_id* d, cl_uint* c) {
@@ -104,11 +107,17 @@ JobReport opencl_bench(const std::string& icd_library, const std::vector<int>& s
         },
         &error);
     for (cl_device_id d : devices) {
+      ++devices_seen;
       out.series.push_back(device_series(*api, *loader, p, d, icd_library, sizes));
+      // What an OpenCL framework would get on the same device, where CLBlast is installed.
+      auto lib = clblast ? clblast_series(*api, p, d, out.series.back(), sizes) : std::nullopt;
+      if (lib) {
+        out.series.push_back(std::move(*lib));
+      }
     }
   }
   if (out.series.empty()) return done(ProbeStatus::missing, "no OpenCL device");
-  return done(ProbeStatus::ok, std::to_string(out.series.size()) + " device(s) benchmarked");
+  return done(ProbeStatus::ok, std::to_string(devices_seen) + " device(s) benchmarked");
 }
 
 }  // namespace gpudoctor::bench

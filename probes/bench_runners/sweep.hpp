@@ -13,14 +13,16 @@ namespace gpudoctor::bench {
 template <typename Run>
 void sweep(BenchSeries& series, const std::vector<int>& sizes, Run&& run) {
   for (int n : sizes) {
-    const smoke::MatmulRequest req = sweep_request(n);
+    std::vector<double> times;
+    smoke::MatmulRequest req = sweep_request(n);
+    req.times_ms = &times;
     const SmokeResult r = run(req);
     if (r.kernel) series.kernel = r.kernel;
     if (r.status == "skip") {
       series.error = r.reason.value_or("the matmul could not run");
       return;
     }
-    series.points.push_back(point_from(r, req));
+    series.points.push_back(point_from(r, times));
   }
 }
 

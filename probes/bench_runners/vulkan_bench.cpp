@@ -9,6 +9,7 @@
 #include "vulkan/vulkan_api.hpp"
 #include "vulkan/vulkan_device.hpp"
 #include "vulkan/vulkan_enumerate.hpp"
+#include "vulkan/vulkan_fma_peak.hpp"
 #include "vulkan/vulkan_instance.hpp"
 #include "vulkan/vulkan_matmul.hpp"
 
@@ -26,6 +27,22 @@ DeviceTraits traits_of(const VulkanDevice& d) {
   }
   t.pci_bus_id = d.pci_bus_id;
   return t;
+}
+
+MeasuredPeak measured_peak(const vulkan::VulkanApi& api, VkInstance instance,
+                           VkPhysicalDevice device) {
+  MeasuredPeak peak;
+  peak.method = "gpudoctor's FMA peak shader: " +
+                std::to_string(vulkan::kPeakGroups * vulkan::kPeakGroupSize) +
+                " invocations × 8 independent vec4 FMA chains, best of " +
+                std::to_string(vulkan::kPeakRuns) + " dispatches";
+  auto r = vulkan::vulkan_fma_peak(api, instance, device);
+  if (auto* g = std::get_if<double>(&r)) {
+    peak.gflops = *g;
+  } else {
+    peak.error = std::get<std::string>(r);
+  }
+  return peak;
 }
 
 }  // namespace
@@ -63,6 +80,7 @@ JobReport vulkan_bench(const std::string& manifest, const std::vector<int>& size
     vulkan::VulkanMatmul runner(api, instance, devices[i], s.device);
     sweep(s, sizes, [&](const smoke::MatmulRequest& req) { return runner.run(req); });
     s.bandwidth = vulkan_bandwidth(api, instance, devices[i], kCopyBytes);
+    s.measured_peak = measured_peak(api, instance, devices[i]);
     out.series.push_back(std::move(s));
   }
   return done(ProbeStatus::ok, std::to_string(out.series.size()) + " device(s) benchmarked");

@@ -1,13 +1,12 @@
 #include "cuda/cuda_smoke.hpp"
 
-#include <algorithm>
-#include <limits>
 #include <vector>
 
 #include "cuda/matmul_ptx.hpp"
 #include "api/cuda/cuda_codes.hpp"
 #include "smoke/matmul_reference.hpp"
 #include "smoke/smoke_verdict.hpp"
+#include "smoke/timed_runs.hpp"
 
 namespace gpudoctor::cuda {
 
@@ -19,13 +18,9 @@ struct Resources {
   CUcontext ctx = nullptr;
   CUmodule module = nullptr;
   CUdeviceptr buffers[3] = {0, 0, 0};
-  CUevent events[2] = {nullptr, nullptr};
 
   ~Resources() {
     if (ctx == nullptr) return;
-    for (CUevent e : events) {
-      if (e != nullptr && api.event_destroy != nullptr) api.event_destroy(e);
-    }
     for (CUdeviceptr p : buffers) {
       if (p != 0) api.mem_free(p);
     }
@@ -91,37 +86,20 @@ SmokeResult run_matmul_smoke(const CudaApi& api, CUdevice device, const std::str
     return api.launch_kernel(fn, grid, grid, 1, kMatmulTile, kMatmulTile, 1, 0, nullptr, params,
                              nullptr);
   };
-  // One untimed launch first: the first launch of a module pays for lazy loading.
-  if (CUresult rc = launch(); rc != kSuccess) return failed("cuLaunchKernel", rc);
-  if (CUresult rc = api.ctx_synchronize(); rc != kSuccess) return failed("cuCtxSynchronize", rc);
-
-  for (CUevent& e : res.events) {
-    if (CUresult rc = api.event_create(&e, 0); rc != kSuccess) {
-      e = nullptr;
-      return failed("cuEventCreate", rc);
+  // The first launch of a module pays for lazy loading: time_runs never times it.
+  const smoke::TimedRuns timed = smoke::time_runs(req, [&]() -> std::optional<std::string> {
+    if (CUresult rc = launch(); rc != kSuccess) return cuda_call_failed("cuLaunchKernel", rc);
+    if (CUresult rc = api.ctx_synchronize(); rc != kSuccess) {
+      return cuda_call_failed("cuCtxSynchronize", rc);
     }
+    return std::nullopt;
+  });
+  if (timed.error) {
+    r.status = "fail";
+    r.reason = *timed.error;
+    return r;
   }
-  // Each timed launch between its own pair of events: kernel_ms is the best of them.
-  float best_ms = std::numeric_limits<float>::infinity();
-  for (int i = 0; i < std::max(req.repeats, 1); ++i) {
-    if (CUresult rc = api.event_record(res.events[0], nullptr); rc != kSuccess) {
-      return failed("cuEventRecord", rc);
-    }
-    if (CUresult rc = launch(); rc != kSuccess) return failed("cuLaunchKernel", rc);
-    if (CUresult rc = api.event_record(res.events[1], nullptr); rc != kSuccess) {
-      return failed("cuEventRecord", rc);
-    }
-    if (CUresult rc = api.event_synchronize(res.events[1]); rc != kSuccess) {
-      return failed("cuEventSynchronize", rc);
-    }
-    float ms = 0;
-    if (api.event_elapsed_time(&ms, res.events[0], res.events[1]) == kSuccess) {
-      best_ms = std::min(best_ms, ms);
-    }
-  }
-  if (best_ms < std::numeric_limits<float>::infinity()) {
-    smoke::record_timing(r, static_cast<double>(best_ms));
-  }
+  if (auto best = smoke::best_ms(timed.ms)) smoke::record_timing(r, *best);
 
   std::vector<float> c(in.a.size(), 0.0f);
   if (CUresult rc = api.memcpy_dtoh(c.data(), res.buffers[2], bytes); rc != kSuccess) {

@@ -69,4 +69,26 @@ void gpudoctor_sgemm(const int n, const int ld, __global const float* restrict a
 }
 )CLC";
 
+/// `gpudoctor check`'s smoke kernel: one work item per row of C, in work groups of one; each adds
+/// a_ik · (row k of B) into its row for k in order, so every entry is summed in the reference's
+/// order and the inner loop runs along contiguous memory. The smoke test asks whether the device
+/// computes the product, not how fast. A cold PoCL compile is its front end and kernel library
+/// (the same for any kernel) and then the work-group function for the launch's local size: for
+/// the bench kernel's vectors, unrolled loops and 32-item groups that took 0.6-0.8 s, for this
+/// one under 0.2 s, a quarter of the whole cold compile (bench/cold_check_bench.py). Same
+/// arguments as the bench kernel.
+inline constexpr const char* kSmokeMatmulSource = R"CLC(
+__kernel void gpudoctor_sgemm(const int n, const int ld, __global const float* restrict a,
+                              __global const float* restrict b, __global float* restrict c) {
+  __global const float* a_row = a + get_global_id(0) * ld;
+  __global float* c_row = c + get_global_id(0) * ld;
+  for (int col = 0; col < n; ++col) c_row[col] = 0.0f;
+  for (int k = 0; k < n; ++k) {
+    const float a_k = a_row[k];
+    __global const float* b_row = b + k * ld;
+    for (int col = 0; col < n; ++col) c_row[col] = mad(a_k, b_row[col], c_row[col]);
+  }
+}
+)CLC";
+
 }  // namespace gpudoctor::opencl

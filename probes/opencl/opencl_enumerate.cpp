@@ -118,7 +118,7 @@ void run_smoke(const OpenClApi& api, const std::vector<cl_platform_id>& ids, Icd
       const std::string label = smoke_device_label(platform, d);
       rep.smoke_running = label;
       report_progress(rep);
-      OpenClMatmul runner(api, ids[p], devices[d], label);
+      OpenClMatmul runner(api, ids[p], devices[d], label, MatmulKernel::smoke);
       SmokeResult result = runner.run({smoke::kCheckMatmulN});
       result.library = library;
       rep.smoke.push_back(std::move(result));

@@ -1,7 +1,7 @@
 #include "opencl/opencl_matmul.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <array>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "opencl/opencl_info_reader.hpp"
 #include "api/opencl/opencl_codes.hpp"
 #include "smoke/smoke_verdict.hpp"
+#include "smoke/timed_runs.hpp"
 
 namespace gpudoctor::opencl {
 
@@ -21,6 +22,7 @@ constexpr std::size_t kBuildLogShown = 600;
 /// local memory (GPUs): 8×8 per work item, 64 work items. Direct (CPUs): 8×16 per work item,
 /// one AVX-512 vector (or two AVX2 ones) per row, the fastest of the shapes tried on PoCL.
 struct Tiles {
+  bool smoke = false;  ///< the smoke kernel (kSmokeMatmulSource): a row per work item, alone
   bool direct = false;
   int ts_m = 64;
   int ts_n = 64;
@@ -28,6 +30,12 @@ struct Tiles {
   int wpt_m = 8;
   int vw = 8;
 
+  static Tiles for_smoke() {
+    Tiles t;
+    t.smoke = true;
+    t.ts_m = t.ts_n = 1;
+    return t;
+  }
   static Tiles for_local_memory(bool dedicated) {
     Tiles t;
     if (!dedicated) {
@@ -37,18 +45,31 @@ struct Tiles {
     return t;
   }
   std::size_t work_group() const {
+    if (smoke) return 1;
     return static_cast<std::size_t>(ts_n / vw) * static_cast<std::size_t>(ts_m / wpt_m);
   }
   std::size_t local_bytes() const {
-    return direct ? 0 : static_cast<std::size_t>(ts_k) * (ts_m + ts_n) * sizeof(float);
+    return direct || smoke ? 0 : static_cast<std::size_t>(ts_k) * (ts_m + ts_n) * sizeof(float);
   }
+  const char* source() const { return smoke ? kSmokeMatmulSource : kMatmulSource; }
   std::string options() const {
+    if (smoke) return "-cl-mad-enable";
     return std::string("-cl-mad-enable") + (direct ? " -DGPUDOCTOR_DIRECT" : "") +
            " -DTS_M=" + std::to_string(ts_m) + " -DTS_N=" + std::to_string(ts_n) +
            " -DTS_K=" + std::to_string(ts_k) + " -DWPT_M=" + std::to_string(wpt_m) +
            " -DVW=" + std::to_string(vw);
   }
+  /// Work items along x and y for a padded n, and the work group.
+  std::array<std::size_t, 2> global(int padded) const {
+    if (smoke) return {static_cast<std::size_t>(padded), 1};
+    return {static_cast<std::size_t>(padded / vw), static_cast<std::size_t>(padded / wpt_m)};
+  }
+  std::array<std::size_t, 2> local() const {
+    if (smoke) return {1, 1};
+    return {static_cast<std::size_t>(ts_n / vw), static_cast<std::size_t>(ts_m / wpt_m)};
+  }
   std::string description() const {
+    if (smoke) return "OpenCL C, one work item per row of C (smoke kernel)";
     return "OpenCL C, " + std::to_string(ts_m) + "x" + std::to_string(ts_n) +
            (direct ? " tiles from cache, " : " local-memory tiles, ") + std::to_string(wpt_m) +
            "x" + std::to_string(vw) + " per work item";
@@ -87,7 +108,9 @@ struct OpenClMatmul::State {
   Held<cl_kernel> kernel;
   std::size_t max_alloc = std::numeric_limits<std::size_t>::max();
 
-  State(const OpenClApi& a, cl_device_id d) : api(a), device(d) {}
+  MatmulKernel kind;
+
+  State(const OpenClApi& a, cl_device_id d, MatmulKernel k) : api(a), device(d), kind(k) {}
 
   void setup(cl_platform_id platform) {
     if (auto missing = api.compute_missing()) {
@@ -100,10 +123,10 @@ struct OpenClMatmul::State {
     cl_int rc = CL_SUCCESS;
     context = {api.create_context(props, 1, &device, nullptr, nullptr, &rc), api.release_context};
     if (rc != CL_SUCCESS || context.handle == nullptr) return fail("clCreateContext", rc);
-    queue = {api.create_command_queue(context.handle, device, CL_QUEUE_PROFILING_ENABLE, &rc),
+    queue = {api.create_command_queue(context.handle, device, 0, &rc),
              api.release_command_queue};
     if (rc != CL_SUCCESS || queue.handle == nullptr) return fail("clCreateCommandQueue", rc);
-    const char* source = kMatmulSource;
+    const char* source = tiles.source();
     program = {api.create_program_with_source(context.handle, 1, &source, nullptr, &rc),
                api.release_program};
     if (rc != CL_SUCCESS || program.handle == nullptr) {
@@ -137,7 +160,8 @@ struct OpenClMatmul::State {
     }
     auto local_type =
         r.value<cl_device_local_mem_type>(CL_DEVICE_LOCAL_MEM_TYPE, "CL_DEVICE_LOCAL_MEM_TYPE");
-    tiles = Tiles::for_local_memory(local_type != CL_GLOBAL);
+    tiles = kind == MatmulKernel::smoke ? Tiles::for_smoke()
+                                        : Tiles::for_local_memory(local_type != CL_GLOBAL);
     auto wg = r.value<std::size_t>(CL_DEVICE_MAX_WORK_GROUP_SIZE, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
     if (wg && *wg < tiles.work_group()) {
       smoke::record_skip(base, "work groups are limited to " + std::to_string(*wg) +
@@ -178,8 +202,8 @@ struct OpenClMatmul::State {
 };
 
 OpenClMatmul::OpenClMatmul(const OpenClApi& api, cl_platform_id platform, cl_device_id device,
-                           std::string label)
-    : state_(std::make_unique<State>(api, device)) {
+                           std::string label, MatmulKernel kernel)
+    : state_(std::make_unique<State>(api, device, kernel)) {
   state_->base.api = "opencl";
   state_->base.device = std::move(label);
   state_->setup(platform);
@@ -232,31 +256,24 @@ SmokeResult OpenClMatmul::run(const smoke::MatmulRequest& req) {
       (rc = api.set_kernel_arg(k, 4, sizeof(cl_mem), &buffers[2].handle)) != CL_SUCCESS) {
     return failed("clSetKernelArg", rc);
   }
-  const std::size_t global[2] = {static_cast<std::size_t>(padded / s.tiles.vw),
-                                 static_cast<std::size_t>(padded / s.tiles.wpt_m)};
-  const std::size_t local[2] = {static_cast<std::size_t>(s.tiles.ts_n / s.tiles.vw),
-                                static_cast<std::size_t>(s.tiles.ts_m / s.tiles.wpt_m)};
+  const std::array<std::size_t, 2> global = s.tiles.global(padded);
+  const std::array<std::size_t, 2> local = s.tiles.local();
 
-  // One untimed run first (the driver may finish compiling or paging in at the first launch),
-  // then the timed ones; each is timed by the device's own profiling clock when it has one.
-  double best_ms = std::numeric_limits<double>::infinity();
-  for (int i = 0; i <= std::max(req.repeats, 1); ++i) {
+  const smoke::TimedRuns timed = smoke::time_runs(req, [&]() -> std::optional<std::string> {
     cl_event ev = nullptr;
-    const auto t0 = std::chrono::steady_clock::now();
-    rc = api.enqueue_nd_range_kernel(s.queue.handle, k, 2, nullptr, global, local, 0, nullptr, &ev);
-    if (rc != CL_SUCCESS) return failed("clEnqueueNDRangeKernel", rc);
+    cl_int e = api.enqueue_nd_range_kernel(s.queue.handle, k, 2, nullptr, global.data(),
+                                           local.data(), 0, nullptr, &ev);
+    if (e != CL_SUCCESS) return cl_call_failed("clEnqueueNDRangeKernel", e);
     Held<cl_event> held(ev, api.release_event);
-    if (ev == nullptr) return failed("clEnqueueNDRangeKernel", CL_INVALID_EVENT);
-    if ((rc = api.wait_for_events(1, &ev)) != CL_SUCCESS) return failed("clWaitForEvents", rc);
-    const double wall_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    cl_ulong start = 0, end = 0;
-    const bool profiled = api.get_event_profiling_info(ev, CL_PROFILING_COMMAND_START, sizeof start,
-                                                       &start, nullptr) == CL_SUCCESS &&
-                          api.get_event_profiling_info(ev, CL_PROFILING_COMMAND_END, sizeof end,
-                                                       &end, nullptr) == CL_SUCCESS &&
-                          end > start;
-    if (i > 0) best_ms = std::min(best_ms, profiled ? (end - start) * 1e-6 : wall_ms);
+    if (ev == nullptr) return cl_call_failed("clEnqueueNDRangeKernel", CL_INVALID_EVENT);
+    if ((e = api.wait_for_events(1, &ev)) != CL_SUCCESS) {
+      return cl_call_failed("clWaitForEvents", e);
+    }
+    return std::nullopt;
+  });
+  if (timed.error) {
+    smoke::record_failure(r, *timed.error);
+    return r;
   }
   std::vector<float> c(static_cast<std::size_t>(padded) * ld, 0.0f);
   rc = api.enqueue_read_buffer(s.queue.handle, buffers[2].handle, CL_TRUE, 0, bytes, c.data(), 0,
@@ -268,7 +285,7 @@ SmokeResult OpenClMatmul::run(const smoke::MatmulRequest& req) {
   } else {
     r.status = "unverified";
   }
-  smoke::record_timing(r, best_ms);
+  if (auto best = smoke::best_ms(timed.ms)) smoke::record_timing(r, *best);
   return r;
 }
 

@@ -8,7 +8,7 @@
 //   OpenClMatmul runner(api, platform, device, "label shown in results");
 //   for (int n : {256, 512, 1024}) {
 //     SmokeResult r = runner.run({n, /*repeats=*/5, /*verify=*/n <= 512});
-//     // r.status "pass"/"fail"/"skip", r.kernel_ms (best of repeats, kernel only), r.gflops
+//     // r.status "pass"/"fail"/"skip", r.kernel_ms (best of the timed runs, smoke/timed_runs.hpp), r.gflops
 //   }
 //
 // The program is built once, by the constructor; each run() allocates its buffers, runs the
@@ -24,10 +24,14 @@
 
 namespace gpudoctor::opencl {
 
+/// `tuned`: the bench's kernel (matmul_cl.hpp, tiles by local-memory type); `smoke`: the check's
+/// plain kernel, quick to compile.
+enum class MatmulKernel { tuned, smoke };
+
 class OpenClMatmul {
  public:
   OpenClMatmul(const OpenClApi& api, cl_platform_id platform, cl_device_id device,
-               std::string label);
+               std::string label, MatmulKernel kernel = MatmulKernel::tuned);
   ~OpenClMatmul();
   OpenClMatmul(const OpenClMatmul&) = delete;
   OpenClMatmul& operator=(const OpenClMatmul&) = delete;

@@ -13,6 +13,8 @@ struct VulkanComputeApi {
   PFN_vkDestroyDevice destroy_device = nullptr;
   PFN_vkCreateBuffer create_buffer = nullptr;
   PFN_vkDestroyBuffer destroy_buffer = nullptr;
+  PFN_vkCreateBufferView create_buffer_view = nullptr;
+  PFN_vkDestroyBufferView destroy_buffer_view = nullptr;
   PFN_vkGetBufferMemoryRequirements get_buffer_memory_requirements = nullptr;
   PFN_vkAllocateMemory allocate_memory = nullptr;
   PFN_vkFreeMemory free_memory = nullptr;
@@ -95,6 +97,11 @@ struct VulkanComputeApi {
     need(get_query_pool_results, "vkGetQueryPoolResults");
     need(queue_submit, "vkQueueSubmit");
     need(queue_wait_idle, "vkQueueWaitIdle");
+    // Only the texel-buffer matmul (CPU devices) needs these; without them it is not chosen.
+    create_buffer_view =
+        reinterpret_cast<PFN_vkCreateBufferView>(get(device, "vkCreateBufferView"));
+    destroy_buffer_view =
+        reinterpret_cast<PFN_vkDestroyBufferView>(get(device, "vkDestroyBufferView"));
     return missing;
   }
 };

@@ -9,14 +9,14 @@
 //   VulkanMatmul runner(api, instance, physical_device, "label shown in results");
 //   for (int n : {256, 512, 1024}) {
 //     SmokeResult r = runner.run({n, /*repeats=*/5, /*verify=*/n <= 512});
-//     // r.status "pass"/"fail"/"skip", r.kernel_ms (best of repeats, dispatch only), r.gflops
+//     // r.status "pass"/"fail"/"skip", r.kernel_ms (best of the timed runs, smoke/timed_runs.hpp), r.gflops
 //   }
 //
 // GPUs run a shared-memory tiled shader, CPU devices (lavapipe) one without shared memory or
 // barriers (matmul_spirv.hpp). The constructor creates the logical device, the shader module and
 // the pipeline once; each
 // run() allocates host-visible buffers, dispatches once untimed and `repeats` times timed
-// (timestamp queries where the queue has them, else the CPU clock around submit and wait), and
+// (the wall clock around submit and wait, smoke/timed_runs.hpp), and
 // verifies when asked. A runner whose setup failed returns that failure (or skip) from every
 // run(). vulkan_matmul() is the one-shot form.
 #include <memory>

@@ -6,32 +6,28 @@
 
 namespace gpudoctor::bench {
 
-namespace {
-
-constexpr double kWorkPerSize = 1073741824.0;  // 2³⁰ FLOP
-constexpr int kMaxRepeats = 20;
-
-}  // namespace
-
-int repeats_for(int n) {
-  if (n <= 0) return 1;
-  const double flops = 2.0 * n * static_cast<double>(n) * n;
-  const double want = std::floor(kWorkPerSize / flops);
-  return static_cast<int>(std::clamp(want, 1.0, static_cast<double>(kMaxRepeats)));
-}
-
 smoke::MatmulRequest sweep_request(int n) {
   smoke::MatmulRequest req;
   req.n = n;
-  req.repeats = repeats_for(n);
+  req.repeats = kMinRepeats;
+  req.max_repeats = kMaxRepeats;
+  req.budget_ms = kPointBudgetMs;
+  req.cap_ms = kPointCapMs;
   req.verify = n <= kVerifyUpToN;
   return req;
 }
 
-BenchPoint point_from(const SmokeResult& result, const smoke::MatmulRequest& request) {
+std::optional<double> median(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+BenchPoint point_from(const SmokeResult& result, const std::vector<double>& times_ms) {
   BenchPoint p;
-  p.n = request.n;
-  p.repeats = request.repeats;
+  p.n = result.n.value_or(0);
+  p.repeats = static_cast<int>(times_ms.size());
   // "unverified": the runner timed it and was not asked to check the product (n > kVerifyUpToN).
   if (result.status != "pass" && result.status != "unverified") {
     p.error = result.status + ": " + result.reason.value_or("no reason given");
@@ -39,7 +35,15 @@ BenchPoint point_from(const SmokeResult& result, const smoke::MatmulRequest& req
   }
   p.ms = result.kernel_ms;
   p.gflops = result.gflops;
-  if (!p.ms) p.error = "the runner reported no time";
+  if (!p.ms) {
+    p.error = "the runner reported no time";
+    return p;
+  }
+  p.median_ms = median(times_ms);
+  if (!times_ms.empty()) {
+    const double slowest = *std::max_element(times_ms.begin(), times_ms.end());
+    p.spread_percent = percent(slowest - *p.ms, p.ms);
+  }
   return p;
 }
 

@@ -12,9 +12,14 @@ namespace gpudoctor::bench {
 /// Powers of two up to what a CPU-only driver (PoCL, lavapipe) finishes in seconds.
 inline const std::vector<int> kDefaultSizes = {64, 128, 256, 512, 1024};
 
-/// Timed runs for size n: many for tiny matrices, whose single run is too short to time, one for
-/// the large ones (about 2³⁰ FLOP of work per size, at least 1, at most 20).
-int repeats_for(int n);
+/// How every point of a sweep is timed (issue 18 §3): at least kMinRepeats runs, each timed on
+/// its own; small sizes get more, up to kMaxRepeats while their total stays under
+/// kPointBudgetMs, so the median means something; a device so slow that its runs pass
+/// kPointCapMs together stops there (its point says how many ran).
+inline constexpr int kMinRepeats = 5;
+inline constexpr int kMaxRepeats = 50;
+inline constexpr double kPointBudgetMs = 300;
+inline constexpr double kPointCapMs = 30000;
 
 /// Sizes up to this are also checked against the CPU reference (O(n³) in double), so no
 /// device is timed on wrong answers; larger ones would make the check outlast the bench.
@@ -23,9 +28,12 @@ inline constexpr int kVerifyUpToN = 256;
 /// What a bench sweep asks a matmul runner for at size n.
 smoke::MatmulRequest sweep_request(int n);
 
-/// A runner's result as one point of a sweep: its time, or why there is none (a wrong result
-/// has no GFLOPS).
-BenchPoint point_from(const SmokeResult& result, const smoke::MatmulRequest& request);
+/// A runner's result and its timed runs as one point of a sweep: the best time and its GFLOPS,
+/// the median and the spread, or why there is none (a wrong result has no GFLOPS).
+BenchPoint point_from(const SmokeResult& result, const std::vector<double>& times_ms);
+
+/// The median of the values (the mean of the middle two for an even count); nullopt for none.
+std::optional<double> median(std::vector<double> values);
 
 /// Sorted, without repeats.
 std::vector<int> normalized_sizes(std::vector<int> sizes);

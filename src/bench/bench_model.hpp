@@ -12,17 +12,31 @@
 
 namespace gpudoctor {
 
-/// One matmul size on one device: the mean time of `repeats` timed runs after a warm-up.
+/// One matmul size on one device: `repeats` runs after a warm-up, each timed on its own by the
+/// wall clock (src/smoke/timed_runs.hpp); `ms` and `gflops` are the best of them.
 struct BenchPoint {
   int n = 0;
   std::optional<double> ms;
   std::optional<double> gflops;  ///< 2n³ / time
   std::optional<int> repeats;
+  std::optional<double> median_ms;
+  std::optional<double> spread_percent;  ///< (slowest − best) / best × 100
   std::optional<std::string> error;       ///< why this size has no time
   std::optional<double> speedup_vs_cpu;   ///< derived: this device's GFLOPS / the CPU BLAS's
   std::optional<double> percent_of_peak;  ///< derived: GFLOPS / the expected peak × 100
+  std::optional<double> percent_of_measured_peak;  ///< derived: GFLOPS / the measured FMA rate
 };
-GPUDOCTOR_JSON(BenchPoint, n, ms, gflops, repeats, error, speedup_vs_cpu, percent_of_peak)
+GPUDOCTOR_JSON(BenchPoint, n, ms, gflops, repeats, median_ms, spread_percent, error, speedup_vs_cpu,
+               percent_of_peak, percent_of_measured_peak)
+
+/// The fp32 rate a device sustained on gpudoctor's FMA peak shader (independent multiply-adds in
+/// registers, probes/vulkan/fma_peak.comp): the ceiling its matmul is measured against.
+struct MeasuredPeak {
+  std::optional<double> gflops;
+  std::string method;                ///< what ran
+  std::optional<std::string> error;  ///< why there is no figure
+};
+GPUDOCTOR_JSON(MeasuredPeak, gflops, method, error)
 
 /// Copy rates in GB/s (10⁹ bytes per second) for one buffer size.
 struct Bandwidth {
@@ -54,12 +68,16 @@ struct BenchSeries {
   std::string device;
   std::optional<std::string> library;  ///< the ICD, manifest or library that ran it
   std::optional<std::string> kernel;   ///< what ran: "cblas_sgemm", "OpenCL C 64×64 tiles"
+  std::optional<std::string> blas;     ///< the library's SGEMM that ran ("CLBlast", "cuBLAS",
+                                       ///< "OpenBLAS", "MKL"); null: gpudoctor's own kernel
   std::optional<std::string> error;    ///< why the device could not be benchmarked
   DeviceTraits traits;
   std::vector<BenchPoint> points;
   std::optional<Bandwidth> bandwidth;
+  std::optional<MeasuredPeak> measured_peak;
 };
-GPUDOCTOR_JSON(BenchSeries, api, device, library, kernel, error, traits, points, bandwidth)
+GPUDOCTOR_JSON(BenchSeries, api, device, library, kernel, blas, error, traits, points, bandwidth,
+               measured_peak)
 
 /// What one bench child sends back.
 struct BenchJobReport {
@@ -100,9 +118,13 @@ struct BenchResult {
       wins_from_n;  ///< the smallest n from which it beats the CPU BLAS at every size
   std::optional<LinkEstimate> link;
   std::vector<std::string> warnings;
+  /// The device is judged on this series (issue 18 §2): the fastest of its series (gpudoctor's
+  /// kernel, a vendor BLAS), or of the CPU BLAS libraries, the one the others are compared with.
+  bool judged = false;
+  int series_of_device = 1;  ///< how many series ran on the same device through the same API
 };
 GPUDOCTOR_JSON(BenchResult, series, peak, peak_unknown, best_gflops, best_n, wins_from_n, link,
-               warnings)
+               warnings, judged, series_of_device)
 
 struct BenchReport {
   int schema_version = 1;

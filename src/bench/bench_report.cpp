@@ -111,7 +111,8 @@ void share_traits(std::vector<BenchSeries>& series) {
   }
 }
 
-BenchResult derive(BenchSeries s, const BenchSeries* cpu, const std::optional<PciInfo>& pci) {
+BenchResult derive(BenchSeries s, const std::vector<BenchPoint>* cpu,
+                   const std::optional<PciInfo>& pci) {
   BenchResult r;
   auto peak = expected_peak(s.traits, s.device);
   if (auto* p = std::get_if<PeakEstimate>(&peak)) {
@@ -121,21 +122,72 @@ BenchResult derive(BenchSeries s, const BenchSeries* cpu, const std::optional<Pc
   }
   for (auto& p : s.points) {
     if (cpu != nullptr && s.api != kCpuApi)
-      p.speedup_vs_cpu = ratio(p.gflops, gflops_at(cpu->points, p.n));
+      p.speedup_vs_cpu = ratio(p.gflops, gflops_at(*cpu, p.n));
     if (r.peak) p.percent_of_peak = percent(p.gflops, r.peak->gflops);
+    if (s.measured_peak) p.percent_of_measured_peak = percent(p.gflops, s.measured_peak->gflops);
   }
   if (const BenchPoint* best = best_point(s.points)) {
     r.best_gflops = best->gflops;
     r.best_n = best->n;
   }
-  if (cpu != nullptr && s.api != kCpuApi) r.wins_from_n = wins_from(cpu->points, s.points);
+  if (cpu != nullptr && s.api != kCpuApi) r.wins_from_n = wins_from(*cpu, s.points);
   if (const PciDevice* d = pci_device(pci, s.traits.pci_bus_id)) {
     r.link = link_of(*d, s.bandwidth);
     link_warnings(*r.link, s.bandwidth, r.warnings);
   }
   r.series = std::move(s);
-  peak_warning(r, r.warnings);
   return r;
+}
+
+/// The CPU baseline: at each size the fastest of the CPU BLAS libraries (OpenBLAS, MKL), the
+/// best a framework on this CPU would get.
+std::vector<BenchPoint> fastest_cpu(const std::vector<BenchSeries>& series) {
+  std::vector<BenchPoint> best;
+  for (const auto& s : series) {
+    if (s.api != kCpuApi) continue;
+    for (const auto& p : s.points) {
+      if (!p.gflops) continue;
+      auto it = std::find_if(best.begin(), best.end(),
+                             [&](const BenchPoint& b) { return b.n == p.n; });
+      if (it == best.end()) {
+        best.push_back(p);
+      } else if (*p.gflops > *it->gflops) {
+        *it = p;
+      }
+    }
+  }
+  std::sort(best.begin(), best.end(),
+            [](const BenchPoint& a, const BenchPoint& b) { return a.n < b.n; });
+  return best;
+}
+
+/// The series that ran on one device through one API (gpudoctor's kernel, CLBlast, cuBLAS), or
+/// all the CPU BLAS libraries.
+std::string device_key(const BenchSeries& s) {
+  if (s.api == kCpuApi) return kCpuApi;
+  return s.api + '\n' + s.device + '\n' + s.library.value_or("");
+}
+
+/// Marks the fastest series of each device as the one it is judged on, and warns on that one
+/// alone: a device whose own kernel is slow but whose vendor BLAS runs well is healthy.
+void judge(std::vector<BenchResult>& results) {
+  for (auto& r : results) {
+    const std::string key = device_key(r.series);
+    BenchResult* best = nullptr;
+    int count = 0;
+    for (auto& other : results) {
+      if (device_key(other.series) != key) continue;
+      ++count;
+      if (best == nullptr || other.best_gflops.value_or(-1) > best->best_gflops.value_or(-1)) {
+        best = &other;
+      }
+    }
+    r.series_of_device = count;
+    r.judged = best == &r;
+  }
+  for (auto& r : results) {
+    if (r.judged) peak_warning(r, r.warnings);
+  }
 }
 
 }  // namespace
@@ -145,11 +197,12 @@ BenchReport assemble_report(std::vector<BenchSeries> series, const std::optional
   std::stable_partition(series.begin(), series.end(),
                         [](const BenchSeries& s) { return s.api == kCpuApi; });
   share_traits(series);
-  const BenchSeries* cpu =
-      !series.empty() && series.front().api == kCpuApi ? &series.front() : nullptr;
+  const bool has_cpu = !series.empty() && series.front().api == kCpuApi;
+  const std::vector<BenchPoint> cpu = fastest_cpu(series);
   BenchReport report;
   report.sizes = std::move(sizes);
-  for (const auto& s : series) report.results.push_back(derive(s, cpu, pci));
+  for (const auto& s : series) report.results.push_back(derive(s, has_cpu ? &cpu : nullptr, pci));
+  judge(report.results);
   return report;
 }
 

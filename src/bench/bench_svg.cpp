@@ -30,7 +30,10 @@ std::string num(double v) {
   return buf;
 }
 
-std::string label(const BenchResult& r) { return r.series.api + ": " + r.series.device; }
+std::string label(const BenchResult& r) {
+  const std::string blas = r.series.blas && r.series.api != "blas" ? " " + *r.series.blas : "";
+  return r.series.api + blas + ": " + r.series.device;
+}
 
 /// A logarithmic axis from lo to hi (both > 0) onto [from, to] pixels.
 struct LogAxis {

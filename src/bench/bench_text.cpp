@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "bench/clip.hpp"
+#include "smoke/matmul_reference.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::bench {
@@ -28,8 +29,14 @@ std::string pad(const std::string& s, std::size_t width) {
   return w >= width ? s + " " : s + std::string(width - w, ' ');
 }
 
+/// "opencl  CLBlast  pthread-…": a vendor BLAS's series names the library, gpudoctor's own
+/// kernel and a lone CPU BLAS do not.
 std::string row_name(const BenchResult& r) {
-  return clip(r.series.api + "  " + r.series.device, kNameWidth - 1);
+  std::string name = r.series.api + "  ";
+  if (r.series.blas && (r.series.api != "blas" || r.series_of_device > 1)) {
+    name += *r.series.blas + "  ";
+  }
+  return clip(name + r.series.device, kNameWidth - 1);
 }
 
 /// Two significant figures below 0.1 (lavapipe is thousands of times slower than BLAS).
@@ -49,7 +56,7 @@ std::string cell(const BenchPoint& p) {
 }
 
 void table(std::ostringstream& o, const BenchReport& report) {
-  o << "Matmul fp32 C = A·B (n×n): GFLOPS, and (×) the speed-up over the CPU BLAS\n\n";
+  o << "Matmul fp32 C = A·B (n×n): GFLOPS, and (×) the speed-up over the fastest CPU BLAS\n\n";
   o << pad("api   device", kNameWidth);
   for (int n : report.sizes) o << pad("n=" + std::to_string(n), kCellWidth);
   o << "\n";
@@ -95,11 +102,29 @@ std::string link_line(const LinkEstimate& l) {
   return s;
 }
 
+/// "n=1024: best 11.2 ms (192 GFLOPS), median 11.9 ms (180 GFLOPS), slowest +14 %, 5 runs"
+std::string timing_line(const BenchPoint& p) {
+  std::string s = "n=" + std::to_string(p.n) + ": best " + fixed(*p.ms, *p.ms >= 10 ? 1 : 3) +
+                  " ms (" + gflops_text(*p.gflops) + " GFLOPS)";
+  if (p.median_ms) {
+    s += ", median " + fixed(*p.median_ms, *p.median_ms >= 10 ? 1 : 3) + " ms";
+    if (auto g = smoke::matmul_gflops(p.n, *p.median_ms)) s += " (" + gflops_text(*g) + " GFLOPS)";
+  }
+  if (p.spread_percent) s += ", slowest +" + fixed(*p.spread_percent, 0) + " %";
+  if (p.repeats) s += ", " + std::to_string(*p.repeats) + (*p.repeats == 1 ? " run" : " runs");
+  return s;
+}
+
 void details(std::ostringstream& o, const BenchResult& r, bool has_cpu) {
   o << "\n" << r.series.device << " (" << r.series.api;
   if (r.series.library) o << ", " << *r.series.library;
   o << ")\n";
   if (r.series.kernel) o << "  kernel: " << *r.series.kernel << "\n";
+  if (r.series_of_device > 1) {
+    o << "  " << (r.judged ? "the fastest of " : "one of ") << r.series_of_device
+      << (r.series.api == "blas" ? " CPU BLAS libraries" : " series on this device")
+      << (r.judged ? ": the one it is judged on" : "") << "\n";
+  }
   if (r.series.error) o << "  ✗ " << *r.series.error << "\n";
   if (r.best_gflops && r.best_n) {
     o << "  best: " << gflops_text(*r.best_gflops) << " GFLOPS at n=" << *r.best_n;
@@ -115,6 +140,20 @@ void details(std::ostringstream& o, const BenchResult& r, bool has_cpu) {
     o << "\n";
   } else if (r.peak_unknown) {
     o << "  expected peak: unknown (" << *r.peak_unknown << ")\n";
+  }
+  if (const auto& m = r.series.measured_peak) {
+    if (m->gflops) {
+      o << "  measured FMA peak: " << gflops_text(*m->gflops) << " GFLOPS (" << m->method << ")";
+      if (r.best_gflops) {
+        o << "; best matmul is " << fixed(*r.best_gflops / *m->gflops * 100, 0) << " % of it";
+      }
+      o << "\n";
+    } else if (m->error) {
+      o << "  measured FMA peak: not measured (" << *m->error << ")\n";
+    }
+  }
+  for (const auto& p : r.series.points) {
+    if (p.ms && p.gflops) o << "  " << timing_line(p) << "\n";
   }
   if (r.series.bandwidth) o << "  " << copies_line(*r.series.bandwidth) << "\n";
   if (r.link) o << "  " << link_line(*r.link) << "\n";

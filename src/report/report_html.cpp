@@ -151,7 +151,11 @@ std::string bench_section(const Json& bench) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : parsed.results) {
     const auto& best = r.best_gflops;
-    rows.push_back({r.series.api, r.series.device,
+    // A vendor BLAS's series (CLBlast, cuBLAS) shares its device and API with our kernel's.
+    const std::string api = r.series.blas && r.series.api != "blas"
+                                ? r.series.api + " " + *r.series.blas
+                                : r.series.api;
+    rows.push_back({api, r.series.device,
                     best ? html::text_of(std::round(*best * 10) / 10) : r.series.error.value_or(""),
                     r.best_n ? std::to_string(*r.best_n) : "",
                     r.peak ? html::text_of(std::round(r.peak->gflops)) : "",

@@ -1,5 +1,6 @@
 #pragma once
 // What a caller asks of a device's matmul runner (probes/*/…_matmul.hpp): shared by every API.
+#include <vector>
 
 namespace gpudoctor::smoke {
 
@@ -9,8 +10,13 @@ inline constexpr int kCheckMatmulN = 256;
 
 struct MatmulRequest {
   int n = kCheckMatmulN;  ///< C = A·B, all n×n fp32, row-major
-  int repeats = 1;        ///< timed kernel runs; kernel_ms is the best of them
+  int repeats = 1;        ///< at least this many timed runs; kernel_ms is the best of them
   bool verify = true;     ///< compare with the CPU reference (O(n³) in double: slow for big n)
+  int max_repeats = 0;    ///< more timed runs while `budget_ms` lasts, up to this many
+  double budget_ms = 0;   ///< time the runs beyond `repeats` may take together
+  double cap_ms = 0;      ///< stop once the timed runs took this long, even short of `repeats`
+                          ///< (a device far too slow for n); 0: no cap
+  std::vector<double>* times_ms = nullptr;  ///< receives every timed run's wall time, if set
 };
 
 }  // namespace gpudoctor::smoke

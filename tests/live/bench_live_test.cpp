@@ -1,5 +1,6 @@
 // `gpudoctor bench` on this machine: OpenBLAS, PoCL and lavapipe are real, so tiny sizes give
 // real, verified timings in a couple of seconds.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include "cli.hpp"
@@ -19,6 +20,10 @@ TEST(BenchCli, SizesPlotAndALongerDeadline) {
   EXPECT_EQ(r.options->plot, "out.svg");
   EXPECT_EQ(r.options->backends, (std::vector<std::string>{"opencl"}));
   EXPECT_EQ(r.options->timeout.count(), 300000);
+  EXPECT_FALSE(r.options->no_vendor_blas);
+  r = parse_cli({"bench", "--no-vendor-blas"}, "1");
+  ASSERT_TRUE(r.options) << r.err;
+  EXPECT_TRUE(r.options->no_vendor_blas);
 }
 
 TEST(BenchCli, ASizeOutOfRangeIsAUsageError) {
@@ -58,6 +63,37 @@ TEST(BenchLive, CpuBlasPoclAndLavapipeAtTinySizes) {
       EXPECT_GT(p["gflops"].get<double>(), 0.0) << api;
     }
   }
+  // Every point is timed five times at least, with the median and the spread.
+  for (const char* api : {"blas", "opencl", "vulkan"}) {
+    for (const auto& p : (*series_of(doc, api))["points"]) {
+      EXPECT_GE(p["repeats"].get<int>(), 5) << api;
+      EXPECT_GE(p["median_ms"].get<double>(), p["ms"].get<double>()) << api;
+      EXPECT_GE(p["spread_percent"].get<double>(), 0.0) << api;
+    }
+  }
+  // The CPU BLAS names itself; where CLBlast is installed (Debian's libclblast1), PoCL's device
+  // gets its own CLBlast series next to gpudoctor's kernel, verified at these sizes.
+  EXPECT_EQ(doc["results"][0]["series"]["blas"], "OpenBLAS");
+  if (void* clblast = ::dlopen("libclblast.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+    ::dlclose(clblast);
+    const Json* own = series_of(doc, "opencl");
+    const Json* lib = nullptr;
+    for (const auto& r : doc["results"]) {
+      if (r["series"]["api"] == "opencl" && r["series"]["blas"] == "CLBlast") lib = &r["series"];
+    }
+    ASSERT_NE(lib, nullptr) << run.out.substr(0, 4000);
+    EXPECT_TRUE((*own)["blas"].is_null());
+    EXPECT_EQ((*lib)["device"], (*own)["device"]);
+    ASSERT_EQ((*lib)["points"].size(), 2u);
+    for (const auto& p : (*lib)["points"]) {
+      EXPECT_TRUE(p["error"].is_null()) << p.dump();
+      EXPECT_GE(p["repeats"].get<int>(), 5);
+    }
+  }
+  // lavapipe's FMA rate, measured by the peak shader, and each point's share of it.
+  const Json& peak = (*series_of(doc, "vulkan"))["measured_peak"];
+  EXPECT_GT(peak["gflops"].get<double>(), 0.0) << peak.dump();
+  EXPECT_TRUE((*series_of(doc, "vulkan"))["points"][0]["percent_of_measured_peak"].is_number());
   // The CPU BLAS is the baseline; the others carry their speed-up over it.
   EXPECT_TRUE(doc["results"][0]["series"]["points"][0]["speedup_vs_cpu"].is_null());
   EXPECT_TRUE((*series_of(doc, "opencl"))["points"][0]["speedup_vs_cpu"].is_number());

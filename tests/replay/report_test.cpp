@@ -210,20 +210,28 @@ TEST(ReportHtml, LinksOnlyToWebPagesAndPlotsTheBench) {
           {{"series",
             {{"api", "opencl"}, {"device", "GPU <1>"}, {"points", {point_64, point_1024}}}},
            {"best_gflops", 900.0},
-           {"best_n", 1024}}}}}}};
+           {"best_n", 1024}},
+          {{"series",
+            {{"api", "opencl"}, {"blas", "CLBlast"}, {"device", "GPU <1>"}, {"points", {point_64}}}},
+           {"best_gflops", 10.5},
+           {"best_n", 64}}}}}}};
   const std::string html = render_report_html(report);
   EXPECT_NE(html.find("T &amp; &lt;b&gt;"), std::string::npos);
   EXPECT_EQ(html.find("href=\"javascript"), std::string::npos);
   EXPECT_EQ(html.find("<?xml"), std::string::npos);  // the plot is inline, not a document
   const auto bench = html.find("<h2>Benchmark</h2>");
   ASSERT_NE(bench, std::string::npos);
-  EXPECT_NE(html.find("<td>GPU &lt;1&gt;</td><td>900</td><td>1024</td>", bench), std::string::npos);
+  EXPECT_NE(html.find("<td>opencl</td><td>GPU &lt;1&gt;</td><td>900</td><td>1024</td>", bench),
+            std::string::npos);
+  // A vendor BLAS's series on the same device is told apart by its library.
+  EXPECT_NE(html.find("<td>opencl CLBlast</td><td>GPU &lt;1&gt;</td><td>10.5</td>", bench),
+            std::string::npos);
   const std::string series = "class=\"series\"";
   std::size_t lines = 0;
   for (auto at = html.find(series); at != std::string::npos; at = html.find(series, at + 1)) {
     ++lines;
   }
-  EXPECT_EQ(lines, 2u);
+  EXPECT_EQ(lines, 3u);
 }
 
 TEST(ReportCli, BenchResultsFromAFileGoIntoTheReportAndThePage) {

@@ -8,6 +8,7 @@
 
 #include "bench/peak_model.hpp"
 #include "smoke/matmul_reference.hpp"
+#include "smoke/timed_runs.hpp"
 
 namespace gpudoctor::bench {
 namespace {
@@ -29,39 +30,95 @@ TEST(BenchMath, GflopsIsTwoNCubedOverTime) {
   EXPECT_FALSE(smoke::matmul_gflops(1024, 0.0));
 }
 
-TEST(BenchMath, RepeatsShrinkWithSize) {
-  EXPECT_EQ(repeats_for(64), 20);   // 2³⁰ / (2·64³) = 2048, capped
-  EXPECT_EQ(repeats_for(512), 4);   // 2³⁰ / 2²⁸
-  EXPECT_EQ(repeats_for(1024), 1);  // 2³⁰ / 2³¹ rounds down, at least one
-  EXPECT_EQ(repeats_for(4096), 1);
-}
-
-TEST(BenchMath, SweepRequestVerifiesOnlySmallSizes) {
+TEST(BenchMath, EverySizeAsksForAtLeastFiveRunsWithinABudget) {
+  for (int n : {64, 1024, 4096}) {
+    const smoke::MatmulRequest req = sweep_request(n);
+    EXPECT_EQ(req.repeats, kMinRepeats) << n;
+    EXPECT_EQ(req.max_repeats, kMaxRepeats) << n;
+    EXPECT_GE(req.repeats, 5) << n;
+    EXPECT_GT(req.budget_ms, 0.0) << n;
+    EXPECT_GT(req.cap_ms, req.budget_ms) << n;
+  }
   EXPECT_TRUE(sweep_request(256).verify);
   EXPECT_FALSE(sweep_request(512).verify);
-  EXPECT_EQ(sweep_request(512).repeats, 4);
 }
 
-TEST(BenchMath, PointFromAPassKeepsTheTimeAndAFailKeepsNone) {
+TEST(BenchMath, RunsGoOnToTheMinimumThenWhileTheBudgetLastsThenStopAtTheCap) {
+  smoke::MatmulRequest req = sweep_request(1024);
+  // Slow runs (200 ms each): exactly the minimum, the budget buys no more.
+  EXPECT_TRUE(smoke::wants_another_run(req, 4, 800));
+  EXPECT_FALSE(smoke::wants_another_run(req, 5, 1000));
+  // Fast runs (1 ms each): more, up to the maximum.
+  EXPECT_TRUE(smoke::wants_another_run(req, 5, 5));
+  EXPECT_TRUE(smoke::wants_another_run(req, kMaxRepeats - 1, kMaxRepeats - 1.0));
+  EXPECT_FALSE(smoke::wants_another_run(req, kMaxRepeats, kMaxRepeats));
+  // A device far too slow for n: the cap ends it short of the minimum, after at least one run.
+  EXPECT_FALSE(smoke::wants_another_run(req, 2, kPointCapMs));
+  EXPECT_TRUE(smoke::wants_another_run(req, 0, 0));
+}
+
+TEST(BenchMath, TimeRunsWarmsUpThenTimesEachRunOnItsOwn) {
+  smoke::MatmulRequest req;
+  req.repeats = 5;
+  std::vector<double> sink;
+  req.times_ms = &sink;
+  int calls = 0;
+  const smoke::TimedRuns t = smoke::time_runs(req, [&]() -> std::optional<std::string> {
+    ++calls;
+    return std::nullopt;
+  });
+  EXPECT_EQ(calls, 6);  // the untimed warm-up and five timed runs
+  ASSERT_EQ(t.ms.size(), 5u);
+  EXPECT_EQ(sink, t.ms);
+  EXPECT_FALSE(t.error);
+  EXPECT_EQ(smoke::best_ms({3.0, 1.5, 2.0}), 1.5);
+  EXPECT_FALSE(smoke::best_ms({}));
+}
+
+TEST(BenchMath, TimeRunsStopsAtTheFirstFailure) {
+  smoke::MatmulRequest req;
+  req.repeats = 5;
+  int calls = 0;
+  const smoke::TimedRuns t = smoke::time_runs(req, [&]() -> std::optional<std::string> {
+    return ++calls == 3 ? std::optional<std::string>("clFinish returned -5") : std::nullopt;
+  });
+  EXPECT_EQ(t.error, "clFinish returned -5");
+  EXPECT_EQ(t.ms.size(), 1u);  // warm-up, one timed run, then the failure
+}
+
+TEST(BenchMath, MedianOfOddAndEvenCounts) {
+  EXPECT_EQ(median({5, 1, 3}), 3.0);
+  EXPECT_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_FALSE(median({}));
+}
+
+TEST(BenchMath, PointFromAPassKeepsBestMedianAndSpreadAndAFailKeepsNone) {
   SmokeResult pass;
+  pass.n = 1024;
   pass.status = "pass";
   pass.kernel_ms = 10.0;
   pass.gflops = smoke::matmul_gflops(1024, 10.0);
-  BenchPoint p = point_from(pass, sweep_request(1024));
+  const std::vector<double> times = {12.0, 10.0, 11.0, 15.0, 10.5};
+  BenchPoint p = point_from(pass, times);
   EXPECT_EQ(p.n, 1024);
   EXPECT_EQ(p.ms, 10.0);
   EXPECT_EQ(p.gflops, pass.gflops);
+  EXPECT_EQ(p.repeats, 5);
+  EXPECT_EQ(p.median_ms, 11.0);
+  EXPECT_DOUBLE_EQ(*p.spread_percent, 50.0);  // the slowest, 15 ms, is half again the best
   EXPECT_FALSE(p.error);
 
   SmokeResult unchecked = pass;
   unchecked.status = "unverified";  // what the runners say when verify is false
-  EXPECT_EQ(point_from(unchecked, sweep_request(1024)).gflops, pass.gflops);
+  EXPECT_EQ(point_from(unchecked, times).gflops, pass.gflops);
 
   SmokeResult wrong = pass;
+  wrong.n = 256;
   wrong.status = "fail";
   wrong.reason = "12 of 65536 entries wrong";
-  p = point_from(wrong, sweep_request(256));
+  p = point_from(wrong, times);
   EXPECT_FALSE(p.gflops);
+  EXPECT_FALSE(p.median_ms);
   EXPECT_EQ(p.error, "fail: 12 of 65536 entries wrong");
 }
 

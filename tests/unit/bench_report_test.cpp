@@ -76,6 +76,45 @@ TEST(BenchReport, CpuFirstSpeedupsAndCrossover) {
   EXPECT_FALSE(report.results[0].series.points[0].speedup_vs_cpu);
 }
 
+// Issue 18 §2: the CPU baseline is the fastest CPU BLAS at each size, and a device is judged
+// (speed-up, far below its peak) on its fastest series, gpudoctor's kernel or a vendor BLAS.
+TEST(BenchReport, JudgedOnTheFastestSeriesOfEachDevice) {
+  auto openblas = series("blas", "Intel Core i7-7700", {{256, 100}, {1024, 150}});
+  openblas.blas = "OpenBLAS";
+  auto mkl = series("blas", "Intel Core i7-7700", {{256, 80}, {1024, 300}});
+  mkl.blas = "MKL";
+  auto own = gpu({{256, 20}, {1024, 40}});  // under 1 % of 4372 GFLOPS: far below, alone
+  auto cublas = gpu({{256, 60}, {1024, 3000}});
+  cublas.blas = "cuBLAS";
+  auto report = assemble_report({own, openblas, cublas, mkl}, std::nullopt, {256, 1024});
+  ASSERT_EQ(report.results.size(), 4u);
+  const BenchResult& r_openblas = report.results[0];
+  const BenchResult& r_mkl = report.results[1];
+  const BenchResult& r_own = report.results[2];
+  const BenchResult& r_cublas = report.results[3];
+  EXPECT_FALSE(r_openblas.judged);
+  EXPECT_TRUE(r_mkl.judged);
+  EXPECT_EQ(r_mkl.series_of_device, 2);
+  // n=256 against OpenBLAS's 100, n=1024 against MKL's 300.
+  EXPECT_DOUBLE_EQ(*r_cublas.series.points[0].speedup_vs_cpu, 0.6);
+  EXPECT_DOUBLE_EQ(*r_cublas.series.points[1].speedup_vs_cpu, 10.0);
+  EXPECT_EQ(r_cublas.wins_from_n, 1024);
+  EXPECT_TRUE(r_cublas.judged);
+  EXPECT_FALSE(r_own.judged);
+  EXPECT_EQ(r_own.series_of_device, 2);
+  EXPECT_TRUE(r_own.warnings.empty());
+  EXPECT_TRUE(r_cublas.warnings.empty());
+  const std::string text = render_text(report);
+  EXPECT_NE(text.find("cuda  cuBLAS  NVIDIA GeForce GTX 1060"), std::string::npos) << text;
+  EXPECT_NE(text.find("blas  MKL  Intel Core i7-7700"), std::string::npos) << text;
+  EXPECT_NE(text.find("the fastest of 2 series on this device: the one it is judged on"),
+            std::string::npos);
+  // Alone, the slow kernel is the device's only series and is judged, and warned about.
+  report = assemble_report({own, openblas}, std::nullopt, {256, 1024});
+  EXPECT_TRUE(report.results[1].judged);
+  EXPECT_TRUE(mentions(report.results[1].warnings, "runs far below what it should"));
+}
+
 TEST(BenchReport, AnEgpuAtX4StandsOut) {
   auto s = gpu({{1024, 1500}});
   s.bandwidth = Bandwidth{};
