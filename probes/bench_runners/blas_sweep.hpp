@@ -5,13 +5,16 @@
 #include <vector>
 
 #include "bench/bench_model.hpp"
+#include "core/host_platform.hpp"
 #include "core/isolate.hpp"
+#include "platform/library_names.hpp"
 
 namespace gpudoctor::bench {
 
-/// Sonames tried in order: OpenBLAS itself, then the reference-BLAS name that Debian's
-/// alternatives point at OpenBLAS (both export cblas_sgemm).
-inline const std::vector<std::string> kBlasLibraries = {"libopenblas.so.0", "libblas.so.3"};
+/// Tried in order (platform/library_names.cpp): on Linux OpenBLAS itself, then the
+/// reference-BLAS name that Debian's alternatives point at OpenBLAS; on a Mac Accelerate. All
+/// export cblas_sgemm.
+inline const std::vector<std::string>& kBlasLibraries = library_names(host_platform()).blas;
 
 /// Times cblas_sgemm at every size (a warm-up call, then repeats_for(n) timed calls).
 /// `cpu_name` names the series ("Intel(R) Xeon(R) …"). Runs in an isolated child: OpenBLAS

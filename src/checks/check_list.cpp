@@ -10,6 +10,10 @@ constexpr const char* kCudaInstallGuide =
 constexpr const char* kCudaDriverApiTypes =
     "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html";
 constexpr const char* kOpenClIcdLoader = "https://github.com/KhronosGroup/OpenCL-ICD-Loader";
+/// Checks of what only one platform has: sysfs, kernel modules, ICD files, Vulkan manifests
+/// and CUDA/ROCm builds are Linux's; Rosetta, SIP and Metal are the Mac's.
+constexpr std::string_view kOnlyLinux = "linux";
+constexpr std::string_view kOnlyMacos = "macos";
 constexpr const char* kVulkanLoaderDrivers =
     "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderDriverInterface.md";
 }  // namespace
@@ -26,23 +30,24 @@ std::vector<CheckSpec> make_check_list() {
        "Every display, 3D and accelerator PCI function, and the driver link under "
        "/sys/bus/pci/devices/<address>/driver.",
        "A GPU that no kernel driver has claimed cannot be used by any API.",
-       "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_gpu_without_driver},
+       "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci",
+       check_gpu_without_driver, "", kOnlyLinux},
       {"nvidia.nouveau_bound", "nvidia",
        "NVIDIA GPUs whose bound driver is nouveau; modprobe.d files that blacklist nouveau.",
        "nouveau and the NVIDIA driver cannot both own a GPU; CUDA needs NVIDIA's.",
-       kCudaInstallGuide, check_nouveau_bound},
+       kCudaInstallGuide, check_nouveau_bound, "", kOnlyLinux},
       {"nvidia.module_not_loaded", "nvidia",
        "An NVIDIA GPU on PCI with no /proc/driver/nvidia/version; Secure Boot state; dkms builds "
        "for the running kernel.",
        "Without the kernel module there is no NVML, CUDA or NVIDIA OpenCL/Vulkan. Secure Boot "
        "rejecting an unsigned DKMS module is the most common reason after an install.",
-       kCudaInstallGuide, check_nvidia_module_not_loaded},
+       kCudaInstallGuide, check_nvidia_module_not_loaded, "", kOnlyLinux},
       {"nvidia.device_nodes", "nvidia",
        "/dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia<N>: present, and readable and writable by "
        "this process; in a container, whether any NVIDIA driver was passed in.",
        "CUDA opens these nodes; a missing nvidia-uvm breaks CUDA while nvidia-smi still works, "
        "and a container started without --gpus has none.",
-       kCudaInstallGuide, check_nvidia_device_nodes, "nvidia.container_without_gpu"},
+       kCudaInstallGuide, check_nvidia_device_nodes, "nvidia.container_without_gpu", kOnlyLinux},
       {"nvidia.driver_library_mismatch", "nvidia",
        "The loaded kernel module's version (/proc/driver/nvidia/version) against the version in "
        "the userspace libraries' file names (libnvidia-ml.so.<version>, libcuda.so.<version>), "
@@ -50,13 +55,13 @@ std::vector<CheckSpec> make_check_list() {
        "Upgrading the driver packages without a reboot leaves the old module loaded: NVML and "
        "CUDA refuse to talk to it.",
        "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html",
-       check_nvidia_version_mismatch},
+       check_nvidia_version_mismatch, "", kOnlyLinux},
       {"cuda.stub_libcuda", "cuda",
        "The first libcuda.so* in the dynamic loader's order (LD_LIBRARY_PATH, ld.so.conf, "
        "defaults) and what cuInit returned through it.",
        "The toolkit's lib64/stubs/libcuda.so exists for linking; loaded at run time it makes "
        "every CUDA call fail with CUDA_ERROR_STUB_LIBRARY.",
-       kCudaDriverApiTypes, check_stub_libcuda},
+       kCudaDriverApiTypes, check_stub_libcuda, "", kOnlyLinux},
       {"cuda.init", "cuda",
        "Whether libcuda.so.1 loads and what cuInit returns, by error name.",
        "cuInit is the first thing every CUDA program and framework calls; its error code says "
@@ -80,7 +85,7 @@ std::vector<CheckSpec> make_check_list() {
        "A CUDA program needs a driver at least as new as its runtime; within a major version "
        "an older driver runs it with reduced features.",
        "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
-       check_driver_for_toolkit},
+       check_driver_for_toolkit, "", kOnlyLinux},
       {"cuda.arch_unsupported", "cuda",
        "Each NVIDIA GPU's compute capability (CUDA, NVML, or its PCI id in the matrix) against "
        "the oldest sm_XX each installed toolkit's nvcc can build for.",
@@ -93,26 +98,26 @@ std::vector<CheckSpec> make_check_list() {
        "built for and the driver it needs.",
        "cuDNN ships one build per CUDA major version and sets its own driver minimum.",
        "https://docs.nvidia.com/deeplearning/cudnn/backend/v9.5.1/reference/support-matrix.html",
-       check_cudnn_for_toolkit, "cudnn.cuda_mismatch, cudnn.driver_too_old"},
+       check_cudnn_for_toolkit, "cudnn.cuda_mismatch, cudnn.driver_too_old", kOnlyLinux},
       {"python.torch_cpu_only", "python",
        "torch/version.py (cuda, hip) of every torch installed in the Python environments found, "
        "on a machine with a usable NVIDIA GPU.",
        "pip on Linux aarch64, Windows and many mirrors installs the CPU build; it never uses the "
        "GPU and says only that torch.cuda.is_available() is False.",
-       "https://pytorch.org/get-started/locally/", check_torch_cpu_only},
+       "https://pytorch.org/get-started/locally/", check_torch_cpu_only, "", kOnlyLinux},
       {"python.torch_cuda_driver", "python",
        "The CUDA runtime bundled in each torch build (torch.version.cuda) against the installed "
        "driver and the minor-version-compatibility minimums.",
        "A framework's bundled CUDA needs a driver of that CUDA major family; the toolkit on PATH "
        "does not matter for this.",
        "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
-       check_torch_cuda_vs_driver},
+       check_torch_cuda_vs_driver, "", kOnlyLinux},
       {"python.torch_arch", "python",
        "The sm_XX kernels inside each torch CUDA wheel (PyTorch's support matrix) against every "
        "NVIDIA GPU's compute capability.",
        "A GPU whose architecture is not in the wheel (and not reachable by PTX JIT) fails at the "
        "first kernel.",
-       "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", check_torch_arch},
+       "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", check_torch_arch, "", kOnlyLinux},
       {"python.framework_python", "python",
        "Each environment's Python version against the range the installed torch release "
        "supports and the Python versions TensorFlow's tested build configuration lists.",
@@ -124,47 +129,48 @@ std::vector<CheckSpec> make_check_list() {
        "TensorFlow's CUDA libraries need a driver of their CUDA major family; with an older one "
        "tf.config.list_physical_devices('GPU') is empty.",
        "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
-       check_tensorflow_cuda_driver},
+       check_tensorflow_cuda_driver, "", kOnlyLinux},
       {"python.tensorflow_cudnn", "python",
        "The nvidia-cudnn wheel each TensorFlow release pins for its and-cuda extra (its "
        "METADATA) against the one installed beside it, and any cuDNN in a CUDA toolkit.",
        "Since the and-cuda extra a plain `pip install tensorflow` brings no CUDA libraries: "
        "TensorFlow says \"Cannot dlopen some GPU libraries\" and uses the CPU.",
-       "https://www.tensorflow.org/install/pip", check_tensorflow_cudnn},
+       "https://www.tensorflow.org/install/pip", check_tensorflow_cudnn, "", kOnlyLinux},
       {"python.tensorflow_cpu_only", "python",
        "build_info.py is_cuda_build of every TensorFlow, on a machine with a usable NVIDIA GPU.",
        "tensorflow-cpu and CPU-only builds never use the GPU.",
-       "https://www.tensorflow.org/install/pip", check_tensorflow_cpu_only},
+       "https://www.tensorflow.org/install/pip", check_tensorflow_cpu_only, "", kOnlyLinux},
       {"python.jax_cuda", "python",
        "Each jax-cuda*-plugin against jaxlib's version, the driver minimum, the compute "
        "capability minimum and the cuDNN wheel range of the JAX installation page.",
        "jaxlib silently drops a plugin of another version; an old driver or GPU makes JAX fall "
        "back to the CPU.",
-       "https://docs.jax.dev/en/latest/installation.html", check_jax_cuda},
+       "https://docs.jax.dev/en/latest/installation.html", check_jax_cuda, "", kOnlyLinux},
       {"python.jax_cpu_only", "python",
        "Environments with jaxlib but no CUDA or ROCm plugin, on a machine with a usable NVIDIA "
        "GPU.",
        "`pip install jax` is CPU-only; the GPU needs the jax[cuda12] / jax[cuda13] extra.",
-       "https://docs.jax.dev/en/latest/installation.html", check_jax_cpu_only},
+       "https://docs.jax.dev/en/latest/installation.html", check_jax_cpu_only, "", kOnlyLinux},
       {"opencl.icds", "opencl",
        "The .icd files (OCL_ICD_VENDORS, /etc/OpenCL/vendors, OCL_ICD_FILENAMES), whether each "
        "names a library the loader finds and that loads.",
        "The ICD loader skips ICDs it cannot load, silently; with none left clinfo shows 0 "
        "platforms and programs get -1001.",
-       kOpenClIcdLoader, check_opencl_icds, "opencl.no_icd, opencl.icd_broken"},
+       kOpenClIcdLoader, check_opencl_icds, "opencl.no_icd, opencl.icd_broken", kOnlyLinux},
       {"opencl.cpu_only", "opencl",
        "OpenCL devices against the GPUs on PCI that have a driver bound.",
        "When only a CPU device answers, OpenCL programs run on the CPU without saying so.",
-       kOpenClIcdLoader, check_opencl_cpu_only},
+       kOpenClIcdLoader, check_opencl_cpu_only, "", kOnlyLinux},
       {"vulkan.manifests", "vulkan",
        "The Vulkan driver manifests (VK_DRIVER_FILES, VK_ADD_DRIVER_FILES, icd.d directories) "
        "and whether each names a library that exists.",
        "The loader skips manifests it cannot use; with none, vkCreateInstance fails.",
-       kVulkanLoaderDrivers, check_vulkan_manifests, "vulkan.no_driver, vulkan.manifest_broken"},
+       kVulkanLoaderDrivers, check_vulkan_manifests,
+       "vulkan.no_driver, vulkan.manifest_broken", kOnlyLinux},
       {"vulkan.software_only", "vulkan",
        "Vulkan physical devices against the GPUs on PCI that have a driver bound.",
        "When only llvmpipe/lavapipe answers, Vulkan compute runs on the CPU, many times slower.",
-       kVulkanLoaderDrivers, check_vulkan_software_only},
+       kVulkanLoaderDrivers, check_vulkan_software_only, "", kOnlyLinux},
       {"smoke.failed", "cuda",
        "The smoke matmul's result on each device of every API (CUDA, OpenCL, Vulkan) against "
        "the CPU reference, and whether its driver survived running it; a test that could not "
@@ -178,44 +184,45 @@ std::vector<CheckSpec> make_check_list() {
        "tensorflow-metal are arm64 only.",
        "https://developer.apple.com/documentation/apple-silicon/"
        "about-the-rosetta-translation-environment",
-       check_macos_rosetta_python, "macos.rosetta_shell"},
+       check_macos_rosetta_python, "macos.rosetta_shell", kOnlyMacos},
       {"macos.version_compat", "macos",
        "macOS 11 or later, SYSTEM_VERSION_COMPAT, and the macOS SDK each Python was built with "
        "(its Mach-O load commands).",
        "A program built with an SDK older than 11 (or any, with SYSTEM_VERSION_COMPAT=1) is told "
        "macOS 10.16; pip then rejects macosx_11_0+ wheels such as tensorflow-macos.",
-       "https://github.com/actions/setup-python/issues/469", check_macos_version_compat},
+       "https://github.com/actions/setup-python/issues/469", check_macos_version_compat,
+       "", kOnlyMacos},
       {"macos.dyld_library_path", "macos",
        "DYLD_LIBRARY_PATH as this process sees it, and Pythons under SIP-protected paths.",
        "System Integrity Protection purges DYLD_* variables when it launches a protected "
        "program, so /usr/bin/python3, /bin/sh and what they start never see them.",
        "https://developer.apple.com/library/archive/documentation/Security/Conceptual/"
        "System_Integrity_Protection_Guide/RuntimeProtections/RuntimeProtections.html",
-       check_macos_dyld_library_path},
+       check_macos_dyld_library_path, "", kOnlyMacos},
       {"macos.cuda", "macos",
        "NVIDIA GPUs in system_profiler and CUDA toolkits on a Mac.",
        "CUDA 10.2 was the last toolkit and driver release for macOS.",
        "https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/index.html",
-       check_macos_cuda},
+       check_macos_cuda, "", kOnlyMacos},
       {"macos.mps", "macos",
        "Each torch's version against the macOS floor of its MPS backend (PyTorch's matrix), on a "
        "Mac with an arm64 Python.",
        "torch.backends.mps.is_available() is False below the floor or before torch 1.12, and "
        "torch then silently runs on the CPU.",
-       "https://pytorch.org/docs/2.1/_sources/notes/mps.rst.txt", check_macos_mps},
+       "https://pytorch.org/docs/2.1/_sources/notes/mps.rst.txt", check_macos_mps, "", kOnlyMacos},
       {"macos.tensorflow_metal", "macos",
        "Each tensorflow-metal against the TensorFlow it is built for and its macOS minimum "
        "(the table on its PyPI page), and the tensorflow-macos / tensorflow installed beside it.",
        "The plugin's ABI is tied to one TensorFlow minor: a mismatch fails to load or crashes "
        "the kernel (NSInvalidArgumentException).",
        "https://pypi.org/project/tensorflow-metal/", check_macos_tensorflow_metal,
-       "macos.tensorflow_metal_macos"},
+       "macos.tensorflow_metal_macos", kOnlyMacos},
       {"macos.plaidml", "macos",
        "plaidml-keras installs, the Keras backend (KERAS_BACKEND, keras.json) and ~/.plaidml.",
        "PlaidML only runs Keras when Keras is switched to its backend and plaidml-setup chose "
        "a device; the project is no longer developed.",
        "https://github.com/plaidml/plaidml", check_macos_plaidml,
-       "macos.plaidml_backend, macos.plaidml_setup, macos.plaidml_unmaintained"},
+       "macos.plaidml_backend, macos.plaidml_setup, macos.plaidml_unmaintained", kOnlyMacos},
       {"rocm.gfx_unsupported", "rocm",
        "Each AMD GPU's gfx target (KFD gfx_target_version) against the targets the installed "
        "ROCm release and each torch +rocmX.Y build support (ROCm's compatibility matrix), and "
@@ -224,7 +231,7 @@ std::vector<CheckSpec> make_check_list() {
        "aborts (\"Cannot read TensileLibrary.dat\") unless the runtime is told to treat it as "
        "a supported sibling.",
        "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html",
-       check_rocm_gfx_support, "rocm.torch_gfx_unsupported, rocm.gfx_override"},
+       check_rocm_gfx_support, "rocm.torch_gfx_unsupported, rocm.gfx_override", kOnlyLinux},
       {"rocm.device_access", "rocm",
        "/dev/kfd and /dev/dri/renderD*: their group and mode, whether this process can open "
        "them, its groups (/proc/self/status) against /etc/group.",
@@ -232,7 +239,7 @@ std::vector<CheckSpec> make_check_list() {
        "with \"Unable to open /dev/kfd read-write: Permission denied\", and a group added "
        "after login counts only in a new session.",
        "https://github.com/ROCm/ROCT-Thunk-Interface", check_rocm_device_access,
-       "rocm.not_in_group, rocm.group_not_active"},
+       "rocm.not_in_group, rocm.group_not_active", kOnlyLinux},
       {"rocm.kernel_driver", "rocm",
        "A ROCm installation against the amdgpu module (/proc/modules, /sys/module/amdgpu), "
        "/dev/kfd and the KFD topology.",
@@ -240,13 +247,13 @@ std::vector<CheckSpec> make_check_list() {
        "without it rocminfo says \"ROCk module is NOT loaded\".",
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/"
        "user-kernel-space-compat-matrix.html",
-       check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd"},
+       check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd", kOnlyLinux},
       {"rocm.hip_init", "rocm",
        "What hipGetDeviceCount returns through libamdhip64, by error name.",
        "hipGetDeviceCount is the first HIP call every program makes; its error says which layer "
        "is broken.",
        "https://github.com/ROCm/HIP/blob/develop/include/hip/hip_runtime_api.h",
-       check_hip_init},
+       check_hip_init, "", kOnlyLinux},
   };
 }
 

@@ -117,6 +117,9 @@ std::string area_summary(std::string_view area, const Snapshot& s,
     if (h.wsl) parts.push_back("WSL");
     return join(parts, ", ");
   }
+  // A Mac has no PCI list and no kernel modules to speak of: system_profiler lists its GPUs.
+  if (area == "gpu" && s.macos) return facts::macos_gpu_summary(*s.macos);
+  if (area == "nvidia" && s.macos) return "";
   if (area == "gpu" && s.pci) {
     // Identical boards (an 8-GPU server) once, with a count, in bus order of their first.
     std::vector<std::pair<std::string, int>> gpus;
@@ -164,6 +167,9 @@ std::string area_summary(std::string_view area, const Snapshot& s,
   }
   if (area == "opencl" && s.opencl) {
     std::string n = api_device_names(s, devices, false);
+    const bool framework =
+        !s.opencl->icds.empty() && s.opencl->icds.front().source == kOpenClAppleFramework;
+    if (!s.live && framework) return "OpenCL.framework (not loaded under --sysroot)";
     if (!s.live)
       return plural(s.opencl->icds.size(), "ICD") + " registered (not loaded under --sysroot)";
     return api_summary(n, s.opencl->smoke);
