@@ -1,6 +1,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 #include "core/library_search.hpp"
@@ -25,6 +26,20 @@ std::optional<int> elf_bits(const Root& paths, const std::string& path) {
   if ((*head)[4] == 1) return 32;
   if ((*head)[4] == 2) return 64;
   return std::nullopt;
+}
+
+std::optional<ElfDynamic> read_elf_dynamic(const Root& paths, const std::string& path) {
+  std::ifstream in(paths.host_path(paths.resolve(path)), std::ios::binary);
+  if (!in) return std::nullopt;
+  return parse_elf_dynamic([&in](std::uint64_t offset, std::size_t size) -> std::optional<std::string> {
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(offset));
+    if (!in) return std::nullopt;
+    std::string buf(size, '\0');
+    in.read(buf.data(), static_cast<std::streamsize>(size));
+    buf.resize(static_cast<std::size_t>(in.gcount()));
+    return buf;
+  });
 }
 
 std::vector<LibraryFile> find_loader_libraries(const ProbeContext& ctx, const Root& paths,

@@ -1,10 +1,12 @@
 #pragma once
 // The pieces of the nvidia probe, one file each; nvidia_system_probe.cpp puts them together.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "model/nvidia_system.hpp"
+#include "parse/elf_dynamic.hpp"
 #include "core/paths.hpp"
 #include "core/root.hpp"
 #include "probe_context.hpp"
@@ -25,6 +27,32 @@ std::optional<std::string> find_on_path(const ProbeContext& ctx, const Root& pat
 /// CUDA toolkits: /usr/local/cuda*, /opt/cuda, CUDA_HOME, CUDA_PATH, nvcc on PATH, conda
 /// environments and pip nvidia-* wheels, de-duplicated by real path.
 std::vector<CudaToolkit> find_cuda_toolkits(const ProbeContext& ctx, const Root& paths);
+
+/// NVIDIA's wheels recorded in a directory of *.dist-info folders: base name ("nvidia_cudnn",
+/// wheel_base_name's form) → version (METADATA's, else the folder name's).
+std::map<std::string, std::string> nvidia_wheel_versions(const Root& paths, const std::string& dir);
+/// The packages a conda prefix records in conda-meta: name → version.
+std::map<std::string, std::string> conda_package_versions(const Root& paths,
+                                                          const std::string& prefix);
+
+/// Where one install found by find_cuda_toolkits keeps its libraries and headers.
+struct InstallDirs {
+  std::vector<std::string> lib_dirs;
+  std::vector<std::string> include_dirs;
+};
+InstallDirs toolkit_dirs(const Root& paths, const CudaToolkit& toolkit);
+
+/// Every file of the CUDA runtime libraries (libcudart, libcublas, libcudnn, libnccl, …) in the
+/// loader's directories, the toolkits, conda environments and pip nvidia-* wheels, with the one
+/// the loader would pick for each name.
+std::vector<CudaLibrary> find_cuda_libraries(const ProbeContext& ctx, const Root& paths,
+                                             const std::vector<CudaToolkit>& toolkits);
+
+/// NVSwitch PCI functions, nvidia-fabricmanager's files, and /dev/dxg, into `s`.
+void probe_nvidia_fabric(const ProbeContext& ctx, const Root& paths, NvidiaSystem& s);
+
+/// The dynamic section of an ELF file under the root (a few small reads); nullopt if not one.
+std::optional<ElfDynamic> read_elf_dynamic(const Root& paths, const std::string& path);
 
 /// Runs `nvcc --version` (this machine only, with a deadline) and returns its output.
 std::optional<std::string> run_nvcc_version(const std::string& nvcc);

@@ -11,6 +11,8 @@ NvidiaSystem probe_nvidia_system(const ProbeContext& ctx) {
   s.libcuda = find_loader_libraries(ctx, paths, "libcuda.so");
   s.libnvidia_ml = find_loader_libraries(ctx, paths, "libnvidia-ml.so");
   s.toolkits = find_cuda_toolkits(ctx, paths);
+  s.cuda_libraries = find_cuda_libraries(ctx, paths, s.toolkits);
+  probe_nvidia_fabric(ctx, paths, s);
   if (paths.link_target("/usr/local/cuda") || paths.is_directory("/usr/local/cuda")) {
     s.usr_local_cuda = paths.resolve("/usr/local/cuda");
   }

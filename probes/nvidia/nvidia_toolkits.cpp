@@ -21,21 +21,6 @@ struct Layout {
   std::map<std::string, std::string> conda;   ///< conda package → version
 };
 
-/// Wheels recorded in a directory of *.dist-info folders; only NVIDIA's.
-void read_wheels(const Root& paths, const std::string& dir,
-                 std::map<std::string, std::string>& out) {
-  for (const auto& entry : paths.list(dir)) {
-    if (!starts_with(to_lower(entry), "nvidia")) continue;
-    auto pkg = parse_dist_info_name(entry);
-    if (!pkg) continue;
-    std::string version = pkg->version;
-    if (auto meta = paths.read(join_path(join_path(dir, entry), "METADATA"), 64 * 1024)) {
-      if (auto v = parse_wheel_metadata_version(*meta)) version = *v;
-    }
-    out.emplace(wheel_base_name(pkg->name), version);
-  }
-}
-
 Layout toolkit_layout(const Root& paths, const std::string& dir) {
   Layout l;
   for (const char* sub : {"lib64", "lib"}) l.lib_dirs.push_back(join_path(dir, sub));
@@ -45,10 +30,8 @@ Layout toolkit_layout(const Root& paths, const std::string& dir) {
     l.lib_dirs.push_back(join_path(dir, "targets/" + t + "/lib"));
     l.include_dirs.push_back(join_path(dir, "targets/" + t + "/include"));
   }
-  read_wheels(paths, join_path(dir, "dist-info"), l.wheels);  // a toolkit assembled from wheels
-  for (const auto& f : paths.list(join_path(dir, "conda-meta"))) {
-    if (auto pkg = parse_conda_meta_name(f)) l.conda.emplace(pkg->name, pkg->version);
-  }
+  l.wheels = nvidia_wheel_versions(paths, join_path(dir, "dist-info"));  // assembled from wheels
+  l.conda = conda_package_versions(paths, dir);
   return l;
 }
 
@@ -59,7 +42,7 @@ Layout wheel_layout(const Root& paths, const std::string& nvidia_dir) {
     l.lib_dirs.push_back(join_path(nvidia_dir, sub + "/lib"));
     l.include_dirs.push_back(join_path(nvidia_dir, sub + "/include"));
   }
-  read_wheels(paths, parent_path(nvidia_dir), l.wheels);
+  l.wheels = nvidia_wheel_versions(paths, parent_path(nvidia_dir));
   return l;
 }
 
@@ -277,6 +260,36 @@ std::vector<std::string> site_packages(const Root& paths, const std::string& pre
 }
 
 }  // namespace
+
+std::map<std::string, std::string> nvidia_wheel_versions(const Root& paths,
+                                                         const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& entry : paths.list(dir)) {
+    if (!starts_with(to_lower(entry), "nvidia")) continue;
+    auto pkg = parse_dist_info_name(entry);
+    if (!pkg) continue;
+    std::string version = pkg->version;
+    if (auto meta = paths.read(join_path(join_path(dir, entry), "METADATA"), 64 * 1024)) {
+      if (auto v = parse_wheel_metadata_version(*meta)) version = *v;
+    }
+    out.emplace(wheel_base_name(pkg->name), version);
+  }
+  return out;
+}
+
+std::map<std::string, std::string> conda_package_versions(const Root& paths,
+                                                          const std::string& prefix) {
+  std::map<std::string, std::string> out;
+  for (const auto& f : paths.list(join_path(prefix, "conda-meta"))) {
+    if (auto pkg = parse_conda_meta_name(f)) out.emplace(pkg->name, pkg->version);
+  }
+  return out;
+}
+
+InstallDirs toolkit_dirs(const Root& paths, const CudaToolkit& t) {
+  const Layout l = t.source == "pip" ? wheel_layout(paths, t.path) : toolkit_layout(paths, t.path);
+  return {l.lib_dirs, l.include_dirs};
+}
 
 std::vector<CudaToolkit> find_cuda_toolkits(const ProbeContext& ctx, const Root& paths) {
   Toolkits found(ctx, paths);

@@ -56,6 +56,21 @@ std::vector<CheckSpec> make_check_list() {
        "CUDA refuse to talk to it.",
        "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html",
        check_nvidia_version_mismatch, "", kOnlyLinux},
+      {"nvidia.fabricmanager", "nvidia",
+       "NVSwitch PCI functions (vendor 10de, class 0680) against nvidia-fabricmanager's files: "
+       "its binary, its dpkg record and version, its systemd unit and whether it is enabled.",
+       "On HGX/DGX boards CUDA waits for Fabric Manager to set up the NVSwitch fabric; without "
+       "it, or with one of another version than the driver (it refuses to start), every CUDA "
+       "program fails with error 802 \"system not yet initialized\".",
+       "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html",
+       check_fabricmanager, "", kOnlyLinux},
+      {"nvidia.wsl_gpu", "nvidia",
+       "Under WSL: the WSL version (the kernel), /dev/dxg, the Windows driver's libraries in "
+       "/usr/lib/wsl/lib, and which libcuda the loader picks.",
+       "WSL 2 passes the GPU through /dev/dxg and the Windows driver's libcuda; WSL 1 has no GPU, "
+       "and a Linux NVIDIA driver installed inside WSL shadows the real libcuda.",
+       "https://docs.nvidia.com/cuda/wsl-user-guide/index.html", check_wsl_gpu,
+       "nvidia.wsl_linux_driver", kOnlyLinux},
       {"cuda.stub_libcuda", "cuda",
        "The first libcuda.so* in the dynamic loader's order (LD_LIBRARY_PATH, ld.so.conf, "
        "defaults) and what cuInit returned through it.",
@@ -136,6 +151,31 @@ std::vector<CheckSpec> make_check_list() {
        "Since the and-cuda extra a plain `pip install tensorflow` brings no CUDA libraries: "
        "TensorFlow says \"Cannot dlopen some GPU libraries\" and uses the CPU.",
        "https://www.tensorflow.org/install/pip", check_tensorflow_cudnn, "", kOnlyLinux},
+      {"python.tensorflow_cuda_libraries", "python",
+       "The libcudart.so.N and libcudnn.so.N each TensorFlow GPU build asks for (build_info.py), "
+       "where its libtensorflow_framework.so.2 lets the loader look (DT_RPATH / DT_RUNPATH of "
+       "that release), and the copies installed: loader directories, LD_LIBRARY_PATH, toolkits, "
+       "conda environments, pip nvidia-* wheels, with their versions.",
+       "Before the and-cuda extra TensorFlow uses whatever CUDA and cuDNN the loader finds: a "
+       "conda environment's lib/ is not searched by 2.7 and later, and an older cuDNN than the "
+       "one it was built with fails every convolution.",
+       "https://github.com/tensorflow/tensorflow/blob/v2.7.0/third_party/gpus/cuda_configure.bzl",
+       check_tensorflow_cuda_libraries, "python.tensorflow_cudnn_loaded", kOnlyLinux},
+      {"python.torch_extension_cuda", "python",
+       "The CUDA of the toolkit torch.utils.cpp_extension builds with (CUDA_HOME, CUDA_PATH, nvcc "
+       "on PATH, /usr/local/cuda) against each torch's torch.version.cuda.",
+       "torch refuses to build C++/CUDA extensions (pip installs of flash-attn, apex, …) with an "
+       "nvcc of another CUDA major than its own; a minor difference only warns.",
+       "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py",
+       check_torch_extension_cuda, "", kOnlyLinux},
+      {"python.nvidia_wheel_conflict", "python",
+       "The nvidia-cudnn-cu* requirement in the METADATA of every framework of an environment "
+       "(torch, tensorflow[and-cuda], jax-cuda*-plugin, …) against the wheel installed.",
+       "One environment holds one cuDNN wheel; a framework built against a newer cuDNN than the "
+       "one another framework pinned fails when it loads it.",
+       "https://github.com/tensorflow/tensorflow/blob/v2.7.0/tensorflow/stream_executor/cuda/"
+       "cuda_dnn.cc",
+       check_nvidia_wheel_conflict, "", kOnlyLinux},
       {"python.tensorflow_cpu_only", "python",
        "build_info.py is_cuda_build of every TensorFlow, on a machine with a usable NVIDIA GPU.",
        "tensorflow-cpu and CPU-only builds never use the GPU.",

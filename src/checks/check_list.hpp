@@ -34,6 +34,11 @@ void check_tensorflow_cpu_only(const CheckSpec&, const CheckInput&, std::vector<
 void check_jax_cuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_jax_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_smoke_results(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_fabricmanager(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_wsl_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_tensorflow_cuda_libraries(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_torch_extension_cuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_wheel_conflict(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.
 struct GpuCapability {

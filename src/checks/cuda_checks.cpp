@@ -130,6 +130,8 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
                                   "nvidia_uvm && sudo modprobe nvidia_uvm (or reboot)";
       break;
     case 802:
+      // On an NVSwitch system nvidia.fabricmanager names the cause and its fix.
+      if (in.snap.nvidia && !in.snap.nvidia->nvswitches.empty()) return;
       f.fix = "NVSwitch system: install and start nvidia-fabricmanager of the same version as "
               "the driver (sudo systemctl enable --now nvidia-fabricmanager)";
       break;

@@ -6,6 +6,7 @@
 #include "checks/check_util.hpp"
 #include "checks/python_facts.hpp"
 #include "compat/compat_query.hpp"
+#include "compat/framework_libs.hpp"
 
 namespace gpudoctor {
 
@@ -135,6 +136,16 @@ void check_tensorflow_cudnn(const CheckSpec& self, const CheckInput& in,
     const std::string install =
         "pip install 'tensorflow[and-cuda]==" + t.pkg->version.value_or("<version>") + "'";
     if (have && have->version == pin->version) continue;
+    // With the libraries read from the files, python.tensorflow_cuda_libraries says which cuDNN
+    // it loads; a missing one, or one older than the pin, is that check's finding.
+    auto tf_v = parse_version(t.pkg->version.value_or(""));
+    const bool libraries_known = in.snap.nvidia && in.snap.nvidia->cuda_libraries && tf_v &&
+                                 framework_library_search(in.compat, "tensorflow", *tf_v);
+    auto have_v = have ? parse_version(have->version.value_or("")) : std::nullopt;
+    auto pin_v = parse_version(pin->version);
+    if (libraries_known && (!have || (have_v && pin_v && !cudnn_runtime_compatible(*have_v, *pin_v)))) {
+      continue;
+    }
     Finding f = make_finding(self, Severity::warn, "");
     f.evidence.push_back(t.pkg->metadata_dir + ": Requires-Dist " + pin->package +
                          "==" + pin->version + " for the and-cuda extra");
@@ -245,7 +256,7 @@ void jax_plugin_findings(const CheckSpec& self, const CheckInput& in, const Pyth
   }
   const PythonPackage* cudnn = find_package(env, "nvidia-cudnn-cu" + series.substr(4));
   auto cudnn_v = cudnn ? parse_version(cudnn->version.value_or("")) : std::nullopt;
-  if (cudnn_v && !in_range(*cudnn_v, req->cudnn)) {
+  if (cudnn_v && !in_range(*cudnn_v, req->cudnn) && !nvidia_wheel_shared(env, cudnn->name, plugin)) {
     Finding f =
         make_finding(self, Severity::fail,
                      cudnn->name + " " + cudnn_v->text + where + " is outside what " + plugin.name +

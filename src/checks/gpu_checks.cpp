@@ -148,7 +148,10 @@ void check_nvidia_device_nodes(const CheckSpec& self, const CheckInput& in,
     return std::any_of(nodes.begin(), nodes.end(), [&](const DeviceNode& d) { return d.path == path; });
   };
   bool in_container = in.snap.host && in.snap.host->container && n.kernel.dev_listed;
-  if (in_container && !nvidia_kernel_up(in.snap) && !has("/dev/nvidiactl")) {
+  // Under WSL 2 GPUs arrive through /dev/dxg, never as /dev/nvidia* nodes.
+  const bool wsl = in.snap.host && in.snap.host->wsl;
+  const bool gpu_node = wsl ? n.dev_dxg == std::optional<bool>(true) : has("/dev/nvidiactl");
+  if (in_container && !nvidia_kernel_up(in.snap) && !gpu_node) {
     // No driver inside. A container still sees the host's PCI devices in sysfs, so an NVIDIA
     // GPU there means the host has one that was not passed in; an image that sets
     // NVIDIA_VISIBLE_DEVICES expects GPUs even where none are visible.
@@ -158,8 +161,9 @@ void check_nvidia_device_nodes(const CheckSpec& self, const CheckInput& in,
     if (!gpu_on_host && !image_expects) return;
     Finding f = make_finding(self, gpu_on_host ? Severity::fail : Severity::warn,
                              "This " + *in.snap.host->container +
-                                 " container was started without GPUs: no /dev/nvidia* and no "
-                                 "NVIDIA driver inside");
+                                 " container was started without GPUs: no " +
+                                 (wsl ? std::string("/dev/dxg") : std::string("/dev/nvidia*")) +
+                                 " and no NVIDIA driver inside");
     f.id = "nvidia.container_without_gpu";
     f.evidence.push_back("container: " + *in.snap.host->container);
     for (const PciDevice* p : pci_gpus(in.snap, kPciVendorNvidia)) {

@@ -26,4 +26,12 @@ struct DriverNeed {
 };
 std::optional<DriverNeed> driver_for_bundled_cuda(const CompatData& data, const Version& cuda);
 
+/// The rule TensorFlow, JAX and torch apply to the cuDNN they load: the major they were built
+/// with, at an equal or higher minor. True when either version is unknown.
+bool cudnn_runtime_compatible(const Version& loaded, const Version& compiled);
+
+/// Another distribution in `env` than `self` requires `package` (an nvidia-* wheel) in its
+/// METADATA: a wrong version of it is python.nvidia_wheel_conflict's finding.
+bool nvidia_wheel_shared(const PythonEnv& env, std::string_view package, const PythonPackage& self);
+
 }  // namespace gpudoctor

@@ -234,6 +234,26 @@ struct Fp32Lanes {
   Provenance from;
 };
 
+// ---- framework_cuda_libs.json
+/// Where a TensorFlow release's libtensorflow_framework.so.2 (which dlopens the CUDA libraries)
+/// asks the loader to look: its dynamic section, read in the release's wheel.
+struct FrameworkLibrarySearch {
+  std::string framework;  ///< "tensorflow"
+  VersionRange version;
+  std::string tag;                      ///< "DT_RPATH" or "DT_RUNPATH"
+  std::vector<std::string> wheel_dirs;  ///< site-packages-relative: "nvidia/cudnn/lib"
+  Provenance from;
+};
+/// One nvidia-* requirement in a framework release's METADATA.
+struct FrameworkWheelPin {
+  std::string framework;  ///< "torch", "tensorflow", "jax-cuda12-plugin"
+  Version version;        ///< "2.5.1"
+  std::string package;    ///< "nvidia-cudnn-cu12"
+  std::string requirement;           ///< as METADATA writes it: "==9.1.0.70", ">=9.8,<10.0"
+  std::optional<std::string> extra;  ///< "and-cuda"
+  Provenance from;
+};
+
 struct CompatData {
   std::map<std::string, std::vector<CompatSource>> sources;  ///< by file name
   std::vector<CudaDriverMinimum> cuda_driver_minimums;
@@ -255,6 +275,8 @@ struct CompatData {
   std::vector<RocmGpu> rocm_gpus;
   std::vector<RocmOverride> rocm_overrides;
   std::vector<Fp32Lanes> fp32_lanes;
+  std::vector<FrameworkLibrarySearch> framework_library_search;
+  std::vector<FrameworkWheelPin> framework_wheel_pins;
 };
 
 struct CompatLoad {

@@ -261,7 +261,8 @@ const std::set<std::string>& known_files() {
                                               "jax.json",
                                               "tensorflow_metal.json",
                                               "rocm.json",
-                                              "gpu_fp32_lanes.json"};
+                                              "gpu_fp32_lanes.json",
+                                              "framework_cuda_libs.json"};
   return names;
 }
 
@@ -302,6 +303,7 @@ CompatLoad load_compat(const std::map<std::string, std::string_view>& files) {
     FileContext file{name, &sources, &out.errors, &out.rows};
     load_nvidia_file(file, *rows, out.data);
     load_framework_file(file, *rows, out.data);
+    load_cuda_libs_file(file, *rows, out.data);
   }
   return out;
 }

@@ -68,5 +68,6 @@ void for_each_row(const FileContext& file, const Json& rows,
 
 void load_nvidia_file(const FileContext& file, const Json& rows, CompatData& data);
 void load_framework_file(const FileContext& file, const Json& rows, CompatData& data);
+void load_cuda_libs_file(const FileContext& file, const Json& rows, CompatData& data);
 
 }  // namespace gpudoctor::compat_detail

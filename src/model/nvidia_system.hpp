@@ -63,6 +63,48 @@ GPUDOCTOR_JSON(CudaToolkit, path, source, found_by, real_path, version, version_
                cudart_version, cublas_version, cudnn_version, nccl_version, default_symlink,
                stub_libcuda)
 
+/// One file of a CUDA runtime library (libcudart, libcublas, libcudnn, libnccl, …) where the
+/// dynamic loader or a framework would find it: a directory the loader searches, a toolkit, a
+/// conda environment's lib/ or a pip nvidia-* wheel.
+struct CudaLibrary {
+  std::string library;                      ///< "cudnn", "cudart", "cublas", "nccl", …
+  std::string name;                         ///< the name a program asks for: "libcudnn.so.8"
+  std::string path;                         ///< directory + name
+  std::optional<std::string> real_path;     ///< after following links
+  std::optional<std::string> soname;        ///< DT_SONAME of the real file
+  std::optional<std::string> version;       ///< "8.1.0": header, file name or package record
+  std::optional<std::string> version_from;  ///< "cudnn_version.h", "file name", "dist-info",
+                                            ///< "conda-meta"
+  std::string found_in;                     ///< "loader", "toolkit", "conda", "pip"
+  std::optional<std::string> install;       ///< the toolkit, conda prefix or wheel folder
+  bool on_loader_path = false;              ///< its directory is one the loader searches
+  bool loader_pick = false;  ///< the first file of this name in the loader's order: what a
+                             ///< program without its own rpath gets
+};
+GPUDOCTOR_JSON(CudaLibrary, library, name, path, real_path, soname, version, version_from,
+               found_in, install, on_loader_path, loader_pick)
+
+/// An NVSwitch: an NVIDIA PCI function of class 0x0680 (bridge, other), found on HGX/DGX boards.
+struct NvSwitch {
+  std::string address;                ///< "0000:05:00.0"
+  std::uint16_t device_id = 0;        ///< 0x22a3
+  std::optional<std::string> driver;  ///< "nvidia-nvswitch"
+};
+GPUDOCTOR_JSON(NvSwitch, address, device_id, driver)
+
+/// nvidia-fabricmanager as its files show it.
+struct FabricManager {
+  std::optional<std::string> binary;        ///< "/usr/bin/nv-fabricmanager"
+  std::optional<std::string> package;       ///< "nvidia-fabricmanager-535" (dpkg)
+  std::optional<std::string> version;       ///< "535.129.03"
+  std::optional<std::string> version_from;  ///< "dpkg", "nv-fabricmanager --version"
+  std::optional<std::string> service_unit;  ///< the systemd unit file
+  std::optional<bool> enabled;              ///< linked from a *.target.wants directory
+  std::optional<bool> running;              ///< a process named nv-fabricmanager (live only)
+};
+GPUDOCTOR_JSON(FabricManager, binary, package, version, version_from, service_unit, enabled,
+               running)
+
 /// NVIDIA files and environment: kernel side, userspace driver libraries, toolkits.
 struct NvidiaSystem {
   NvidiaKernel kernel;
@@ -76,9 +118,15 @@ struct NvidiaSystem {
   std::optional<std::string> cuda_visible_devices;
   std::optional<std::string> nvidia_visible_devices;
   std::optional<std::string> ld_library_path;
+  std::optional<std::vector<CudaLibrary>> cuda_libraries;  ///< libcudart, libcudnn, … wherever
+                                                         ///< found; null: not looked for
+  std::vector<NvSwitch> nvswitches;
+  std::optional<FabricManager> fabricmanager;     ///< null: none of its files found
+  std::optional<bool> dev_dxg;  ///< /dev/dxg (WSL 2's GPU paravirtualization); null when /dev
+                                ///< was not looked at
 };
 GPUDOCTOR_JSON(NvidiaSystem, kernel, libcuda, libnvidia_ml, toolkits, usr_local_cuda,
                nvcc_on_path, cuda_home, cuda_path, cuda_visible_devices, nvidia_visible_devices,
-               ld_library_path)
+               ld_library_path, cuda_libraries, nvswitches, fabricmanager, dev_dxg)
 
 }  // namespace gpudoctor

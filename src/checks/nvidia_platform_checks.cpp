@@ -1,0 +1,200 @@
+// Platforms that need more than the driver before CUDA starts: NVSwitch systems (HGX/DGX) need
+// nvidia-fabricmanager of the driver's exact version; WSL 2 reaches the GPU through /dev/dxg and
+// the Windows driver's libraries, never through a Linux driver installed inside.
+#include <algorithm>
+
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+constexpr const char* kWslLibDir = "/usr/lib/wsl/lib";
+constexpr const char* kWslGuide = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html";
+// NVIDIA's answer on what a missing /usr/lib/wsl/lib/libdxcore.so means (a Windows build
+// without WSL GPU support; Windows 10 21H2, build 19044, or Windows 11 have it).
+constexpr const char* kWslWindowsBuild = "https://github.com/NVIDIA/nvidia-docker/issues/1542";
+
+/// "535" of "535.129.03": the branch NVIDIA's package names carry.
+std::string branch_of(const std::string& version) { return version.substr(0, version.find('.')); }
+
+std::string fabricmanager_install(const Snapshot& s, const std::string& driver) {
+  const std::string id = s.host && s.host->os_id ? to_lower(*s.host->os_id) : "";
+  const auto& fm = s.nvidia->fabricmanager;
+  const bool dpkg = fm && fm->version_from == std::optional<std::string>("dpkg");
+  const std::string branch = branch_of(driver);
+  std::string cmd;
+  if (id == "ubuntu" || id == "debian" || dpkg) {
+    cmd = "sudo apt-get install nvidia-fabricmanager-" + branch + "=" + driver +
+          "* && sudo apt-mark hold nvidia-fabricmanager-" + branch;
+  } else {
+    cmd = "install nvidia-fabricmanager " + driver +
+          " from NVIDIA's CUDA repository for your distribution (the package of exactly the "
+          "driver's version)";
+  }
+  return cmd + " && sudo systemctl enable --now nvidia-fabricmanager";
+}
+
+}  // namespace
+
+void check_fabricmanager(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.nvidia || in.snap.nvidia->nvswitches.empty()) return;
+  const NvidiaSystem& n = *in.snap.nvidia;
+  const auto driver = installed_driver_version(in.snap);
+  const auto& fm = n.fabricmanager;
+  std::vector<std::string> evidence;
+  evidence.push_back(std::to_string(n.nvswitches.size()) + " NVSwitch PCI functions (class 0680), " +
+                     n.nvswitches.front().address + " first");
+  if (driver) evidence.push_back("NVIDIA driver " + *driver);
+  if (in.snap.cuda && in.snap.cuda->init_error && in.snap.cuda->init_error->code == 802) {
+    evidence.push_back("cuInit returned 802 (CUDA_ERROR_SYSTEM_NOT_READY)");
+  }
+  auto emit = [&](Severity sev, std::string title, std::string fix) {
+    Finding f = make_finding(self, sev, std::move(title));
+    f.evidence = evidence;
+    f.fix = std::move(fix);
+    out.push_back(std::move(f));
+  };
+  const std::string needs = driver ? fabricmanager_install(in.snap, *driver)
+                                   : "install nvidia-fabricmanager of exactly the driver's version "
+                                     "and run sudo systemctl enable --now nvidia-fabricmanager";
+  if (!fm) {
+    evidence.push_back("no nv-fabricmanager binary, nvidia-fabricmanager package or service unit");
+    emit(Severity::fail,
+         "NVSwitch system without nvidia-fabricmanager: every CUDA program fails with error 802 "
+         "\"system not yet initialized\"",
+         needs);
+    return;
+  }
+  if (fm->package) evidence.push_back("package " + *fm->package + " " + fm->version.value_or("?"));
+  if (fm->binary) evidence.push_back("binary " + *fm->binary);
+  if (driver && fm->version && *fm->version != *driver) {
+    emit(Severity::fail,
+         "nvidia-fabricmanager " + *fm->version + " does not match driver " + *driver +
+             ": it refuses to start (\"fabric manager NVIDIA GPU driver interface version " +
+             *fm->version + " don't match with driver version " + *driver +
+             "\") and CUDA fails with error 802",
+         needs);
+    return;
+  }
+  if (fm->running == std::optional<bool>(false)) {
+    emit(Severity::fail,
+         "nvidia-fabricmanager is installed but not running: CUDA fails with error 802 until it "
+         "has set up the NVSwitch fabric",
+         "sudo systemctl enable --now nvidia-fabricmanager, then read journalctl -u "
+         "nvidia-fabricmanager if it stops");
+    return;
+  }
+  if (fm->enabled == std::optional<bool>(false)) {
+    evidence.push_back(fm->service_unit.value_or("nvidia-fabricmanager.service") +
+                       " is not linked from any *.target.wants");
+    emit(Severity::warn,
+         "nvidia-fabricmanager is not enabled: after the next reboot it does not start and CUDA "
+         "fails with error 802",
+         "sudo systemctl enable --now nvidia-fabricmanager");
+  }
+}
+
+namespace {
+
+bool in_wsl_dir(const LibraryFile& l) {
+  return starts_with(l.path, std::string(kWslLibDir) + "/");
+}
+
+/// The libcuda a program gets: the first one on the loader's path that is not a stub.
+const LibraryFile* picked_libcuda(const NvidiaSystem& n) {
+  for (const auto& l : n.libcuda) {
+    if (l.on_search_path && !l.shadowed && !l.stub) return &l;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void check_wsl_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.host || !in.snap.host->wsl || !in.snap.nvidia) return;
+  const HostInfo& h = *in.snap.host;
+  const NvidiaSystem& n = *in.snap.nvidia;
+  const std::string kernel = h.kernel_release.value_or("?");
+  if (h.wsl_version != std::optional<std::string>("2")) {
+    Finding f = make_finding(self, Severity::fail,
+                             "WSL 1 has no GPU: CUDA, NVML and every framework see no device");
+    f.evidence.push_back("kernel " + kernel + " (a WSL 1 kernel)");
+    f.fix = "in Windows: wsl --set-version <distribution> 2 (or wsl --set-default-version 2 and "
+            "reinstall the distribution)";
+    f.source = kWslGuide;
+    out.push_back(std::move(f));
+    return;
+  }
+  const bool wsl_libcuda = std::any_of(n.libcuda.begin(), n.libcuda.end(), in_wsl_dir);
+  if (n.dev_dxg == std::optional<bool>(false) || (!wsl_libcuda && n.dev_dxg != std::optional<bool>(true))) {
+    Finding f = make_finding(self, Severity::fail,
+                             "WSL 2 without GPU paravirtualization: no /dev/dxg or no " +
+                                 std::string(kWslLibDir) + "/libcuda.so*, so no GPU reaches Linux");
+    f.evidence.push_back("kernel " + kernel);
+    if (n.dev_dxg) f.evidence.push_back(std::string("/dev/dxg: ") + (*n.dev_dxg ? "present" : "missing"));
+    f.evidence.push_back(std::string(kWslLibDir) + "/libcuda.so*: " + (wsl_libcuda ? "present" : "missing"));
+    f.fix = "in Windows: update to Windows 11 or Windows 10 21H2 (build 19044) or later, run "
+            "wsl --update, install the current NVIDIA Windows driver, then wsl --shutdown";
+    f.source = kWslWindowsBuild;
+    out.push_back(std::move(f));
+    return;
+  }
+  if (n.dev_dxg == std::optional<bool>(true) && !wsl_libcuda) {
+    Finding f = make_finding(self, Severity::fail,
+                             "/dev/dxg is here but " + std::string(kWslLibDir) +
+                                 " holds no libcuda: the Windows NVIDIA driver is missing or too "
+                                 "old for CUDA on WSL");
+    f.evidence.push_back("kernel " + kernel);
+    f.fix = "install the current NVIDIA driver for your GPU in Windows (not in Linux), then "
+            "wsl --shutdown";
+    f.source = kWslGuide;
+    out.push_back(std::move(f));
+    return;
+  }
+  const LibraryFile* picked = picked_libcuda(n);
+  if (!picked) {
+    Finding f = make_finding(self, Severity::fail,
+                             std::string(kWslLibDir) + " holds libcuda but the loader does not "
+                             "search it: CUDA programs find no driver");
+    f.evidence.push_back(std::string(kWslLibDir) + " is in no /etc/ld.so.conf.d file nor "
+                         "LD_LIBRARY_PATH");
+    f.fix = "echo " + std::string(kWslLibDir) + " | sudo tee /etc/ld.so.conf.d/ld.wsl.conf && "
+            "sudo ldconfig (WSL writes this file itself; an image or script removed it)";
+    f.source = kWslGuide;
+    out.push_back(std::move(f));
+    return;
+  }
+  const bool linux_module = std::find(n.kernel.loaded_modules.begin(), n.kernel.loaded_modules.end(),
+                                      "nvidia") != n.kernel.loaded_modules.end() ||
+                            !n.kernel.dkms.empty();
+  std::vector<const LibraryFile*> linux_libs;
+  for (const auto& l : n.libcuda) {
+    if (l.on_search_path && !l.stub && !in_wsl_dir(l)) linux_libs.push_back(&l);
+  }
+  if (!linux_libs.empty() || linux_module) {
+    // Whichever copy the loader's cache hands out, the Linux driver's tools and libraries look
+    // for /dev/nvidia*, which WSL never has; NVIDIA's guide says never to install it here.
+    Finding f = make_finding(self, Severity::fail,
+                             "A Linux NVIDIA driver is installed inside WSL: its libcuda and "
+                             "nvidia-smi look for /dev/nvidia*, which WSL does not have, and "
+                             "shadow the Windows driver's");
+    f.id = "nvidia.wsl_linux_driver";
+    for (const auto* l : linux_libs) {
+      f.evidence.push_back("Linux driver library: " + l->path +
+                           (l->real_path && *l->real_path != l->path ? " → " + *l->real_path : ""));
+    }
+    f.evidence.push_back("libcuda the loader's directory order picks: " +
+                         picked->real_path.value_or(picked->path));
+    for (const auto& d : n.kernel.dkms) f.evidence.push_back("dkms: " + d);
+    f.fix = "remove the Linux driver from the distribution (sudo apt-get remove --purge "
+            "'nvidia-driver-*' 'libnvidia-compute-*' 'nvidia-dkms-*' cuda-drivers, or run the "
+            ".run installer with --uninstall); install only cuda-toolkit-<version> from NVIDIA's "
+            "WSL-Ubuntu repository, which carries no driver";
+    f.source = kWslGuide;
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace gpudoctor
