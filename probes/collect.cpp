@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backends.hpp"
+#include "core/host_platform.hpp"
 #include "core/isolate.hpp"
 #include "core/root.hpp"
 #include "cuda/cuda_probe.hpp"
@@ -76,7 +77,8 @@ void fold(Snapshot& snap, std::optional<Info>& section, std::vector<IsolatedResu
 
 Snapshot collect(const CollectRequest& request, const Environment& env) {
   const Root root(request.root);
-  const ProbeContext ctx{root, env, request.live && root.is_host(), request.smoke};
+  const ProbeContext ctx{root, env, request.live && root.is_host(), request.smoke,
+                         target_platform(root)};
   auto wanted = [&](std::string_view b) {
     return request.backends.empty() ||
            std::find(request.backends.begin(), request.backends.end(), b) !=

@@ -1,4 +1,7 @@
 #pragma once
+#include <string_view>
+
+#include "core/host_platform.hpp"
 #include "core/root.hpp"
 #include "environment.hpp"
 
@@ -11,6 +14,9 @@ struct ProbeContext {
   const Environment& env;
   bool live = true;
   bool smoke = false;  ///< run the smoke matmul on every device a vendor API shows
+  /// The platform whose files and libraries to look for (core/host_platform.hpp): this
+  /// machine's, or a --sysroot tree's.
+  std::string_view platform = host_platform();
 };
 
 }  // namespace gpudoctor

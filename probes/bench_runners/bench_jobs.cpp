@@ -7,9 +7,11 @@
 #include "bench_runners/cuda_bench.hpp"
 #include "bench_runners/opencl_bench.hpp"
 #include "bench_runners/vulkan_bench.hpp"
+#include "core/host_platform.hpp"
 #include "core/paths.hpp"
 #include "cuda/cuda_probe.hpp"
 #include "opencl/opencl_probe.hpp"
+#include "platform/library_names.hpp"
 #include "vulkan/vulkan_probe.hpp"
 
 namespace gpudoctor::bench {
@@ -54,9 +56,11 @@ std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& pl
   };
   std::vector<IsolatedJob> jobs;
   if (!ctx.live) return jobs;
-  jobs.push_back({std::string(kBackendBlas), "OpenBLAS", kOpenBlasLibraries.front(),
-                  [sizes = plan.sizes, cpu = plan.cpu_name] {
-                    return blas_sweep(kOpenBlasLibraries, sizes, cpu, "install libopenblas0");
+  // OpenBLAS on Linux, Accelerate on a Mac (platform/library_names.cpp).
+  const std::vector<std::string> cpu_blas = library_names(host_platform()).blas;
+  jobs.push_back({std::string(kBackendBlas), "OpenBLAS", cpu_blas.front(),
+                  [libs = cpu_blas, sizes = plan.sizes, cpu = plan.cpu_name] {
+                    return blas_sweep(libs, sizes, cpu, "install libopenblas0");
                   }});
   if (plan.vendor_series) {
     jobs.push_back({std::string(kBackendBlas), "MKL", "libmkl_rt",

@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "bench/bench_model.hpp"
+#include "core/host_platform.hpp"
 #include "core/isolate.hpp"
+#include "platform/library_names.hpp"
 
 namespace gpudoctor::bench {
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/host_platform.hpp"
+#include "platform/library_names.hpp"
 #include "bench/bench_model.hpp"
 #include "bench_runners/clblast_series.hpp"
 #include "bench_runners/copy_timer.hpp"
@@ -88,11 +90,12 @@ JobReport opencl_bench(const std::string& icd_library, const std::vector<int>& s
     return rep;
   };
   std::string err;
-  auto loader = DynamicLibrary::open("libOpenCL.so.1", &err);
-  if (!loader) return done(ProbeStatus::missing, "libOpenCL.so.1 cannot be opened: " + err);
+  const std::string& api_library = library_names(host_platform()).opencl.front();
+  auto loader = DynamicLibrary::open(api_library, &err);
+  if (!loader) return done(ProbeStatus::missing, api_library + " cannot be opened: " + err);
   std::string missing;
   auto api = opencl::OpenClApi::load(*loader, &missing);
-  if (!api) return done(ProbeStatus::failed, "libOpenCL.so.1 has no " + missing);
+  if (!api) return done(ProbeStatus::failed, api_library + " has no " + missing);
 
   std::string error;
   auto platforms = handles<cl_platform_id>(

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -61,6 +62,24 @@ int g_report_fd = -1;
   write_all(report_fd, dump_json(envelope));
   ::close(report_fd);
   ::_exit(0);  // no atexit handlers: some drivers hang or crash in their destructors
+}
+
+std::string signal_text(int sig) {
+#ifdef __APPLE__
+  // The BSD table: macOS's libc has no sigabbrev_np/sigdescr_np (glibc 2.32).
+  const char* abbrev = sig > 0 && sig < NSIG ? sys_signame[sig] : nullptr;
+  std::string name = "signal " + std::to_string(sig);
+  if (abbrev) {
+    name = "SIG";
+    for (const char* c = abbrev; *c; ++c) name += static_cast<char>(std::toupper(*c));
+  }
+  const char* desc = sig > 0 && sig < NSIG ? sys_siglist[sig] : nullptr;
+#else
+  const char* abbrev = sigabbrev_np(sig);
+  std::string name = abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+  const char* desc = sigdescr_np(sig);
+#endif
+  return desc ? name + " (" + desc + ")" : name;
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 #include <string>
 #include <vector>
 
+#include "core/host_platform.hpp"
 #include "core/isolate.hpp"
+#include "platform/library_names.hpp"
 #include "model/cuda.hpp"
 #include "model/probe_outcome.hpp"
 #include "probe_context.hpp"
@@ -12,9 +14,9 @@ namespace gpudoctor::cuda {
 /// What the isolated child does. The defaults are what a run uses; tests point `libraries` at a
 /// fake driver's path.
 struct JobOptions {
-  /// Tried in order: the driver's versioned SONAME first, then the unversioned name, which only
-  /// the toolkit's stub (…/lib64/stubs/libcuda.so) and development symlinks provide.
-  std::vector<std::string> libraries = {"libcuda.so.1", "libcuda.so"};
+  /// Tried in order (platform/library_names.cpp): on Linux the driver's versioned SONAME first,
+  /// then the unversioned name that only the toolkit's stub and development symlinks provide.
+  std::vector<std::string> libraries = library_names(host_platform()).cuda;
   bool smoke = false;
   int smoke_n = 256;
 };

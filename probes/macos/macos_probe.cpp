@@ -109,14 +109,14 @@ class MacosReader {
   MacosInfo& info_;
 };
 
-bool is_macos_tree(const Root& root) {
+}  // namespace
+
+bool recorded_macos_tree(const Root& root) {
   for (const Source* s : {&kSwVers, &kSysctl, &kProfilerJson, &kProfilerText}) {
     if (root.exists(std::string(kRecordDir) + "/" + s->record)) return true;
   }
   return false;
 }
-
-}  // namespace
 
 std::optional<MacosInfo> probe_macos(const ProbeContext& ctx, const CommandRunner* runner,
                                      std::chrono::milliseconds deadline, ProbeOutcome& outcome) {
@@ -125,7 +125,7 @@ std::optional<MacosInfo> probe_macos(const ProbeContext& ctx, const CommandRunne
     outcome.detail = "not macOS";
     return std::nullopt;
   }
-  if (!ctx.live && !is_macos_tree(ctx.root)) {
+  if (!ctx.live && !recorded_macos_tree(ctx.root)) {
     outcome.status = ProbeStatus::skipped;
     outcome.detail = std::string("no recorded macOS outputs in ") + kRecordDir;
     return std::nullopt;

@@ -13,6 +13,9 @@ namespace gpudoctor {
 /// (macos_platform_apple.cpp / macos_platform_none.cpp, chosen in CMake).
 const CommandRunner* macos_command_runner();
 
+/// Whether a tree holds any of the tool outputs a Mac's capture records under /.gpudoctor/.
+bool recorded_macos_tree(const Root& root);
+
 /// macOS facts. Live, through `runner`: sw_vers, sysctl, system_profiler -json
 /// SPDisplaysDataType (the text form where -json is not known). Under --sysroot, the same
 /// outputs recorded in <root>/.gpudoctor/ (sw_vers.txt, sysctl.txt,

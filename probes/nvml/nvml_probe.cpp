@@ -245,8 +245,9 @@ IsolatedJob make_job(JobOptions options) {
 }
 
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx) {
-  if (!ctx.live) return {};
-  return {make_job(JobOptions{})};
+  JobOptions options;
+  if (!ctx.live || options.libraries.empty()) return {};
+  return {make_job(std::move(options))};
 }
 
 ProbeOutcome assemble(NvmlInfo& info, const std::vector<IsolatedResult>& results, bool live) {

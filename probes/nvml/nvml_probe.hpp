@@ -2,7 +2,9 @@
 #include <string>
 #include <vector>
 
+#include "core/host_platform.hpp"
 #include "core/isolate.hpp"
+#include "platform/library_names.hpp"
 #include "model/nvml.hpp"
 #include "model/probe_outcome.hpp"
 #include "probe_context.hpp"
@@ -12,7 +14,8 @@ namespace gpudoctor::nvml {
 /// What the isolated child does; tests point `libraries` at a fake NVML's path.
 struct JobOptions {
   /// The driver's versioned SONAME first; the unversioned name is what a toolkit stub provides.
-  std::vector<std::string> libraries = {"libnvidia-ml.so.1", "libnvidia-ml.so"};
+  /// None on macOS, where NVIDIA never shipped NVML.
+  std::vector<std::string> libraries = library_names(host_platform()).nvml;
 };
 
 /// The job that opens libnvidia-ml in a child and reports an NvmlInfo.

@@ -8,6 +8,8 @@
 #include "opencl/opencl_device.hpp"
 #include "opencl/opencl_info_reader.hpp"
 #include "opencl/opencl_matmul.hpp"
+#include "platform/library_names.hpp"
+#include "platform/platform.hpp"
 #include "api/opencl/opencl_codes.hpp"
 #include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
@@ -127,6 +129,76 @@ void run_smoke(const OpenClApi& api, const std::vector<cl_platform_id>& ids, Icd
   rep.smoke_running.reset();
 }
 
+/// The child's answer: the report so far, with its status and a detail naming the library.
+auto make_reporter(const std::string& library, IcdReport& rep) {
+  return [&library, &rep](ProbeStatus status, const std::string& detail) {
+    if (status != ProbeStatus::ok && !rep.error) rep.error = detail;
+    JobReport j;
+    j.status = status;
+    j.detail = library + ": " + detail;
+    j.data = rep;
+    return j;
+  };
+}
+using Reporter = decltype(make_reporter(std::string(), std::declval<IcdReport&>()));
+
+/// Every platform and device through the OpenCL API that `api_library` exports (the ICD loader
+/// on Linux, Apple's framework on a Mac); with `smoke`, the smoke matmul on each device.
+JobReport enumerate(const std::string& api_library, const std::string& library, bool smoke,
+                    IcdReport& rep, const Reporter& report) {
+  std::string err;
+  auto loader = DynamicLibrary::open(api_library, &err);
+  if (!loader) {
+    rep.loads = rep.loads && api_library != library;
+    return report(ProbeStatus::failed, api_library + " cannot be opened: " + err);
+  }
+  std::string missing;
+  auto api = OpenClApi::load(*loader, &missing);
+  if (!api) return report(ProbeStatus::failed, api_library + " has no " + missing);
+
+  cl_uint count = 0;
+  cl_int rc = api->get_platform_ids(0, nullptr, &count);
+  if (rc != CL_SUCCESS) {
+    return report(ProbeStatus::failed,
+                  cl_call_failed("clGetPlatformIDs", rc) +
+                      (api_library == library
+                           ? std::string()
+                           : ": the loader did not take this ICD (ocl-icd skips one whose "
+                             "platforms do not list cl_khr_icd or answer "
+                             "CL_PLATFORM_ICD_SUFFIX_KHR)"));
+  }
+  QueryProblems problems;
+  if (count > kMaxPlatforms) {
+    problems.implausible.push_back("clGetPlatformIDs claims " + std::to_string(count) +
+                                   " platforms; read the first " + std::to_string(kMaxPlatforms));
+    count = kMaxPlatforms;
+  }
+  std::vector<cl_platform_id> ids(count, nullptr);
+  rc = api->get_platform_ids(count, ids.data(), nullptr);
+  if (rc != CL_SUCCESS) return report(ProbeStatus::failed, cl_call_failed("clGetPlatformIDs", rc));
+  ids = usable(std::move(ids), "clGetPlatformIDs", problems);
+
+  std::size_t devices = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    rep.platforms.push_back(read_platform(*api, ids[i], i, problems));
+    devices += rep.platforms.back().devices.size();
+  }
+  rep.loader_name = loader_string(*api, kIcdLoaderName, "CL_ICDL_NAME");
+  rep.loader_version = loader_string(*api, kIcdLoaderVersion, "CL_ICDL_VERSION");
+  if (smoke && problems.implausible.empty()) run_smoke(*api, ids, rep, library);
+
+  if (!problems.implausible.empty()) {
+    return report(ProbeStatus::failed, "answered implausibly: " + summary(problems.implausible));
+  }
+  std::string detail = plural(rep.platforms.size(), "platform") + ", " + plural(devices, "device");
+  if (!problems.failed_calls.empty()) {
+    detail += "; " + std::to_string(problems.failed_calls.size()) +
+              " of its answers unknown: " + summary(problems.failed_calls);
+  }
+  detail += smoke::smoke_summary(rep.smoke);
+  return report(ProbeStatus::ok, detail);
+}
+
 }  // namespace
 
 std::string smoke_device_label(const OpenClPlatform& platform, std::size_t device) {
@@ -148,14 +220,7 @@ void restrict_loader_to(const std::string& library) {
 
 JobReport probe_icd(const std::string& library, bool smoke) {
   IcdReport rep;
-  auto report = [&](ProbeStatus status, const std::string& detail) {
-    if (status != ProbeStatus::ok && !rep.error) rep.error = detail;
-    JobReport j;
-    j.status = status;
-    j.detail = library + ": " + detail;
-    j.data = rep;
-    return j;
-  };
+  auto report = make_reporter(library, rep);
   restrict_loader_to(library);
 
   std::string err;
@@ -195,52 +260,15 @@ JobReport probe_icd(const std::string& library, bool smoke) {
                   "clIcdGetPlatformIDsKHR claims " + std::to_string(count) + " platforms");
   }
   if (count == 0) return report(ProbeStatus::missing, "loads but reports no platforms");
+  return enumerate(library_names(kPlatformLinux).opencl.front(), library, smoke, rep, report);
+}
 
-  auto loader = DynamicLibrary::open("libOpenCL.so.1", &err);
-  if (!loader) {
-    return report(ProbeStatus::failed, "the ICD loader libOpenCL.so.1 cannot be opened: " + err);
-  }
-  std::string missing;
-  auto api = OpenClApi::load(*loader, &missing);
-  if (!api) return report(ProbeStatus::failed, "libOpenCL.so.1 has no " + missing);
-
-  rc = api->get_platform_ids(0, nullptr, &count);
-  if (rc != CL_SUCCESS) {
-    return report(ProbeStatus::failed,
-                  cl_call_failed("clGetPlatformIDs", rc) +
-                      ": the loader did not take this ICD (ocl-icd skips one whose platforms do "
-                      "not list cl_khr_icd or answer CL_PLATFORM_ICD_SUFFIX_KHR)");
-  }
-  QueryProblems problems;
-  if (count > kMaxPlatforms) {
-    problems.implausible.push_back("clGetPlatformIDs claims " + std::to_string(count) +
-                                   " platforms; read the first " + std::to_string(kMaxPlatforms));
-    count = kMaxPlatforms;
-  }
-  std::vector<cl_platform_id> ids(count, nullptr);
-  rc = api->get_platform_ids(count, ids.data(), nullptr);
-  if (rc != CL_SUCCESS) return report(ProbeStatus::failed, cl_call_failed("clGetPlatformIDs", rc));
-  ids = usable(std::move(ids), "clGetPlatformIDs", problems);
-
-  std::size_t devices = 0;
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    rep.platforms.push_back(read_platform(*api, ids[i], i, problems));
-    devices += rep.platforms.back().devices.size();
-  }
-  rep.loader_name = loader_string(*api, kIcdLoaderName, "CL_ICDL_NAME");
-  rep.loader_version = loader_string(*api, kIcdLoaderVersion, "CL_ICDL_VERSION");
-  if (smoke && problems.implausible.empty()) run_smoke(*api, ids, rep, library);
-
-  if (!problems.implausible.empty()) {
-    return report(ProbeStatus::failed, "answered implausibly: " + summary(problems.implausible));
-  }
-  std::string detail = plural(rep.platforms.size(), "platform") + ", " + plural(devices, "device");
-  if (!problems.failed_calls.empty()) {
-    detail += "; " + std::to_string(problems.failed_calls.size()) +
-              " of its answers unknown: " + summary(problems.failed_calls);
-  }
-  detail += smoke::smoke_summary(rep.smoke);
-  return report(ProbeStatus::ok, detail);
+JobReport probe_framework(const std::string& library, bool smoke) {
+  IcdReport rep;
+  auto report = make_reporter(library, rep);
+  // Apple's OpenCL is the implementation itself: no ICD entry point, no loader in between.
+  rep.loads = true;
+  return enumerate(library, library, smoke, rep, report);
 }
 
 }  // namespace gpudoctor::opencl

@@ -40,6 +40,10 @@ void restrict_loader_to(const std::string& library);
 /// a child: it loads vendor code and may crash or hang there.
 JobReport probe_icd(const std::string& library, bool smoke);
 
+/// The same for a Mac, whose OpenCL.framework is the implementation: opened directly, no ICD
+/// step and no loader. Runs only in a child.
+JobReport probe_framework(const std::string& library, bool smoke);
+
 /// How smoke results name an OpenCL device: "<device name> on <platform name>".
 std::string smoke_device_label(const OpenClPlatform& platform, std::size_t device);
 

@@ -13,6 +13,7 @@
 #include "core/library_search.hpp"
 #include "opencl/opencl_enumerate.hpp"
 #include "parse/icd_files.hpp"
+#include "platform/library_names.hpp"
 #include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
 
@@ -43,7 +44,9 @@ class Discovery {
   explicit Discovery(const ProbeContext& ctx) : ctx_(ctx), search_(ctx.root, ctx.env) {}
 
   OpenClInfo run() {
-    info_.loader = search_.find("libOpenCL.so.1");
+    const LibraryNames& names = library_names(ctx_.platform);
+    if (!names.opencl_has_icds) return framework(names.opencl);
+    info_.loader = search_.find(names.opencl.front());
     // The Khronos loader takes these first; ocl-icd before late 2025 ignores them.
     if (auto names = ctx_.env.get_nonempty("OCL_ICD_FILENAMES")) {
       for (const auto& lib : split_path_list(*names)) add_library("OCL_ICD_FILENAMES", lib);
@@ -85,6 +88,24 @@ class Discovery {
   }
 
  private:
+  /// macOS: Apple's OpenCL.framework is the one implementation; no ICD files are read.
+  OpenClInfo framework(const std::vector<std::string>& paths) {
+    for (const auto& path : paths) {
+      OpenClIcd impl;
+      impl.source = kOpenClAppleFramework;
+      impl.library = path;
+      if (ctx_.root.exists(path)) {
+        impl.resolved = path;
+        info_.loader = path;
+      } else {
+        impl.error = path + " does not exist";
+      }
+      info_.icds.push_back(std::move(impl));
+      if (info_.loader) break;
+    }
+    return std::move(info_);
+  }
+
   void scan(const std::string& dir, const std::string& source) {
     info_.vendors_dir = dir;
     for (const auto& name : ctx_.root.list(dir)) {
@@ -229,8 +250,11 @@ std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const OpenClInfo& found) 
     if (first[i] != i) continue;
     const OpenClIcd& icd = found.icds[i];
     const std::string library = icd.library;
+    const bool framework = icd.source == kOpenClAppleFramework;
     out.push_back({std::string(kBackendOpenCl), base_name(icd.file ? *icd.file : library), library,
-                   [library, smoke = ctx.smoke] { return probe_icd(library, smoke); }});
+                   [library, framework, smoke = ctx.smoke] {
+                     return framework ? probe_framework(library, smoke) : probe_icd(library, smoke);
+                   }});
   }
   return out;
 }
@@ -243,8 +267,10 @@ ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bo
     return out;
   }
   if (!live) {
-    out.detail = plural(info.icds.size(), "ICD registration") +
-                 " read; libraries are not loaded under --sysroot";
+    out.detail = info.icds.front().source == kOpenClAppleFramework
+                     ? "OpenCL.framework is not loaded under --sysroot"
+                     : plural(info.icds.size(), "ICD registration") +
+                           " read; libraries are not loaded under --sysroot";
     return out;
   }
   std::size_t next = 0;
@@ -275,7 +301,10 @@ ProbeOutcome assemble(OpenClInfo& info, std::vector<IsolatedResult>& results, bo
   for (const auto& p : info.platforms) devices += p.devices.size();
   if (next > 0) out.seconds = seconds;
 
-  if (!info.loader) {
+  if (!info.loader && info.icds.front().source == kOpenClAppleFramework) {
+    out.status = ProbeStatus::failed;
+    out.detail = "Apple's OpenCL.framework is missing: " + join(failures, "; ");
+  } else if (!info.loader) {
     out.status = ProbeStatus::failed;
     out.detail = "libOpenCL.so.1, the ICD loader, was not found: applications cannot reach the " +
                  plural(info.icds.size(), "registered ICD") + " (install ocl-icd-libopencl1)";

@@ -136,8 +136,8 @@ IsolatedJob make_job(JobOptions options) {
 }
 
 std::vector<IsolatedJob> jobs(const ProbeContext& ctx) {
-  if (!ctx.live) return {};
   JobOptions options;
+  if (!ctx.live || options.libraries.empty()) return {};
   if (auto rocm = ctx.env.get_nonempty("ROCM_PATH")) {
     options.libraries.insert(options.libraries.begin(),
                              join_path(join_path(*rocm, "lib"), "libamdhip64.so"));

@@ -2,7 +2,9 @@
 #include <string>
 #include <vector>
 
+#include "core/host_platform.hpp"
 #include "core/isolate.hpp"
+#include "platform/library_names.hpp"
 #include "model/probe_outcome.hpp"
 #include "model/rocm.hpp"
 #include "probe_context.hpp"
@@ -12,9 +14,8 @@ namespace gpudoctor::hip {
 /// What the isolated child does; tests point `libraries` at a fake libamdhip64.
 struct JobOptions {
   /// Tried in order: the development name a ROCm install puts on the loader's path, then the
-  /// versioned names of ROCm 7, 6 and 5, then the default install directory.
-  std::vector<std::string> libraries = {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
-                                        "libamdhip64.so.5", "/opt/rocm/lib/libamdhip64.so"};
+  /// versioned names of ROCm 7, 6 and 5, then the default install directory. None on macOS.
+  std::vector<std::string> libraries = library_names(host_platform()).hip;
 };
 
 /// The job that opens libamdhip64 in a child and reports a HipInfo.

@@ -6,6 +6,9 @@
 #include "vulkan/vulkan_device.hpp"
 #include "api/vulkan/vulkan_names.hpp"
 #include "api/vulkan/vulkan_version.hpp"
+#include "core/host_platform.hpp"
+#include "platform/library_names.hpp"
+#include "text.hpp"
 
 namespace gpudoctor::vulkan {
 
@@ -21,15 +24,19 @@ VulkanInstanceError failed(std::string detail) { return {ProbeStatus::failed, st
 std::variant<VulkanInstance, VulkanInstanceError> open_vulkan_instance(const char* app_name) {
   VulkanInstance v;
   std::string error;
-  auto lib = DynamicLibrary::open("libvulkan.so.1", &error);
+  const auto& names = library_names(host_platform()).vulkan;
+  std::string loaded;
+  std::vector<std::string> errors;
+  auto lib = open_first(names, &loaded, &errors);
   if (!lib) {
-    return VulkanInstanceError{ProbeStatus::missing,
-                               "the Vulkan loader libvulkan.so.1 could not be opened: " + error};
+    return VulkanInstanceError{ProbeStatus::missing, "the Vulkan loader " + names.front() +
+                                                         " could not be opened: " +
+                                                         join(errors, "; ")};
   }
   v.lib.emplace(std::move(*lib));
   if (!v.api.load_global(*v.lib)) {
     return failed(
-        "libvulkan.so.1 has no vkGetInstanceProcAddr, vkCreateInstance or "
+        loaded + " has no vkGetInstanceProcAddr, vkCreateInstance or "
         "vkEnumerateInstanceExtensionProperties");
   }
   if (v.api.enumerate_instance_version != nullptr) {

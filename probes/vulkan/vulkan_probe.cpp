@@ -11,6 +11,7 @@
 #include "parse/pci_sysfs.hpp"
 #include "parse/vulkan_manifest.hpp"
 #include "smoke/smoke_verdict.hpp"
+#include "platform/library_names.hpp"
 #include "text.hpp"
 #include "vulkan/vulkan_enumerate.hpp"
 #include "vulkan/vulkan_layers_probe.hpp"
@@ -21,7 +22,6 @@ namespace gpudoctor::vulkan {
 namespace {
 
 constexpr const char* kBackend = "vulkan";
-constexpr const char* kLoaderName = "libvulkan.so.1";
 constexpr bool k64Bit = sizeof(void*) == 8;
 /// How a manifest's not_loaded begins when an earlier manifest is the same driver.
 const std::string kSameDriverAs = "the same driver as ";
@@ -38,7 +38,10 @@ class Discovery {
   explicit Discovery(const ProbeContext& ctx) : ctx_(ctx), libs_(ctx.root, ctx.env) {}
 
   VulkanInfo run() {
-    info_.loader = libs_.find(kLoaderName);
+    for (const auto& name : library_names(ctx_.platform).vulkan) {
+      info_.loader = libs_.find(name);
+      if (info_.loader) break;
+    }
     const VulkanSearchPlan plan = vulkan_driver_search_plan(ctx_.env);
     info_.driver_override = plan.override_variable;
     render_nodes_ = read_render_nodes();
@@ -327,7 +330,7 @@ ProbeOutcome assemble(VulkanInfo& info, std::vector<IsolatedResult>& results, bo
                      : "no Vulkan driver manifest in " + join(info.search_paths, ", ");
   } else if (!info.loader) {
     own.status = ProbeStatus::missing;
-    own.detail = std::string(kLoaderName) + ", the Vulkan loader, is not installed";
+    own.detail = "the Vulkan loader (libvulkan) is not installed";
   } else if (results.empty()) {
     own.status = ProbeStatus::missing;
     own.detail = not_loaded > 0 ? "no device: " + plural(not_loaded, "driver") +

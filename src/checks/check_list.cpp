@@ -10,6 +10,10 @@ constexpr const char* kCudaInstallGuide =
 constexpr const char* kCudaDriverApiTypes =
     "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html";
 constexpr const char* kOpenClIcdLoader = "https://github.com/KhronosGroup/OpenCL-ICD-Loader";
+/// Checks of what only one platform has: sysfs, kernel modules, ICD files, Vulkan manifests
+/// and CUDA/ROCm builds are Linux's; Rosetta, SIP and Metal are the Mac's.
+constexpr std::string_view kOnlyLinux = "linux";
+constexpr std::string_view kOnlyMacos = "macos";
 constexpr const char* kVulkanLoaderDrivers =
     "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderDriverInterface.md";
 }  // namespace
@@ -26,7 +30,7 @@ std::vector<CheckSpec> make_check_list() {
        "Every display, 3D and accelerator PCI function, and the driver link under "
        "/sys/bus/pci/devices/<address>/driver.",
        "A GPU that no kernel driver has claimed cannot be used by any API.",
-       "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_gpu_without_driver},
+       "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_gpu_without_driver, "", kOnlyLinux},
       {"gpu.none", "gpu",
        "Every GPU any source saw: PCI display, 3D and accelerator functions, system_profiler, "
        "CUDA, NVML, KFD, and the OpenCL and Vulkan devices that are not the CPU.",
@@ -36,19 +40,19 @@ std::vector<CheckSpec> make_check_list() {
       {"nvidia.nouveau_bound", "nvidia",
        "NVIDIA GPUs whose bound driver is nouveau; modprobe.d files that blacklist nouveau.",
        "nouveau and the NVIDIA driver cannot both own a GPU; CUDA needs NVIDIA's.",
-       kCudaInstallGuide, check_nouveau_bound},
+       kCudaInstallGuide, check_nouveau_bound, "", kOnlyLinux},
       {"nvidia.module_not_loaded", "nvidia",
        "An NVIDIA GPU on PCI with no /proc/driver/nvidia/version; Secure Boot state; dkms builds "
        "for the running kernel.",
        "Without the kernel module there is no NVML, CUDA or NVIDIA OpenCL/Vulkan. Secure Boot "
        "rejecting an unsigned DKMS module is the most common reason after an install.",
-       kCudaInstallGuide, check_nvidia_module_not_loaded},
+       kCudaInstallGuide, check_nvidia_module_not_loaded, "", kOnlyLinux},
       {"nvidia.device_nodes", "nvidia",
        "/dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia<N>: present, and readable and writable by "
        "this process; in a container, whether any NVIDIA driver was passed in.",
        "CUDA opens these nodes; a missing nvidia-uvm breaks CUDA while nvidia-smi still works, "
        "and a container started without --gpus has none.",
-       kCudaInstallGuide, check_nvidia_device_nodes, "nvidia.container_without_gpu"},
+       kCudaInstallGuide, check_nvidia_device_nodes, "nvidia.container_without_gpu", kOnlyLinux},
       {"nvidia.driver_library_mismatch", "nvidia",
        "The loaded kernel module's version (/proc/driver/nvidia/version) against the version in "
        "the userspace libraries' file names (libnvidia-ml.so.<version>, libcuda.so.<version>), "
@@ -56,7 +60,7 @@ std::vector<CheckSpec> make_check_list() {
        "Upgrading the driver packages without a reboot leaves the old module loaded: NVML and "
        "CUDA refuse to talk to it.",
        "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html",
-       check_nvidia_version_mismatch},
+       check_nvidia_version_mismatch, "", kOnlyLinux},
       {"nvidia.fabricmanager", "nvidia",
        "NVSwitch PCI functions (vendor 10de, class 0680) against nvidia-fabricmanager's files: "
        "its binary, its dpkg record and version, its systemd unit and whether it is enabled.",
@@ -64,20 +68,20 @@ std::vector<CheckSpec> make_check_list() {
        "it, or with one of another version than the driver (it refuses to start), every CUDA "
        "program fails with error 802 \"system not yet initialized\".",
        "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html",
-       check_fabricmanager},
+       check_fabricmanager, "", kOnlyLinux},
       {"nvidia.wsl_gpu", "nvidia",
        "Under WSL: the WSL version (the kernel), /dev/dxg, the Windows driver's libraries in "
        "/usr/lib/wsl/lib, and which libcuda the loader picks.",
        "WSL 2 passes the GPU through /dev/dxg and the Windows driver's libcuda; WSL 1 has no GPU, "
        "and a Linux NVIDIA driver installed inside WSL shadows the real libcuda.",
        "https://docs.nvidia.com/cuda/wsl-user-guide/index.html", check_wsl_gpu,
-       "nvidia.wsl_linux_driver"},
+       "nvidia.wsl_linux_driver", kOnlyLinux},
       {"cuda.stub_libcuda", "cuda",
        "The first libcuda.so* in the dynamic loader's order (LD_LIBRARY_PATH, ld.so.conf, "
        "defaults) and what cuInit returned through it.",
        "The toolkit's lib64/stubs/libcuda.so exists for linking; loaded at run time it makes "
        "every CUDA call fail with CUDA_ERROR_STUB_LIBRARY.",
-       kCudaDriverApiTypes, check_stub_libcuda},
+       kCudaDriverApiTypes, check_stub_libcuda, "", kOnlyLinux},
       {"cuda.init", "cuda",
        "Whether libcuda.so.1 loads and what cuInit returns, by error name.",
        "cuInit is the first thing every CUDA program and framework calls; its error code says "
@@ -101,7 +105,7 @@ std::vector<CheckSpec> make_check_list() {
        "A CUDA program needs a driver at least as new as its runtime; within a major version "
        "an older driver runs it with reduced features.",
        "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
-       check_driver_for_toolkit},
+       check_driver_for_toolkit, "", kOnlyLinux},
       {"cuda.arch_unsupported", "cuda",
        "Each NVIDIA GPU's compute capability (CUDA, NVML, or its PCI id in the matrix) against "
        "the oldest sm_XX each installed toolkit's nvcc can build for.",
@@ -114,20 +118,20 @@ std::vector<CheckSpec> make_check_list() {
        "built for and the driver it needs.",
        "cuDNN ships one build per CUDA major version and sets its own driver minimum.",
        "https://docs.nvidia.com/deeplearning/cudnn/backend/v9.5.1/reference/support-matrix.html",
-       check_cudnn_for_toolkit, "cudnn.cuda_mismatch, cudnn.driver_too_old, cudnn.gpu_unsupported"},
+       check_cudnn_for_toolkit, "cudnn.cuda_mismatch, cudnn.driver_too_old, cudnn.gpu_unsupported", kOnlyLinux},
       {"python.torch_cpu_only", "python",
        "torch/version.py (cuda, hip) of every torch installed in the Python environments found, "
        "on a machine with a usable NVIDIA GPU.",
        "pip on Linux aarch64, Windows and many mirrors installs the CPU build; it never uses the "
        "GPU and says only that torch.cuda.is_available() is False.",
-       "https://pytorch.org/get-started/locally/", check_torch_cpu_only},
+       "https://pytorch.org/get-started/locally/", check_torch_cpu_only, "", kOnlyLinux},
       {"python.torch_cuda_driver", "python",
        "The CUDA runtime bundled in each torch build (torch.version.cuda) against the installed "
        "driver and the minor-version-compatibility minimums.",
        "A framework's bundled CUDA needs a driver of that CUDA major family; the toolkit on PATH "
        "does not matter for this.",
        "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
-       check_torch_cuda_vs_driver},
+       check_torch_cuda_vs_driver, "", kOnlyLinux},
       {"python.torch_arch", "python",
        "The SASS (sm_XX) and PTX (compute_XX) targets in the fatbinaries of the CUDA libraries "
        "each framework loads (torch/lib/libtorch_cuda*.so, TensorFlow's libtensorflow_*.so.2, "
@@ -138,13 +142,13 @@ std::vector<CheckSpec> make_check_list() {
        "GPUs at the first start; with neither the first kernel fails with \"no kernel image is "
        "available for execution on the device\".",
        "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility",
-       check_framework_arch, "python.tensorflow_arch, python.jax_arch, python.cupy_arch"},
+       check_framework_arch, "python.tensorflow_arch, python.jax_arch, python.cupy_arch", kOnlyLinux},
       {"python.torch_gfx", "python",
        "The gfx targets in the clang offload bundles of a ROCm torch's libtorch_hip.so, read "
        "from the file, against each AMD GPU's target (KFD) and HSA_OVERRIDE_GFX_VERSION.",
        "HIP code objects run only on the exact processor they were built for; torch then fails "
        "with \"HIP error: invalid device function\".",
-       "https://llvm.org/docs/AMDGPUUsage.html#processors", check_framework_gfx},
+       "https://llvm.org/docs/AMDGPUUsage.html#processors", check_framework_gfx, "", kOnlyLinux},
       {"python.framework_python", "python",
        "Each environment's Python version against the range the installed torch release "
        "supports and the Python versions TensorFlow's tested build configuration lists.",
@@ -156,13 +160,13 @@ std::vector<CheckSpec> make_check_list() {
        "TensorFlow's CUDA libraries need a driver of their CUDA major family; with an older one "
        "tf.config.list_physical_devices('GPU') is empty.",
        "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
-       check_tensorflow_cuda_driver},
+       check_tensorflow_cuda_driver, "", kOnlyLinux},
       {"python.tensorflow_cudnn", "python",
        "The nvidia-cudnn wheel each TensorFlow release pins for its and-cuda extra (its "
        "METADATA) against the one installed beside it, and any cuDNN in a CUDA toolkit.",
        "Since the and-cuda extra a plain `pip install tensorflow` brings no CUDA libraries: "
        "TensorFlow says \"Cannot dlopen some GPU libraries\" and uses the CPU.",
-       "https://www.tensorflow.org/install/pip", check_tensorflow_cudnn},
+       "https://www.tensorflow.org/install/pip", check_tensorflow_cudnn, "", kOnlyLinux},
       {"python.tensorflow_cuda_libraries", "python",
        "The libcudart.so.N and libcudnn.so.N each TensorFlow GPU build asks for (build_info.py), "
        "where its libtensorflow_framework.so.2 lets the loader look (DT_RPATH / DT_RUNPATH of "
@@ -172,14 +176,14 @@ std::vector<CheckSpec> make_check_list() {
        "conda environment's lib/ is not searched by 2.7 and later, and an older cuDNN than the "
        "one it was built with fails every convolution.",
        "https://github.com/tensorflow/tensorflow/blob/v2.7.0/third_party/gpus/cuda_configure.bzl",
-       check_tensorflow_cuda_libraries, "python.tensorflow_cudnn_loaded"},
+       check_tensorflow_cuda_libraries, "python.tensorflow_cudnn_loaded", kOnlyLinux},
       {"python.torch_extension_cuda", "python",
        "The CUDA of the toolkit torch.utils.cpp_extension builds with (CUDA_HOME, CUDA_PATH, nvcc "
        "on PATH, /usr/local/cuda) against each torch's torch.version.cuda.",
        "torch refuses to build C++/CUDA extensions (pip installs of flash-attn, apex, …) with an "
        "nvcc of another CUDA major than its own; a minor difference only warns.",
        "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py",
-       check_torch_extension_cuda},
+       check_torch_extension_cuda, "", kOnlyLinux},
       {"python.nvidia_wheel_conflict", "python",
        "The nvidia-cudnn-cu* requirement in the METADATA of every framework of an environment "
        "(torch, tensorflow[and-cuda], jax-cuda*-plugin, …) against the wheel installed.",
@@ -187,22 +191,22 @@ std::vector<CheckSpec> make_check_list() {
        "one another framework pinned fails when it loads it.",
        "https://github.com/tensorflow/tensorflow/blob/v2.7.0/tensorflow/stream_executor/cuda/"
        "cuda_dnn.cc",
-       check_nvidia_wheel_conflict},
+       check_nvidia_wheel_conflict, "", kOnlyLinux},
       {"python.tensorflow_cpu_only", "python",
        "build_info.py is_cuda_build of every TensorFlow, on a machine with a usable NVIDIA GPU.",
        "tensorflow-cpu and CPU-only builds never use the GPU.",
-       "https://www.tensorflow.org/install/pip", check_tensorflow_cpu_only},
+       "https://www.tensorflow.org/install/pip", check_tensorflow_cpu_only, "", kOnlyLinux},
       {"python.jax_cuda", "python",
        "Each jax-cuda*-plugin against jaxlib's version, the driver minimum, the compute "
        "capability minimum and the cuDNN wheel range of the JAX installation page.",
        "jaxlib silently drops a plugin of another version; an old driver or GPU makes JAX fall "
        "back to the CPU.",
-       "https://docs.jax.dev/en/latest/installation.html", check_jax_cuda},
+       "https://docs.jax.dev/en/latest/installation.html", check_jax_cuda, "", kOnlyLinux},
       {"python.jax_cpu_only", "python",
        "Environments with jaxlib but no CUDA or ROCm plugin, on a machine with a usable NVIDIA "
        "GPU.",
        "`pip install jax` is CPU-only; the GPU needs the jax[cuda12] / jax[cuda13] extra.",
-       "https://docs.jax.dev/en/latest/installation.html", check_jax_cpu_only},
+       "https://docs.jax.dev/en/latest/installation.html", check_jax_cpu_only, "", kOnlyLinux},
       {"compat.newer_than_tables", "python",
        "Each installed torch, tensorflow and tensorflow-metal against the newest release in "
        "gpudoctor's tables (data/compat).",
@@ -215,22 +219,23 @@ std::vector<CheckSpec> make_check_list() {
        "The ICD loader skips ICDs it cannot load, silently; with none left clinfo shows 0 "
        "platforms and programs get -1001.",
        kOpenClIcdLoader, check_opencl_icds,
-       "opencl.no_icd, opencl.icd_broken, opencl.no_device"},
+       "opencl.no_icd, opencl.icd_broken, opencl.no_device", kOnlyLinux},
       {"opencl.cpu_only", "opencl",
        "OpenCL devices (on a recorded machine: the .icd files) against the GPUs on PCI that have "
        "a driver bound.",
        "When only a CPU device answers, OpenCL programs run on the CPU without saying so.",
-       kOpenClIcdLoader, check_opencl_cpu_only},
+       kOpenClIcdLoader, check_opencl_cpu_only, "", kOnlyLinux},
       {"vulkan.manifests", "vulkan",
        "The Vulkan driver manifests (VK_DRIVER_FILES, VK_ADD_DRIVER_FILES, icd.d directories) "
        "and whether each names a library that exists.",
        "The loader skips manifests it cannot use; with none, vkCreateInstance fails.",
-       kVulkanLoaderDrivers, check_vulkan_manifests, "vulkan.no_driver, vulkan.manifest_broken"},
+       kVulkanLoaderDrivers, check_vulkan_manifests,
+       "vulkan.no_driver, vulkan.manifest_broken", kOnlyLinux},
       {"vulkan.software_only", "vulkan",
        "Vulkan physical devices (on a recorded machine: the driver manifests) against the GPUs "
        "on PCI that have a driver bound, and the kernel driver each GPU driver needs.",
        "When only llvmpipe/lavapipe answers, Vulkan compute runs on the CPU, many times slower.",
-       kVulkanLoaderDrivers, check_vulkan_software_only, "vulkan.radeon_kernel_driver"},
+       kVulkanLoaderDrivers, check_vulkan_software_only, "vulkan.radeon_kernel_driver", kOnlyLinux},
       {"vulkan.layer_broken", "vulkan",
        "The implicit layer manifests in the loader's order (VK_IMPLICIT_LAYER_PATH, "
        "VK_ADD_IMPLICIT_LAYER_PATH, implicit_layer.d under $XDG_CONFIG_HOME, $XDG_CONFIG_DIRS, "
@@ -240,7 +245,7 @@ std::vector<CheckSpec> make_check_list() {
        "is gone makes it print an error each time, and some layers hide GPUs (AMDVLK's "
        "switchable-graphics layer hides RADV).",
        "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderLayerInterface.md",
-       check_vulkan_layers, "vulkan.layer_hides_devices"},
+       check_vulkan_layers, "vulkan.layer_hides_devices", kOnlyLinux},
       {"smoke.failed", "cuda",
        "The smoke matmul's result on each device of every API (CUDA, OpenCL, Vulkan) against "
        "the CPU reference, and whether its driver survived running it; a test that could not "
@@ -254,44 +259,45 @@ std::vector<CheckSpec> make_check_list() {
        "tensorflow-metal are arm64 only.",
        "https://developer.apple.com/documentation/apple-silicon/"
        "about-the-rosetta-translation-environment",
-       check_macos_rosetta_python, "macos.rosetta_shell"},
+       check_macos_rosetta_python, "macos.rosetta_shell", kOnlyMacos},
       {"macos.version_compat", "macos",
        "macOS 11 or later, SYSTEM_VERSION_COMPAT, and the macOS SDK each Python was built with "
        "(its Mach-O load commands).",
        "A program built with an SDK older than 11 (or any, with SYSTEM_VERSION_COMPAT=1) is told "
        "macOS 10.16; pip then rejects macosx_11_0+ wheels such as tensorflow-macos.",
-       "https://github.com/actions/setup-python/issues/469", check_macos_version_compat},
+       "https://github.com/actions/setup-python/issues/469", check_macos_version_compat,
+       "", kOnlyMacos},
       {"macos.dyld_library_path", "macos",
        "DYLD_LIBRARY_PATH as this process sees it, and Pythons under SIP-protected paths.",
        "System Integrity Protection purges DYLD_* variables when it launches a protected "
        "program, so /usr/bin/python3, /bin/sh and what they start never see them.",
        "https://developer.apple.com/library/archive/documentation/Security/Conceptual/"
        "System_Integrity_Protection_Guide/RuntimeProtections/RuntimeProtections.html",
-       check_macos_dyld_library_path},
+       check_macos_dyld_library_path, "", kOnlyMacos},
       {"macos.cuda", "macos",
        "NVIDIA GPUs in system_profiler and CUDA toolkits on a Mac.",
        "CUDA 10.2 was the last toolkit and driver release for macOS.",
        "https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/index.html",
-       check_macos_cuda},
+       check_macos_cuda, "", kOnlyMacos},
       {"macos.mps", "macos",
        "Each torch's version against the macOS floor of its MPS backend (PyTorch's matrix), on a "
        "Mac with an arm64 Python.",
        "torch.backends.mps.is_available() is False below the floor or before torch 1.12, and "
        "torch then silently runs on the CPU.",
-       "https://pytorch.org/docs/2.1/_sources/notes/mps.rst.txt", check_macos_mps},
+       "https://pytorch.org/docs/2.1/_sources/notes/mps.rst.txt", check_macos_mps, "", kOnlyMacos},
       {"macos.tensorflow_metal", "macos",
        "Each tensorflow-metal against the TensorFlow it is built for and its macOS minimum "
        "(the table on its PyPI page), and the tensorflow-macos / tensorflow installed beside it.",
        "The plugin's ABI is tied to one TensorFlow minor: a mismatch fails to load or crashes "
        "the kernel (NSInvalidArgumentException).",
        "https://pypi.org/project/tensorflow-metal/", check_macos_tensorflow_metal,
-       "macos.tensorflow_metal_macos"},
+       "macos.tensorflow_metal_macos", kOnlyMacos},
       {"macos.plaidml", "macos",
        "plaidml-keras installs, the Keras backend (KERAS_BACKEND, keras.json) and ~/.plaidml.",
        "PlaidML only runs Keras when Keras is switched to its backend and plaidml-setup chose "
        "a device; the project is no longer developed.",
        "https://github.com/plaidml/plaidml", check_macos_plaidml,
-       "macos.plaidml_backend, macos.plaidml_setup, macos.plaidml_unmaintained"},
+       "macos.plaidml_backend, macos.plaidml_setup, macos.plaidml_unmaintained", kOnlyMacos},
       {"rocm.gfx_unsupported", "rocm",
        "Each AMD GPU's gfx target (KFD gfx_target_version) against the targets the installed "
        "ROCm release and each torch +rocmX.Y build support (ROCm's compatibility matrix), and "
@@ -301,7 +307,7 @@ std::vector<CheckSpec> make_check_list() {
        "a supported sibling.",
        "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html",
        check_rocm_gfx_support,
-       "rocm.torch_gfx_unsupported, rocm.gfx_override, rocm.gfx_override_wrong"},
+       "rocm.torch_gfx_unsupported, rocm.gfx_override, rocm.gfx_override_wrong", kOnlyLinux},
       {"rocm.device_access", "rocm",
        "/dev/kfd and /dev/dri/renderD*: their group and mode, whether this process can open "
        "them, its groups (/proc/self/status) against /etc/group.",
@@ -309,7 +315,7 @@ std::vector<CheckSpec> make_check_list() {
        "with \"Unable to open /dev/kfd read-write: Permission denied\", and a group added "
        "after login counts only in a new session.",
        "https://github.com/ROCm/ROCT-Thunk-Interface", check_rocm_device_access,
-       "rocm.not_in_group, rocm.group_not_active"},
+       "rocm.not_in_group, rocm.group_not_active", kOnlyLinux},
       {"rocm.kernel_driver", "rocm",
        "A ROCm installation against the amdgpu module (/proc/modules, /sys/module/amdgpu), "
        "/dev/kfd and the KFD topology.",
@@ -317,7 +323,7 @@ std::vector<CheckSpec> make_check_list() {
        "without it rocminfo says \"ROCk module is NOT loaded\".",
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/"
        "user-kernel-space-compat-matrix.html",
-       check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd"},
+       check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd", kOnlyLinux},
       {"rocm.gpu_not_in_kfd", "rocm",
        "Each AMD GPU on PCI that amdgpu drives against the GPU nodes of the KFD topology "
        "(/sys/class/kfd/kfd/topology/nodes), and what the kernel's KFD does with its ASIC.",
@@ -325,13 +331,13 @@ std::vector<CheckSpec> make_check_list() {
        "drive (GCN 1, Bonaire, Kabini…) and gfx8 GPUs whose PCIe path rejects atomics, and "
        "rocminfo then lists no GPU agent for them.",
        "https://github.com/torvalds/linux/blob/master/drivers/gpu/drm/amd/amdkfd/kfd_device.c",
-       check_rocm_gpu_in_kfd},
+       check_rocm_gpu_in_kfd, "", kOnlyLinux},
       {"rocm.hip_init", "rocm",
        "What hipGetDeviceCount returns through libamdhip64, by error name.",
        "hipGetDeviceCount is the first HIP call every program makes; its error says which layer "
        "is broken.",
        "https://github.com/ROCm/HIP/blob/develop/include/hip/hip_runtime_api.h",
-       check_hip_init},
+       check_hip_init, "", kOnlyLinux},
       {"python.tensorflow_windows_gpu", "python",
        "TensorFlow's release against the host: native Windows (not WSL2) with an NVIDIA GPU.",
        "TensorFlow 2.10 was the last release that supported the GPU on native Windows; later ones "

@@ -5,6 +5,7 @@
 
 #include "checks/checks.hpp"
 #include "environment.hpp"
+#include "platform/platform.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -22,6 +23,9 @@ inline Finding make_finding(const CheckSpec& spec, Severity sev, std::string tit
   if (!spec.source.empty()) f.source = std::string(spec.source);
   return f;
 }
+
+/// The snapshot is of a Mac: fixes are written in macOS terms (no apt, dpkg or modprobe).
+inline bool on_macos(const Snapshot& snap) { return snapshot_platform(snap) == kPlatformMacos; }
 
 /// The PCI GPUs (display / 3D / accelerator functions) of one vendor, or of all when vendor is 0.
 std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendor = 0);

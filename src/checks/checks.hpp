@@ -30,12 +30,15 @@ struct CheckSpec {
   std::string_view source;       ///< URL
   CheckFn run;
   std::string_view also_emits = "";  ///< other finding ids it reports, comma separated
+  /// Where it applies ("any", "linux", "macos"; platform/platform.hpp): run_checks skips it on
+  /// a snapshot of another platform, so a Mac never gets advice about ICDs or kernel modules.
+  std::string_view platforms = "any";
 };
 
 /// The one list of checks, in the order they run and are shown.
 const std::vector<CheckSpec>& all_checks();
 
-/// Runs every check; findings come back in check order.
+/// Runs every check that applies on the snapshot's platform; findings come back in check order.
 std::vector<Finding> run_checks(const CheckInput& in);
 
 /// The check with this id, or that reports findings with this id; nullptr if none.

@@ -12,6 +12,14 @@ namespace {
 
 std::size_t nvidia_gpu_count(const Snapshot& s) {
   if (s.nvml && !s.nvml->devices.empty()) return s.nvml->devices.size();
+  if (s.macos) {  // a Mac has no PCI list: system_profiler's
+    std::size_t n = 0;
+    for (const auto& g : s.macos->gpus) {
+      n += g.vendor_id == std::optional<std::uint32_t>(kPciVendorNvidia) ||
+           g.vendor == std::optional<std::string>("NVIDIA");
+    }
+    return n;
+  }
   return pci_gpus(s, kPciVendorNvidia).size();
 }
 
@@ -75,16 +83,25 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
     if (probe_went_wrong(in.snap, "cuda")) return;
     bool toolkit = in.snap.nvidia && !in.snap.nvidia->toolkits.empty();
     if (gpus == 0 && !toolkit) return;
+    const bool mac = on_macos(in.snap);
+    const std::string lib = mac ? "libcuda.dylib" : "libcuda.so.1";
     Finding f = make_finding(self, gpus > 0 ? Severity::fail : Severity::info,
-                             gpus > 0 ? "No libcuda.so.1: the NVIDIA userspace driver is not "
-                                        "installed, so nothing can use the GPU through CUDA"
-                                      : "No NVIDIA driver here (no libcuda.so.1): the CUDA "
-                                        "toolkit can build programs but not run them on this "
-                                        "machine");
+                             gpus > 0 ? "No " + lib +
+                                            ": the NVIDIA userspace driver is not installed, so "
+                                            "nothing can use the GPU through CUDA"
+                                      : "No NVIDIA driver here (no " + lib +
+                                            "): the CUDA toolkit can build programs but not "
+                                            "run them on this machine");
     f.id = "cuda.no_driver";
-    f.evidence.push_back("dlopen(libcuda.so.1) found nothing");
-    if (gpus > 0) f.fix = "install the NVIDIA driver's userspace libraries (libcuda1 / "
-                          "libnvidia-compute-<version>) matching the kernel module";
+    f.evidence.push_back("dlopen(" + lib + ") found nothing");
+    if (gpus > 0 && mac) {
+      f.fix = "install NVIDIA's CUDA driver for macOS (cudadriver_<version>_macos.dmg, from "
+              "https://www.nvidia.com/object/mac-driver-archive.html) that supports both the "
+              "toolkit and the NVIDIA display driver";
+    } else if (gpus > 0) {
+      f.fix = "install the NVIDIA driver's userspace libraries (libcuda1 / "
+              "libnvidia-compute-<version>) matching the kernel module";
+    }
     out.push_back(std::move(f));
     return;
   }
@@ -103,15 +120,18 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
         f.severity = Severity::info;
         f.title = "The CUDA driver is installed but there is no NVIDIA GPU on this machine";
       } else {
-        f.fix = "check CUDA_VISIBLE_DEVICES and the /dev/nvidia* permissions";
+        f.fix = on_macos(in.snap) ? "check CUDA_VISIBLE_DEVICES, and that NVIDIA's kernel "
+                                    "extensions are loaded: kextstat | grep -i -e nvidia -e cuda"
+                                  : "check CUDA_VISIBLE_DEVICES and the /dev/nvidia* permissions";
       }
       break;
     case 35:
       f.fix = "the driver is older than this libcuda's CUDA: upgrade the NVIDIA driver";
       break;
     case 999:
-      f.fix = "often after suspend/resume: stop GPU users, then sudo rmmod nvidia_uvm && sudo "
-              "modprobe nvidia_uvm (or reboot)";
+      f.fix = on_macos(in.snap) ? "restart the Mac"
+                                : "often after suspend/resume: stop GPU users, then sudo rmmod "
+                                  "nvidia_uvm && sudo modprobe nvidia_uvm (or reboot)";
       break;
     case 802:
       // On an NVSwitch system nvidia.fabricmanager names the cause and its fix.

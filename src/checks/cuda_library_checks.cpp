@@ -124,11 +124,6 @@ std::string add_to_path_fix(const PythonEnv& env, const std::string& dir) {
   return fix;
 }
 
-bool windows_wheel(const PythonPackage& p) {
-  return std::any_of(p.wheel_tags.begin(), p.wheel_tags.end(),
-                     [](const std::string& t) { return t.find("win") != std::string::npos; });
-}
-
 }  // namespace
 
 bool cudnn_runtime_compatible(const Version& loaded, const Version& compiled) {

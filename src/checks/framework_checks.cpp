@@ -36,12 +36,6 @@ std::vector<TensorflowInEnv> tensorflows(const Snapshot& s) {
   return out;
 }
 
-/// Windows wheels read through WSL's /mnt/c: their GPU story is Windows', not this machine's.
-bool windows_wheel(const PythonPackage& p) {
-  return std::any_of(p.wheel_tags.begin(), p.wheel_tags.end(),
-                     [](const std::string& t) { return t.find("win") != std::string::npos; });
-}
-
 std::string tf_label(const TensorflowInEnv& t) {
   return t.pkg->name + " " + t.pkg->version.value_or("?") + " in " + env_label(*t.env);
 }

@@ -15,22 +15,11 @@ std::optional<Version> macos_version(const Snapshot& s) {
   return parse_version(*s.macos->product_version);
 }
 
-std::string env_label(const PythonEnv& env) {
-  return env.prefix + (env.python_version ? " (Python " + *env.python_version + ")" : "");
-}
-
 bool x86_only(const PythonEnv& env) {
   if (!env.executable_archs || env.executable_archs->empty()) return false;
   const auto& a = *env.executable_archs;
   return std::find(a.begin(), a.end(), "arm64") == a.end() &&
          std::find(a.begin(), a.end(), "x86_64") != a.end();
-}
-
-const PythonPackage* find_package(const PythonEnv& env, std::string_view name) {
-  for (const auto& p : env.packages) {
-    if (p.name == name) return &p;
-  }
-  return nullptr;
 }
 
 }  // namespace macos_detail

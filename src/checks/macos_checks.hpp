@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "checks/checks.hpp"
+#include "checks/python_facts.hpp"
 #include "compat/version.hpp"
 
 namespace gpudoctor {
@@ -23,14 +24,8 @@ namespace macos_detail {
 /// The macOS version (sw_vers ProductVersion), when the snapshot is of a Mac and says it.
 std::optional<Version> macos_version(const Snapshot& s);
 
-/// "/Users/me/miniforge3/envs/tf (Python 3.9)"
-std::string env_label(const PythonEnv& env);
-
 /// The interpreter's Mach-O architectures say it cannot run natively on Apple silicon.
 bool x86_only(const PythonEnv& env);
-
-/// A package of this environment by normalised name.
-const PythonPackage* find_package(const PythonEnv& env, std::string_view name);
 
 }  // namespace macos_detail
 

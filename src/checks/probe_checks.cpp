@@ -14,8 +14,29 @@ std::string area_of_backend(const std::string& backend) {
   return backend;
 }
 
-std::string hint_for(const ProbeOutcome& p) {
+/// On a Mac, Metal, OpenCL.framework and the GPU drivers ship with macOS; CUDA had its own
+/// driver package up to macOS 10.13 (seed 002); MoltenVK comes with the Vulkan SDK.
+std::string macos_hint_for(const ProbeOutcome& p, const std::string& lib) {
+  if (p.backend == "cuda") {
+    return "NVIDIA's CUDA driver for macOS (" + lib +
+           ") misbehaves: reinstall the CUDA driver package (cudadriver_<version>_macos.dmg) "
+           "that matches the NVIDIA display driver, then restart.";
+  }
+  if (p.backend == "vulkan") {
+    return "Reinstall or remove the Vulkan driver " + lib + " (MoltenVK; manifest " + p.label +
+           "). To run without it: VK_LOADER_DRIVERS_DISABLE='" + p.label + "'.";
+  }
+  if (p.backend == "opencl" || p.backend == "metal") {
+    return lib + " is part of macOS: install the macOS updates (System Settings → Software "
+           "Update); report it with `gpudoctor query --json` attached.";
+  }
+  return "Re-run with --timeout 30 to rule out a slow start; report it with `gpudoctor query "
+         "--json` attached.";
+}
+
+std::string hint_for(const ProbeOutcome& p, bool macos) {
   const std::string lib = p.library.value_or(p.label);
+  if (macos) return macos_hint_for(p, lib);
   if (p.backend == "opencl") {
     return "Reinstall or remove the OpenCL driver " + lib +
            ". To run without it, set OCL_ICD_VENDORS to a directory holding only the other "
@@ -93,7 +114,7 @@ void check_probe_failures(const CheckSpec& self, const CheckInput& in, std::vect
     if (p.stderr_tail && !p.stderr_tail->empty()) {
       f.evidence.push_back("it printed: " + p.stderr_tail->substr(0, 300));
     }
-    f.fix = hint_for(p);
+    f.fix = hint_for(p, on_macos(in.snap));
     out.push_back(std::move(f));
   }
 }

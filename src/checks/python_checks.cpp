@@ -20,6 +20,11 @@ const PythonPackage* find_package(const PythonEnv& env, std::string_view name) {
   return nullptr;
 }
 
+bool windows_wheel(const PythonPackage& p) {
+  return std::any_of(p.wheel_tags.begin(), p.wheel_tags.end(),
+                     [](const std::string& t) { return t.find("win") != std::string::npos; });
+}
+
 bool usable_nvidia_gpu(const Snapshot& s) {
   for (const PciDevice* p : pci_gpus(s, kPciVendorNvidia)) {
     if (p->driver == std::optional<std::string>("nvidia")) return true;

@@ -15,6 +15,9 @@ std::string env_label(const PythonEnv& env);
 /// The package `name` (PEP 503 normalised) in `env`, if installed.
 const PythonPackage* find_package(const PythonEnv& env, std::string_view name);
 
+/// A Windows wheel read through WSL's /mnt/c: its GPU story is Windows', not this machine's.
+bool windows_wheel(const PythonPackage& p);
+
 /// A usable NVIDIA GPU: on PCI with the nvidia driver bound, or seen by CUDA/NVML.
 bool usable_nvidia_gpu(const Snapshot& s);
 

@@ -1,5 +1,6 @@
 #include "checks/check_util.hpp"
 #include "checks/check_list.hpp"
+#include "platform/platform.hpp"
 
 #include "api/pci/gpu_ids.hpp"
 
@@ -32,7 +33,10 @@ const CheckSpec* find_check(std::string_view id) {
 
 std::vector<Finding> run_checks(const CheckInput& in) {
   std::vector<Finding> out;
-  for (const auto& c : all_checks()) c.run(c, in, out);
+  const std::string_view platform = snapshot_platform(in.snap);
+  for (const auto& c : all_checks()) {
+    if (platform_listed(c.platforms, platform)) c.run(c, in, out);
+  }
   return out;
 }
 

@@ -15,7 +15,7 @@ std::string api_name(const std::string& api) {
   return api;
 }
 
-Finding smoke_finding(const CheckSpec& self, const SmokeResult& s) {
+Finding smoke_finding(const CheckSpec& self, const SmokeResult& s, bool macos) {
   const bool wrong = s.max_abs_error.has_value();  // it ran; the numbers were wrong
   const std::string what = "The " + api_name(s.api) + " smoke matmul on " + s.device;
   if (s.status == "skip") {
@@ -30,6 +30,16 @@ Finding smoke_finding(const CheckSpec& self, const SmokeResult& s) {
   f.evidence.push_back(s.reason.value_or(""));
   if (s.n) f.evidence.push_back("n=" + std::to_string(*s.n) + (s.kernel ? ", " + *s.kernel : ""));
   if (s.library) f.evidence.push_back("driver: " + *s.library);
+  if (macos) {
+    // Metal, OpenCL.framework and the GPU drivers are part of macOS; MoltenVK is not.
+    const std::string update = s.api == "vulkan" ? "update MoltenVK (the Vulkan SDK)"
+                                                 : "install the macOS updates (System Settings → "
+                                                   "Software Update)";
+    f.fix = wrong ? update + "; if it persists, run Apple Diagnostics (hold D at startup)"
+                  : update + "; every program that runs a kernel on this device will fail the "
+                             "same way";
+    return f;
+  }
   f.fix =
       wrong ? "update the driver; if it persists, test the GPU's memory (e.g. DCGM "
               "diagnostics on NVIDIA) and check its cooling and clocks"
@@ -39,19 +49,21 @@ Finding smoke_finding(const CheckSpec& self, const SmokeResult& s) {
   return f;
 }
 
-void add_findings(const CheckSpec& self, const std::vector<SmokeResult>& results,
-                  std::vector<Finding>& out) {
+void add_findings(const CheckSpec& self, const CheckInput& in,
+                  const std::vector<SmokeResult>& results, std::vector<Finding>& out) {
   for (const auto& s : results) {
-    if (s.status == "fail" || s.status == "skip") out.push_back(smoke_finding(self, s));
+    if (s.status == "fail" || s.status == "skip") {
+      out.push_back(smoke_finding(self, s, on_macos(in.snap)));
+    }
   }
 }
 
 }  // namespace
 
 void check_smoke_results(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
-  if (in.snap.cuda) add_findings(self, in.snap.cuda->smoke, out);
-  if (in.snap.opencl) add_findings(self, in.snap.opencl->smoke, out);
-  if (in.snap.vulkan) add_findings(self, in.snap.vulkan->smoke, out);
+  if (in.snap.cuda) add_findings(self, in, in.snap.cuda->smoke, out);
+  if (in.snap.opencl) add_findings(self, in, in.snap.opencl->smoke, out);
+  if (in.snap.vulkan) add_findings(self, in, in.snap.vulkan->smoke, out);
 }
 
 }  // namespace gpudoctor

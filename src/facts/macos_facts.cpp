@@ -2,6 +2,7 @@
 // compares of them.
 #include "facts/area_summaries.hpp"
 #include "facts/parts.hpp"
+#include "text.hpp"
 
 namespace gpudoctor::facts {
 
@@ -145,6 +146,33 @@ std::string macos_summary(const MacosInfo& m) {
     parts.push_back(g.name.value_or("GPU") + (extra.empty() ? "" : " (" + extra + ")"));
   }
   return join(parts, ", ");
+}
+
+std::string macos_gpu_summary(const MacosInfo& m) {
+  std::vector<std::string> gpus;
+  for (const auto& g : m.gpus) {
+    std::vector<std::string> parts;
+    std::string ids;
+    if (g.vendor) ids = *g.vendor;
+    if (g.vendor_id && g.device_id) {
+      ids += (ids.empty() ? "" : " ") + hex(*g.vendor_id, 4) + ":" + hex(*g.device_id, 4);
+    }
+    if (!ids.empty()) parts.push_back(ids);
+    if (g.external == std::optional<bool>(true)) {
+      parts.push_back("external GPU" +
+                      (g.pcie_lane_width ? " PCIe x" + std::to_string(*g.pcie_lane_width) : ""));
+    }
+    if (g.cores) parts.push_back(std::to_string(*g.cores) + " GPU cores");
+    if (auto memory = memory_text(g); !memory.empty()) parts.push_back(memory);
+    gpus.push_back(g.name.value_or("GPU") + (parts.empty() ? "" : " (" + join(parts, ", ") + ")"));
+  }
+  if (!gpus.empty()) return join(gpus, ", ");
+  for (const auto& source : m.sources) {
+    if (source.find("system_profiler") != std::string::npos) {
+      return "no GPU in system_profiler's display list";
+    }
+  }
+  return "system_profiler's display list was not read";
 }
 
 }  // namespace gpudoctor::facts

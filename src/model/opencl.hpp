@@ -10,8 +10,12 @@
 namespace gpudoctor {
 
 /// One ICD registration: a line in an .icd file, or an entry of OCL_ICD_FILENAMES.
+/// The source of a Mac's one OpenCL implementation, Apple's framework, which is not an ICD.
+inline constexpr const char* kOpenClAppleFramework = "OpenCL.framework";
+
 struct OpenClIcd {
-  /// "/etc/OpenCL/vendors", "OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES"
+  /// "/etc/OpenCL/vendors", "OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES", or
+  /// kOpenClAppleFramework on a Mac
   std::string source;
   std::optional<std::string> file;      ///< the .icd file, absent for OCL_ICD_FILENAMES entries
   /// As written: "libpocl.so.2" or a path; empty when the .icd file names none.

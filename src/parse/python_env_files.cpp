@@ -9,16 +9,16 @@ namespace gpudoctor {
 
 namespace {
 
-bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool ascii_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 /// The leading "3.11.2" of "3.11.2.final.0" (at most three numeric parts).
 std::string numeric_prefix(std::string_view v) {
   std::string out;
   int parts = 0;
   std::size_t i = 0;
-  while (i < v.size() && parts < 3 && is_digit(v[i])) {
+  while (i < v.size() && parts < 3 && ascii_digit(v[i])) {
     std::size_t j = i;
-    while (j < v.size() && is_digit(v[j])) ++j;
+    while (j < v.size() && ascii_digit(v[j])) ++j;
     if (!out.empty()) out += '.';
     out += v.substr(i, j - i);
     ++parts;
@@ -31,10 +31,10 @@ std::string numeric_prefix(std::string_view v) {
 /// "3.11" from text starting at the major digit: "3.11", "3.11.so.1.0", "3.7m", "3.13t".
 std::optional<std::string> major_minor(std::string_view s) {
   std::size_t i = 0;
-  while (i < s.size() && is_digit(s[i])) ++i;
+  while (i < s.size() && ascii_digit(s[i])) ++i;
   if (i == 0 || i >= s.size() || s[i] != '.') return std::nullopt;
   std::size_t j = i + 1;
-  while (j < s.size() && is_digit(s[j])) ++j;
+  while (j < s.size() && ascii_digit(s[j])) ++j;
   if (j == i + 1) return std::nullopt;
   return std::string(s.substr(0, j));
 }
@@ -165,7 +165,7 @@ std::optional<std::string> python_version_from_conda_meta(std::string_view name)
   if (!starts_with(name, "python-") || !ends_with(name, ".json")) return std::nullopt;
   std::string_view rest = name.substr(7);
   std::string_view version = rest.substr(0, rest.find('-'));
-  if (version.empty() || !is_digit(version.front())) return std::nullopt;
+  if (version.empty() || !ascii_digit(version.front())) return std::nullopt;
   return std::string(version);
 }
 

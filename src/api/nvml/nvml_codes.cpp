@@ -14,7 +14,7 @@ struct Named {
 // nvmlReturn_t in nvml.h: 0-27 and 999 as NVIDIA ships it in NVIDIA/nvidia-settings src/nvml.h
 // (NVML API 12) and NVIDIA/go-nvml gen/nvml/nvml.h (NVML 12.2.140); 28-30 were added by NVML 12.8
 // and 13 headers.
-constexpr Named kErrors[] = {
+constexpr Named kNvmlErrors[] = {
     {0, "NVML_SUCCESS"},
     {1, "NVML_ERROR_UNINITIALIZED"},
     {2, "NVML_ERROR_INVALID_ARGUMENT"},
@@ -80,7 +80,7 @@ std::optional<std::string_view> find(const Named (&table)[N], std::uint64_t valu
 
 std::optional<std::string_view> nvml_error_name(int code) {
   if (code < 0) return std::nullopt;
-  return find(kErrors, static_cast<std::uint64_t>(code));
+  return find(kNvmlErrors, static_cast<std::uint64_t>(code));
 }
 
 std::string nvml_call_failed(std::string_view call, int code) {

@@ -8,13 +8,13 @@ namespace gpudoctor {
 
 namespace {
 
-struct ErrorName {
+struct ClErrorName {
   std::int32_t code;
   std::string_view name;
 };
 
 // From CL/cl.h and CL/cl_ext.h (opencl-headers 2023.02.06).
-constexpr ErrorName kErrors[] = {
+constexpr ClErrorName kClErrors[] = {
     {0, "CL_SUCCESS"},
     {-1, "CL_DEVICE_NOT_FOUND"},
     {-2, "CL_DEVICE_NOT_AVAILABLE"},
@@ -89,7 +89,7 @@ constexpr ErrorName kErrors[] = {
 }  // namespace
 
 std::optional<std::string_view> cl_error_name(std::int32_t code) {
-  for (const auto& e : kErrors) {
+  for (const auto& e : kClErrors) {
     if (e.code == code) return e.name;
   }
   return std::nullopt;
