@@ -27,8 +27,8 @@ std::optional<std::string> host_name() {
 int write_metrics(const Options& opt, const MetricsInput& in) {
   const std::string why = write_output_file(*opt.prometheus, render_prometheus(in));
   if (why.empty()) return 0;
-  std::cerr << "gpudoctor: --prometheus " << why << "\n";
-  return 2;
+  print_error("--prometheus " + why);
+  return kExitIoError;
 }
 
 }  // namespace
@@ -74,8 +74,8 @@ int write_check_metrics(const Options& opt, const Environment& env, const Machin
 
 int check_could_not_run(const Options& opt, const Environment& env, const std::string& why,
                         const CheckClock& clock) {
-  std::cerr << "gpudoctor: " << why << "\n";
-  if (opt.oneline) std::cout << render_oneline_unknown(why) << "\n";
+  print_error(why);
+  if (opt.oneline) write_stdout(render_oneline_unknown(why) + "\n");
   if (opt.prometheus) {
     MetricsInput in;
     in.node = node_name_for(opt, env);

@@ -10,18 +10,22 @@ FleetCli add_fleet_cli(CLI::App& app, CLI::App& check, CLI::App& report, Options
   check.add_flag("--oneline", o.oneline,
                  "Print one ASCII line (at most 200 bytes; the verdict and failing ids in the "
                  "first 80) for node-problem-detector and Slurm drain reasons");
-  check.add_option("--prometheus", o.prometheus,
-                   "Also write the metrics to FILE (atomically) for node_exporter's textfile "
-                   "collector");
+  check
+      .add_option("--prometheus", o.prometheus,
+                  "Also write the metrics to FILE (atomically) for node_exporter's textfile "
+                  "collector")
+      ->type_name("FILE");
   check
       .add_option("--fail-on", cli.fail_on,
                   "What makes the exit status 1: fail (default) or warn (failures and warnings)")
+      ->type_name("WHEN")
+      ->option_text("warn|fail")
       ->check(CLI::IsMember({"warn", "fail"}));
-  check.add_option("--node-name", o.node_name, node_help);
+  check.add_option("--node-name", o.node_name, node_help)->type_name("NAME");
   report.add_flag("--brief", o.brief,
                   "Write the compact record of this node (about 1 KB, one line) that `summary` "
                   "reads, instead of the full report");
-  report.add_option("--node-name", o.node_name, node_help);
+  report.add_option("--node-name", o.node_name, node_help)->type_name("NAME");
 
   cli.summary = app.add_subcommand(
       "summary",
@@ -30,13 +34,15 @@ FleetCli add_fleet_cli(CLI::App& app, CLI::App& check, CLI::App& report, Options
       ->add_option("inputs", o.summary_inputs,
                    "Report files, directories of them (*.json, recursively), or - for reports on "
                    "standard input")
+      ->type_name("FILE")
       ->required();
   cli.summary->add_flag("--json", o.json, "Print JSON for machines instead of text");
   cli.summary
       ->add_option("--stale-after", o.stale_after_hours,
                    "Hours a report may be older than the newest before it counts as stale "
                    "(default 24)")
-      ->check(CLI::Range(0.0, 1e6));
+      ->type_name("HOURS")
+      ->check(CLI::Range(0.0, 1e6).description(""));
   return cli;
 }
 

@@ -3,6 +3,8 @@
 #include <filesystem>
 
 #include "collect.hpp"
+#include "file_io.hpp"
+#include "json_pull.hpp"
 #include "paste/read_pasted.hpp"
 #include "snapshot_io.hpp"
 #include "report_command.hpp"
@@ -14,14 +16,34 @@ std::variant<Machine, std::string> load_machine(const Options& opt, const Enviro
   Machine m;
   if (opt.from) {
     if (*opt.from == "-") {
-      // Standard input is read once: as text, then taken for a report or a paste.
-      std::string why;
-      auto text = read_text_file("-", why);
-      if (!text) return "--from " + why;
-      auto loaded = snapshot_from_json_text(*text);
+      // Standard input is read once: parsed as a report while it streams, and what was read
+      // kept, so that text pasted from a ticket can be taken for one when it is no report.
+      auto opened = open_input("-", kMaxReportBytes);
+      if (auto* why = std::get_if<std::string>(&opened)) return "--from " + *why;
+      JsonPull::Refill inner = std::get<InputFile>(opened).refill();
+      std::string seen;
+      JsonLimits limits;
+      limits.max_bytes = kMaxReportBytes;
+      auto loaded = snapshot_from_json_input(
+          [&](char* buf, std::size_t size) {
+            const std::size_t n = inner(buf, size);
+            seen.append(buf, n);
+            return n;
+          },
+          limits);
       if (auto* problem = std::get_if<std::string>(&loaded)) {
-        if (looks_like_json(*text) || !looks_like_text(*text)) return "--from -: " + *problem;
-        m.pasted = std::move(*text);
+        // Refused at once when what came so far is neither (a NUL, /dev/zero).
+        if (looks_like_json(seen) || !looks_like_text(seen)) return "--from -: " + *problem;
+        try {
+          char buf[1 << 16];
+          while (const std::size_t n = inner(buf, sizeof buf)) {
+            seen.append(buf, n);
+            if (seen.size() > kMaxReportBytes) return "--from -: cannot be read (larger than 256 MiB)";
+          }
+        } catch (const std::exception& e) {
+          return std::string("--from -: ") + e.what();
+        }
+        m.pasted = std::move(seen);
         return m;
       }
       m.snap = std::move(std::get<Snapshot>(loaded));

@@ -1,4 +1,6 @@
 // gpudoctor: parse the command line, then run the command it names.
+#include <csignal>
+
 #include "bench_command.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
@@ -28,6 +30,9 @@ int run_command(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A reader that went away (`gpudoctor check | head -1`) is an output error with its own exit
+  // status, not a silent death by SIGPIPE; children get the default back (core/child_guard).
+  std::signal(SIGPIPE, SIG_IGN);
   guard_standard_streams();
   const std::vector<std::string> args(argv + 1, argv + argc);
   const CliResult cli = parse_cli(args, version_text());

@@ -6,6 +6,7 @@
 // of the wrong kind are problems. The first problem is kept with its place (a JSON pointer)
 // and reading goes on past it, so the caller can still read the rest (schema_version) first.
 #include <charconv>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,11 @@ struct is_vector : std::false_type {};
 template <typename T>
 struct is_vector<std::vector<T>> : std::true_type {};
 
+template <typename T>
+struct is_string_map : std::false_type {};
+template <typename T>
+struct is_string_map<std::map<std::string, T>> : std::true_type {};
+
 }  // namespace json_model_detail
 
 /// A value that does not fit its field: where (a JSON pointer) and why.
@@ -60,7 +66,8 @@ class JsonModelReader {
   explicit JsonModelReader(JsonPull& in) : in_(in) {}
 
   /// Reads the next value into `out`, which must be a GPUDOCTOR_JSON struct, a named enum,
-  /// std::string, bool, an integer, double, std::optional or std::vector of those.
+  /// std::string, bool, an integer, double, std::optional, std::vector or std::map with
+  /// string keys of those.
   template <typename T>
   void read(T& out) {
     namespace d = json_model_detail;
@@ -79,6 +86,16 @@ class JsonModelReader {
       for (bool first = true; in_.next_element(first);) {
         path_.push_back({nullptr, out.size()});
         read(out.emplace_back());
+        path_.pop_back();
+      }
+    } else if constexpr (d::is_string_map<T>::value) {
+      if (!expect(JsonKind::object)) return;
+      out.clear();
+      in_.begin_object();
+      for (bool first = true; in_.next_key(first);) {
+        const std::string key = in_.key();
+        path_.push_back({nullptr, out.size()});
+        read(out[key]);
         path_.pop_back();
       }
     } else if constexpr (d::is_struct<T>::value) {

@@ -150,6 +150,7 @@ void prepare_child(pid_t parent, const sigset_t& mask) {
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
   ::sigaction(SIGCHLD, &dfl, nullptr);
+  ::sigaction(SIGPIPE, &dfl, nullptr);  // gpudoctor ignores it (app/main.cpp); its children not
   for (int s : kFatalSignals) {
     struct sigaction old {};
     if (::sigaction(s, nullptr, &old) == 0 && old.sa_handler == on_fatal_signal) {

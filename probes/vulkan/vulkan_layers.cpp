@@ -27,7 +27,7 @@ void add_layers_of(const ProbeContext& ctx, const LibrarySearch& libs, const std
                    bool implicit, LayerPlan& plan, std::set<std::string>& names) {
   auto text = ctx.root.read(file, kMaxLayerManifest);
   if (!text) return;
-  for (const auto& m : parse_vulkan_layer_manifest(*text)) {
+  for (const auto& m : parse_vulkan_layer_entries(*text)) {
     if (implicit && m.disable_environment) plan.implicit_disables.push_back(*m.disable_environment);
     auto because = vulkan_layer_active_because(m, implicit, ctx.env);
     // The first manifest of a name wins, as in the loader's search order.

@@ -66,7 +66,7 @@ std::vector<ApiDevice> api_devices(const Snapshot& s, const std::vector<MergedDe
     } else {
       for (auto [p, d] : m.opencl) {
         const auto& plat = s.opencl->platforms[p];
-        out.push_back({plat.devices[d].name.value_or(m.name) + opt_text(plat.name, " on "),
+        out.push_back({plat.devices[d].name.value_or(m.name) + (plat.name ? " on " + *plat.name : std::string()),
                        m.software});
       }
     }
@@ -97,7 +97,7 @@ std::string smoke_text(const std::vector<const SmokeResult*>& rs, const std::str
   std::vector<double> ms;
   std::vector<double> gflops;
   for (const SmokeResult* r : rs) {
-    const std::string status = to_upper_ascii(r->status);
+    const std::string status = upper(r->status);
     if (std::find(statuses.begin(), statuses.end(), status) == statuses.end()) {
       statuses.push_back(status);
     }
@@ -108,7 +108,7 @@ std::string smoke_text(const std::vector<const SmokeResult*>& rs, const std::str
   std::vector<std::string> counted;
   for (const auto& status : statuses) {
     const auto n = std::count_if(rs.begin(), rs.end(), [&](const SmokeResult* r) {
-      return to_upper_ascii(r->status) == status;
+      return upper(r->status) == status;
     });
     counted.push_back(status + (rs.size() > 1 ? (unicode ? " ×" : " x") + std::to_string(n)
                                               : ""));
@@ -207,12 +207,20 @@ MaybeBase host_base(const Snapshot& s) {
   if (h.container) parts.push_back("container (" + *h.container + ")");
   if (h.wsl) parts.push_back("WSL");
   if (parts.empty()) {
+    if (s.macos) return std::nullopt;  // a Mac: the macos area says which macOS
     return Base{AreaState::not_examined, "no /etc/os-release or kernel release under the root"};
   }
   return Base{AreaState::ok, join(parts, ", ")};
 }
 
 MaybeBase gpu_base(const Snapshot& s, const std::vector<MergedDevice>& devices) {
+  // A Mac has no PCI list: system_profiler lists its GPUs.
+  if (s.macos && !pci_was_read(s)) {
+    const std::string summary = facts::macos_gpu_summary(*s.macos);
+    if (!macos_gpus_read(s)) return Base{AreaState::not_examined, summary};
+    const bool none = s.macos->gpus.empty();
+    return Base{none ? AreaState::absent : AreaState::ok, summary};
+  }
   const bool pci_read = pci_was_read(s);
   if (pci_read && !s.pci->devices.empty()) {
     // Identical boards (an 8-GPU server) once, with a count and each one's place: #index in
@@ -275,6 +283,7 @@ bool has_nvidia_pci_gpu(const Snapshot& s) {
 }
 
 MaybeBase nvidia_base(const Snapshot& s) {
+  if (s.macos) return std::nullopt;  // no NVIDIA kernel driver on a Mac to speak of
   if (!s.nvidia) return std::nullopt;
   const NvidiaKernel& k = s.nvidia->kernel;
   if (k.module_version) {
@@ -361,8 +370,11 @@ MaybeBase api_base(const Snapshot& s, const std::vector<MergedDevice>& devices, 
                                           : "no OpenCL driver (ICD) registered"};
   }
   if (!s.live) {
+    const bool framework = !vulkan && s.opencl->icds.front().source == kOpenClAppleFramework;
     return Base{AreaState::not_examined,
-                plural(registered, what) + " registered (not loaded under --sysroot)"};
+                (framework ? std::string("OpenCL.framework")
+                           : plural(registered, what) + " registered") +
+                    " (not loaded under --sysroot)"};
   }
   const auto& smoke = vulkan ? s.vulkan->smoke : s.opencl->smoke;
   if (listed.empty()) {

@@ -59,7 +59,7 @@ std::optional<VulkanLayerManifest> read_layer(const Json& layer) {
 
 }  // namespace
 
-std::vector<VulkanLayerManifest> parse_vulkan_layer_manifest(std::string_view text) {
+std::vector<VulkanLayerManifest> parse_vulkan_layer_entries(std::string_view text) {
   std::vector<VulkanLayerManifest> out;
   if (nested_too_deep(text)) return out;
   Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);

@@ -23,6 +23,6 @@ struct VulkanLayerManifest {
 
 /// The layers a manifest declares; an unreadable one (not JSON, nested absurdly deep, no name)
 /// gives none.
-std::vector<VulkanLayerManifest> parse_vulkan_layer_manifest(std::string_view text);
+std::vector<VulkanLayerManifest> parse_vulkan_layer_entries(std::string_view text);
 
 }  // namespace gpudoctor

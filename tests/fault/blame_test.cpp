@@ -219,7 +219,7 @@ TEST(VulkanLayerRules, FilterSyntax) {
 }
 
 TEST(VulkanLayerManifests, OneLayerOrManyAndHostileFiles) {
-  auto one = parse_vulkan_layer_manifest(R"({"file_format_version": "1.0.0", "layer": {
+  auto one = parse_vulkan_layer_entries(R"({"file_format_version": "1.0.0", "layer": {
       "name": "VK_LAYER_MESA_device_select", "type": "GLOBAL",
       "library_path": "libVkLayer_MESA_device_select.so", "api_version": "1.3.211",
       "implementation_version": "1", "description": "Linux device selection layer",
@@ -227,12 +227,12 @@ TEST(VulkanLayerManifests, OneLayerOrManyAndHostileFiles) {
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].name, "VK_LAYER_MESA_device_select");
   EXPECT_EQ(one[0].disable_environment, "NODEVICE_SELECT");
-  auto many = parse_vulkan_layer_manifest(R"({"file_format_version": "1.0.1", "layers": [
+  auto many = parse_vulkan_layer_entries(R"({"file_format_version": "1.0.1", "layers": [
       {"name": "A", "library_path": "a.so"}, {"name": "B", "component_layers": ["A"]}]})");
   ASSERT_EQ(many.size(), 2u);
   EXPECT_TRUE(many[1].meta);
-  EXPECT_TRUE(parse_vulkan_layer_manifest(std::string(100000, '[')).empty());
-  EXPECT_TRUE(parse_vulkan_layer_manifest("not json").empty());
+  EXPECT_TRUE(parse_vulkan_layer_entries(std::string(100000, '[')).empty());
+  EXPECT_TRUE(parse_vulkan_layer_entries("not json").empty());
 }
 
 TEST(VulkanLayerSearch, ImplicitAndExplicitDirectories) {

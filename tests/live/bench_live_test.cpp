@@ -34,11 +34,11 @@ TEST(BenchCli, ASizeOutOfRangeIsAUsageError) {
   }
 }
 
-TEST(BenchCli, APlotThatCannotBeWrittenIsAnInputError) {
+TEST(BenchCli, APlotThatCannotBeWrittenIsAnOutputError) {
   test::TempTree tmp;  // a directory that surely does not exist, whatever else ran on the machine
   const std::string plot = tmp.path() + "/missing-dir/plot.svg";
   auto run = test::run_gpudoctor({"bench", "--sizes", "16", "--backend", "cuda", "--plot", plot});
-  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_EQ(run.exit_code, 74) << run.err;  // EX_IOERR: output, not usage
   EXPECT_NE(run.err.find(plot), std::string::npos) << run.err;
 }
 

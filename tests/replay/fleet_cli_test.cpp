@@ -141,12 +141,12 @@ TEST(FleetCheck, HealthyServerMetricsNameEveryGpuAndPassPromtool) {
   expect_promtool_clean(prom);
 }
 
-TEST(FleetCheck, AnUnwritableTextfileIsAnInputError) {
+TEST(FleetCheck, AnUnwritableTextfileIsAnOutputError) {
   test::TempTree t;
   auto r = test::run_gpudoctor({"check", "--no-smoke", "--prometheus", t.path() + "/no/dir/x.prom",
                                 "--sysroot", fixture("server-h100-torch-cu124")},
                                kH100Env);
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 74);  // EX_IOERR: output that cannot be written, as for -o
   EXPECT_NE(r.err.find("--prometheus "), std::string::npos) << r.err;
 }
 

@@ -71,7 +71,7 @@ TEST(OutputFiles, AFifoIsWrittenInPlaceWhenReadAndRefusedWhenNot) {
   // Nobody reads it: refused at once rather than waited on.
   auto io = run_io(report_args({"-o", fifo}), {});
   EXPECT_FALSE(io.timed_out);
-  EXPECT_EQ(io.r.exit_code, 2);
+  EXPECT_EQ(io.r.exit_code, 74);
   EXPECT_NE(io.r.err.find(fifo + ": cannot be written (a FIFO nobody reads)"), std::string::npos)
       << io.r.err;
   // A reader: the report goes through it, and it stays a FIFO. Opened read-write, the FIFO
@@ -145,14 +145,14 @@ TEST(OutputFiles, WhatCannotTakeAReportIsRefusedWithItsKind) {
   test::TempTree tree;
   const std::string dir = tree.mkdir("dir");
   auto io = run_io(report_args({"-o", dir}), {});
-  EXPECT_EQ(io.r.exit_code, 2);
+  EXPECT_EQ(io.r.exit_code, 74);
   EXPECT_NE(io.r.err.find(dir + ": cannot be written (a directory"), std::string::npos) << io.r.err;
   io = run_io(report_args({"-o", tree.path() + "/missing/r.json"}), {});
-  EXPECT_EQ(io.r.exit_code, 2);
+  EXPECT_EQ(io.r.exit_code, 74);
   EXPECT_NE(io.r.err.find("its directory does not exist"), std::string::npos) << io.r.err;
   // Refused before minutes of benchmarking, not after.
   io = run_io({"bench", "--plot", dir}, {});
-  EXPECT_EQ(io.r.exit_code, 2);
+  EXPECT_EQ(io.r.exit_code, 74);
   EXPECT_LT(io.r.seconds, 5);
   EXPECT_NE(io.r.err.find("--plot " + dir + ": cannot be written (a directory"), std::string::npos)
       << io.r.err;
@@ -160,7 +160,7 @@ TEST(OutputFiles, WhatCannotTakeAReportIsRefusedWithItsKind) {
 
 TEST(OutputFiles, AFullDiskIsAnErrorNotATruncatedReport) {
   auto io = run_io(report_args({"-o", "/dev/full"}), {});
-  EXPECT_EQ(io.r.exit_code, 2);
+  EXPECT_EQ(io.r.exit_code, 74);
   EXPECT_NE(io.r.err.find("/dev/full: cannot be written (No space left on device)"),
             std::string::npos)
       << io.r.err;
@@ -170,7 +170,7 @@ TEST(OutputFiles, AFullDiskIsAnErrorNotATruncatedReport) {
                            std::vector<std::string>{"explain", "probe.crashed"},
                            std::vector<std::string>{"--help"}}) {
     io = run_io(args, full);
-    EXPECT_EQ(io.r.exit_code, 2) << args[0];
+    EXPECT_EQ(io.r.exit_code, 74) << args[0];
     EXPECT_NE(io.r.err.find("standard output: cannot be written (No space left on device)"),
               std::string::npos)
         << args[0] << ": " << io.r.err;
@@ -182,7 +182,7 @@ TEST(OutputFiles, AClosedStandardOutputIsAnErrorAndTakesNoFilesPlace) {
   IoSetup closed;
   closed.stdout_path = "";
   auto io = run_io({"query", "--backend", "host"}, closed);
-  EXPECT_EQ(io.r.exit_code, 2);
+  EXPECT_EQ(io.r.exit_code, 74);
   EXPECT_NE(io.r.err.find("standard output: cannot be written (it is closed)"), std::string::npos)
       << io.r.err;
   // With descriptor 1 free, the report's temporary file would have been given it.

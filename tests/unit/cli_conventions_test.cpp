@@ -11,6 +11,12 @@
 namespace gpudoctor {
 namespace {
 
+bool declares(const CheckSpec& spec, const std::string& id) {
+  if (spec.id == id) return true;
+  const auto others = split_words(spec.also_emits, ", ");
+  return std::find(others.begin(), others.end(), id) != others.end();
+}
+
 TEST(Suggest, EditDistanceCountsASwapOfNeighboursAsOne) {
   EXPECT_EQ(edit_distance("query", "query"), 0u);
   EXPECT_EQ(edit_distance("qeury", "query"), 1u);
@@ -41,12 +47,15 @@ TEST(CheckIds, EveryIdCheckCanPrintIsExplainableUnderItsOwnName) {
     for (const auto& other : split_words(c.also_emits, ", ")) ids.push_back(other);
     for (const auto& id : ids) {
       ++n;
+      // An id several checks may emit (symptom.runtime re-emits the others' ids from pasted
+      // messages) is explained by the first check that declares it.
       const IdLookup exact = lookup_check_id(id);
-      EXPECT_EQ(exact.spec, &c) << id;
+      ASSERT_NE(exact.spec, nullptr) << id;
+      EXPECT_TRUE(declares(*exact.spec, id)) << id;
       EXPECT_EQ(exact.id, id);
       std::string upper = id;
       for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-      EXPECT_EQ(lookup_check_id(upper).spec, &c) << upper;
+      EXPECT_EQ(lookup_check_id(upper).spec, exact.spec) << upper;
       EXPECT_FALSE(check_title(c).empty()) << id;
     }
   }

@@ -40,7 +40,7 @@ expect_bash() {  # expect_bash "EXPECTED (one per line)" WORD...
   local got; got=$(complete_bash "$@")
   [[ $got == "$expected" ]] || fail "bash: '$*' completed to [${got//$'\n'/ }], expected [${expected//$'\n'/ }]"
 }
-expect_bash $'bench\ncheck\ndiff\nexplain\nquery\nreport' gpudoctor ""
+expect_bash $'bench\ncheck\ndiff\nexplain\nquery\nreport\nsummary' gpudoctor ""
 expect_bash "check" gpudoctor ch
 expect_bash "--version" gpudoctor --ver
 expect_bash "--no-smoke" gpudoctor check --no-s
@@ -68,7 +68,7 @@ expect_fish() {
   local got; got=$(complete_fish "$2")
   [[ $got == "$1" ]] || fail "fish: '$2' completed to [${got//$'\n'/ }], expected [${1//$'\n'/ }]"
 }
-expect_fish $'bench\ncheck\ndiff\nexplain\nquery\nreport' "gpudoctor "
+expect_fish $'bench\ncheck\ndiff\nexplain\nquery\nreport\nsummary' "gpudoctor "
 expect_fish "--no-smoke" "gpudoctor check --no-s"
 expect_fish "--backend=pci,opencl" "gpudoctor check --backend=pci,op"
 expect_fish "nvidia.nouveau_bound" "gpudoctor explain nvidia.nou"

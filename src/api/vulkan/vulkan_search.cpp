@@ -1,10 +1,10 @@
 #include "api/vulkan/vulkan_search.hpp"
 
-#include <initializer_list>
-
 namespace gpudoctor {
 
 namespace {
+
+constexpr const char* kIcdSuffix = "/vulkan/icd.d";
 
 void add_variable_entries(VulkanSearchPlan& plan, const std::string& variable,
                           const std::string& value) {
@@ -22,9 +22,6 @@ void add_directories(VulkanSearchPlan& plan, const std::string& list, const char
   }
 }
 
-/// The loader's search: a replacing variable, else an adding one and the standard directories.
-VulkanSearchPlan search_plan(const Environment& env, std::initializer_list<const char*> replacing,
-                             const char* adding, const char* suffix) {
 /// The standard directories, the same for drivers and layers, each with `suffix` appended.
 void add_standard_directories(VulkanSearchPlan& plan, const Environment& env,
                               const char* suffix) {
@@ -49,33 +46,31 @@ void add_standard_directories(VulkanSearchPlan& plan, const Environment& env,
 
 VulkanSearchPlan vulkan_driver_search_plan(const Environment& env) {
   VulkanSearchPlan plan;
-  for (const char* variable : replacing) {
+  for (const char* variable : {"VK_DRIVER_FILES", "VK_ICD_FILENAMES"}) {
     if (auto value = env.get(variable)) {
       plan.override_variable = variable;
       add_variable_entries(plan, variable, *value);
       return plan;
     }
   }
-  if (auto extra = env.get_nonempty(adding)) add_variable_entries(plan, adding, *extra);
-  const std::optional<std::string> home = env.get("HOME");
-  if (auto v = env.get_nonempty("XDG_CONFIG_HOME")) {
-    add_directories(plan, *v, suffix);
-  } else if (home) {
-    add_directories(plan, *home + "/.config", suffix);
-  }
-  add_directories(plan, env.get_nonempty("XDG_CONFIG_DIRS").value_or("/etc/xdg"), suffix);
-  add_directories(plan, "/etc", suffix);
-  if (auto v = env.get_nonempty("XDG_DATA_HOME")) {
-    add_directories(plan, *v, suffix);
-  } else if (home) {
-    add_directories(plan, *home + "/.local/share", suffix);
-  }
-  add_directories(plan, env.get_nonempty("XDG_DATA_DIRS").value_or("/usr/local/share:/usr/share"),
-                  suffix);
   if (auto extra = env.get_nonempty("VK_ADD_DRIVER_FILES")) {
     add_variable_entries(plan, "VK_ADD_DRIVER_FILES", *extra);
   }
   add_standard_directories(plan, env, kIcdSuffix);
+  return plan;
+}
+
+VulkanSearchPlan vulkan_implicit_layer_search_plan(const Environment& env) {
+  VulkanSearchPlan plan;
+  if (auto value = env.get("VK_IMPLICIT_LAYER_PATH")) {
+    plan.override_variable = "VK_IMPLICIT_LAYER_PATH";
+    add_variable_entries(plan, "VK_IMPLICIT_LAYER_PATH", *value);
+    return plan;
+  }
+  if (auto extra = env.get_nonempty("VK_ADD_IMPLICIT_LAYER_PATH")) {
+    add_variable_entries(plan, "VK_ADD_IMPLICIT_LAYER_PATH", *extra);
+  }
+  add_standard_directories(plan, env, "/vulkan/implicit_layer.d");
   return plan;
 }
 
@@ -93,18 +88,6 @@ VulkanSearchPlan vulkan_layer_search_plan(const Environment& env, bool implicit)
   add_standard_directories(plan, env,
                            implicit ? "/vulkan/implicit_layer.d" : "/vulkan/explicit_layer.d");
   return plan;
-}
-
-}  // namespace
-
-VulkanSearchPlan vulkan_driver_search_plan(const Environment& env) {
-  return search_plan(env, {"VK_DRIVER_FILES", "VK_ICD_FILENAMES"}, "VK_ADD_DRIVER_FILES",
-                     "/vulkan/icd.d");
-}
-
-VulkanSearchPlan vulkan_implicit_layer_search_plan(const Environment& env) {
-  return search_plan(env, {"VK_IMPLICIT_LAYER_PATH"}, "VK_ADD_IMPLICIT_LAYER_PATH",
-                     "/vulkan/implicit_layer.d");
 }
 
 namespace {
