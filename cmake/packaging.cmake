@@ -90,6 +90,9 @@ if(GPUDOCTOR_GZIP)
           COMPONENT deb EXCLUDE_FROM_ALL)
   install(FILES ${GPUDOCTOR_DEB_DIR}/changelog.gz packaging/debian/copyright
           DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT deb EXCLUDE_FROM_ALL)
+  # The one lintian tag gpudoctor overrides, with its reason (packaging/debian/lintian-overrides).
+  install(FILES packaging/debian/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
+          RENAME gpudoctor COMPONENT deb EXCLUDE_FROM_ALL)
   # What dh_strip also drops: the compilers' .comment section (lintian:
   # binary-has-unneeded-section). CPack strips the symbols afterwards.
   if(CMAKE_OBJCOPY)

@@ -99,6 +99,7 @@ struct IsolatedRun::Child {
   Clock::time_point started;
   Clock::time_point killed_at;
   std::optional<std::string> start_error;
+  bool over_budget = false;  ///< never started: the run had spent its time budget
 
   bool live() const { return state == State::running || state == State::killed; }
   void read_pipes() {
@@ -183,6 +184,7 @@ void IsolatedRun::start_child(std::size_t i) {
 }
 
 void IsolatedRun::start() {
+  begun_ = Clock::now();
   while (next_ < children_.size() && next_ < max_children_) start_child(next_++);
 }
 
@@ -249,11 +251,18 @@ void IsolatedRun::step(std::chrono::milliseconds deadline) {
 }
 
 std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline) {
+  const auto budget = budget_.value_or(run_budget(deadline));
   for (;;) {
     const bool pending = next_ < children_.size();
     const bool live =
         std::any_of(children_.begin(), children_.end(), [](const Child& c) { return c.live(); });
     if (!pending && !live) break;
+    if (pending && Clock::now() - begun_ > budget) {
+      // Drivers that each hang to their deadline would otherwise hold the run for
+      // jobs / max_children deadlines: what was not started by now is reported, not run.
+      for (; next_ < children_.size(); ++next_) children_[next_].over_budget = true;
+      continue;
+    }
     step(deadline);
   }
   kill_adopted_helpers();
@@ -262,6 +271,15 @@ std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline
   for (std::size_t i = 0; i < children_.size(); ++i) {
     const IsolatedJob& job = jobs_[i];
     Child& c = children_[i];
+    if (c.over_budget) {
+      IsolatedResult r;
+      r.outcome = {job.backend, job.label, job.library, ProbeStatus::skipped,
+                   "not started: the probes before it had spent the run's time budget (" +
+                       std::to_string(std::chrono::duration_cast<std::chrono::seconds>(budget).count()) +
+                       " s; drivers that hang to their deadline)"};
+      results.push_back(std::move(r));
+      continue;
+    }
     if (c.start_error) {
       IsolatedResult r;
       r.outcome = {job.backend, job.label, job.library, ProbeStatus::failed,
@@ -272,6 +290,10 @@ std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline
     results.push_back(result_of(job, c.out, deadline));
   }
   return results;
+}
+
+std::chrono::milliseconds IsolatedRun::run_budget(std::chrono::milliseconds deadline) {
+  return std::max(deadline * 12, std::chrono::milliseconds(30000));
 }
 
 std::vector<IsolatedResult> run_isolated(std::vector<IsolatedJob> jobs,

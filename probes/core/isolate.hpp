@@ -61,6 +61,13 @@ class IsolatedRun {
   /// parent's pipes (two a child) far below the usual limit of 1024 descriptors.
   static std::size_t default_max_children();
 
+  /// How long one run may go on starting children: 12 deadlines, at least 30 s. Jobs not
+  /// started by then are reported as skipped, so that many drivers that each hang to their
+  /// deadline cannot hold the run for (jobs / max_children) deadlines.
+  static std::chrono::milliseconds run_budget(std::chrono::milliseconds deadline);
+  /// Another budget than run_budget's (the tests: a short one).
+  void set_budget(std::chrono::milliseconds budget) { budget_ = budget; }
+
  private:
   struct Child;
   void start_child(std::size_t i);
@@ -69,6 +76,8 @@ class IsolatedRun {
   std::vector<Child> children_;
   std::size_t max_children_;
   std::size_t next_ = 0;  ///< the next job to start
+  std::chrono::steady_clock::time_point begun_ = std::chrono::steady_clock::now();
+  std::optional<std::chrono::milliseconds> budget_;
 };
 
 /// Convenience: start, then wait.

@@ -117,6 +117,36 @@ void check_probe_failures(const CheckSpec& self, const CheckInput& in, std::vect
     f.fix = hint_for(p, on_macos(in.snap));
     out.push_back(std::move(f));
   }
+  // Drivers never started because the ones before them hung to their deadlines
+  // (core/isolate.cpp run_budget): one finding says how many were left unexamined.
+  std::vector<std::string> unprobed;
+  for (const auto& p : in.snap.probes) {
+    if (p.status == ProbeStatus::skipped && p.detail.find("time budget") != std::string::npos) {
+      unprobed.push_back(p.library.value_or(p.label));
+    }
+  }
+  if (!unprobed.empty()) {
+    Finding f = make_finding(self, Severity::fail,
+                             std::to_string(unprobed.size()) +
+                                 " drivers were not probed: the drivers before them hung until "
+                                 "gpudoctor's time budget for the run was spent");
+    f.id = "probe.timed_out";
+    f.area = area_of_backend(in.snap.probes.front().backend);
+    for (const auto& p : in.snap.probes) {
+      if (p.status == ProbeStatus::skipped && p.detail.find("time budget") != std::string::npos) {
+        f.area = area_of_backend(p.backend);
+        break;
+      }
+    }
+    const std::size_t shown = std::min<std::size_t>(unprobed.size(), 5);
+    for (std::size_t i = 0; i < shown; ++i) f.evidence.push_back("not probed: " + unprobed[i]);
+    if (unprobed.size() > shown) {
+      f.evidence.push_back("… and " + std::to_string(unprobed.size() - shown) + " more");
+    }
+    f.fix = "remove or fix the drivers reported as hung above (each named with its file), then run "
+            "gpudoctor again; --timeout SECONDS sets each probe's deadline";
+    out.push_back(std::move(f));
+  }
 }
 
 }  // namespace gpudoctor

@@ -367,5 +367,34 @@ TEST(StoppedByDeadline, AHelperOfAHungDriverDoesNotOutliveTheRun) {
   for (pid_t p : processes_with(marker)) ::kill(p, SIGKILL);
 }
 
+TEST(ProcessGuard, DriversThatAllHangCannotHoldTheRunPastItsBudget) {
+  // Forty drivers that each hang to their 100 ms deadline, one at a time, would hold the run
+  // for 4 s; with a 300 ms budget the ones not started by then are reported as skipped.
+  std::vector<IsolatedJob> jobs;
+  for (int i = 0; i < 40; ++i) {
+    jobs.push_back(job("hang", [] {
+      for (;;) std::this_thread::sleep_for(1s);
+      return JobReport{};
+    }));
+  }
+  IsolatedRun run(std::move(jobs), 1);
+  run.set_budget(300ms);
+  run.start();
+  const auto r = run.wait(100ms);
+  ASSERT_EQ(r.size(), 40u);
+  std::size_t timed_out = 0;
+  std::size_t skipped = 0;
+  for (const auto& x : r) {
+    if (x.outcome.status == ProbeStatus::timed_out) ++timed_out;
+    if (x.outcome.status == ProbeStatus::skipped) {
+      ++skipped;
+      EXPECT_NE(x.outcome.detail.find("time budget"), std::string::npos) << x.outcome.detail;
+    }
+  }
+  EXPECT_GE(timed_out, 1u);
+  EXPECT_GE(skipped, 20u);  // at most ~4 of the 40 fit in 300 ms at 100 ms each (load aside)
+  EXPECT_EQ(timed_out + skipped, 40u);
+}
+
 }  // namespace
 }  // namespace gpudoctor
