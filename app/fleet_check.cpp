@@ -19,7 +19,7 @@ namespace gpudoctor {
 namespace {
 
 std::optional<std::string> host_name() {
-  char buf[HOST_NAME_MAX + 1] = {};
+  char buf[256] = {};  // HOST_NAME_MAX is 64 on Linux; macOS has no such macro
   if (::gethostname(buf, sizeof buf - 1) != 0) return std::nullopt;
   return std::string(buf);
 }

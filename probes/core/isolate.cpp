@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -26,7 +25,7 @@ using Clock = std::chrono::steady_clock;
 
 // A killed child that has not died this long after SIGKILL is stuck in the kernel: it is left
 // behind and reported, never waited for.
-constexpr std::chrono::milliseconds kKillGrace{500};
+constexpr std::chrono::milliseconds kIsolateKillGrace{500};
 
 void write_all(int fd, const std::string& s) {
   const char* p = s.data();
@@ -62,24 +61,6 @@ int g_report_fd = -1;
   write_all(report_fd, dump_json(envelope));
   ::close(report_fd);
   ::_exit(0);  // no atexit handlers: some drivers hang or crash in their destructors
-}
-
-std::string signal_text(int sig) {
-#ifdef __APPLE__
-  // The BSD table: macOS's libc has no sigabbrev_np/sigdescr_np (glibc 2.32).
-  const char* abbrev = sig > 0 && sig < NSIG ? sys_signame[sig] : nullptr;
-  std::string name = "signal " + std::to_string(sig);
-  if (abbrev) {
-    name = "SIG";
-    for (const char* c = abbrev; *c; ++c) name += static_cast<char>(std::toupper(*c));
-  }
-  const char* desc = sig > 0 && sig < NSIG ? sys_siglist[sig] : nullptr;
-#else
-  const char* abbrev = sigabbrev_np(sig);
-  std::string name = abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
-  const char* desc = sigdescr_np(sig);
-#endif
-  return desc ? name + " (" + desc + ")" : name;
 }
 
 }  // namespace
@@ -216,7 +197,7 @@ void IsolatedRun::step(std::chrono::milliseconds deadline) {
       c.out.timed_out = true;
     }
     if (c.state == Child::State::killed) {
-      if (now >= c.killed_at + kKillGrace) {
+      if (now >= c.killed_at + kIsolateKillGrace) {
         abandon_child(c.pid);
         c.read_pipes();
         c.report_fd.reset();
@@ -225,7 +206,7 @@ void IsolatedRun::step(std::chrono::milliseconds deadline) {
         c.state = Child::State::abandoned;
         continue;
       }
-      wake = std::min(wake, c.killed_at + kKillGrace);
+      wake = std::min(wake, c.killed_at + kIsolateKillGrace);
     } else {
       wake = std::min(wake, c.started + deadline);
     }

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <cctype>
 #include <cstring>
 
 namespace gpudoctor {
@@ -32,9 +33,20 @@ ReportStream split_report(const std::string& report) {
 }
 
 std::string signal_text(int sig) {
+#ifdef __APPLE__
+  // The BSD table: macOS's libc has no sigabbrev_np/sigdescr_np (glibc 2.32).
+  const char* abbrev = sig > 0 && sig < NSIG ? sys_signame[sig] : nullptr;
+  std::string name = "signal " + std::to_string(sig);
+  if (abbrev) {
+    name = "SIG";
+    for (const char* c = abbrev; *c; ++c) name += static_cast<char>(std::toupper(*c));
+  }
+  const char* desc = sig > 0 && sig < NSIG ? sys_siglist[sig] : nullptr;
+#else
   const char* abbrev = sigabbrev_np(sig);
   std::string name = abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
   const char* desc = sigdescr_np(sig);
+#endif
   return desc ? name + " (" + desc + ")" : name;
 }
 

@@ -12,9 +12,9 @@ constexpr std::string_view kCompressedMagic = "CCOB";
 constexpr std::uint64_t kMaxEntriesPerBundle = 1024;  // one per GPU target and the host
 constexpr std::uint64_t kMaxIdLength = 1024;
 constexpr std::uint64_t kMaxBundles = 1 << 20;
-constexpr std::uint64_t kMaxPadding = 1 << 20;
+constexpr std::uint64_t kMaxBundlePadding = 1 << 20;
 
-struct Walk {
+struct BundleWalk {
   HeaderReader reader;
   BundleScan scan;
   std::set<std::string> targets, others;
@@ -108,7 +108,7 @@ std::string_view gfx_processor(std::string_view target_id) {
 }
 
 BundleScan scan_offload_bundles(const ByteSource& src, std::uint64_t offset, std::uint64_t size) {
-  Walk w{HeaderReader(src), {}, {}, {}};
+  BundleWalk w{HeaderReader(src), {}, {}, {}};
   auto one = [&w](std::uint64_t& at, std::uint64_t end) {
     if (w.scan.bundles + w.scan.compressed >= kMaxBundles) {
       return w.stop("more than " + std::to_string(kMaxBundles) + " bundles");
@@ -120,7 +120,7 @@ BundleScan scan_offload_bundles(const ByteSource& src, std::uint64_t offset, std
     }
     return w.stop("no offload bundle at " + hex(at));
   };
-  if (auto why = walk_containers(w.reader, src.size, offset, size, kMaxPadding, one)) {
+  if (auto why = walk_containers(w.reader, src.size, offset, size, kMaxBundlePadding, one)) {
     w.scan.error = std::move(why);
   }
   w.scan.targets.assign(w.targets.begin(), w.targets.end());

@@ -9,7 +9,7 @@ namespace gpudoctor {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool hostlist_digit(char c) { return c >= '0' && c <= '9'; }
 
 int digit_count(std::uint64_t n) {
   int d = 1;
@@ -32,7 +32,7 @@ Host parse_host(std::string_view name) {
   h.prefix = name;
   if (name.find_first_of("[],") != std::string_view::npos) return h;
   std::size_t start = name.size();
-  while (start > 0 && is_digit(name[start - 1])) --start;
+  while (start > 0 && hostlist_digit(name[start - 1])) --start;
   const std::size_t digits = name.size() - start;
   if (digits == 0) return h;
   std::uint64_t n = 0;
@@ -101,11 +101,11 @@ bool natural_less(std::string_view a, std::string_view b) {
   std::size_t i = 0;
   std::size_t j = 0;
   while (i < a.size() && j < b.size()) {
-    if (is_digit(a[i]) && is_digit(b[j])) {
+    if (hostlist_digit(a[i]) && hostlist_digit(b[j])) {
       std::size_t ie = i;
       std::size_t je = j;
-      while (ie < a.size() && is_digit(a[ie])) ++ie;
-      while (je < b.size() && is_digit(b[je])) ++je;
+      while (ie < a.size() && hostlist_digit(a[ie])) ++ie;
+      while (je < b.size() && hostlist_digit(b[je])) ++je;
       const std::string_view na = a.substr(i, ie - i);
       const std::string_view nb = b.substr(j, je - j);
       if (na != nb) {

@@ -14,13 +14,13 @@ struct KnownVendor {
   std::string_view name;
   std::uint32_t pci_id;  ///< the PCI vendor id system_profiler's text prints beside the name
 };
-constexpr KnownVendor kVendors[] = {
+constexpr KnownVendor kProfilerVendors[] = {
     {"apple", "Apple", 0x106b}, {"amd", "AMD", 0x1002},       {"ati", "AMD", 0x1002},
     {"intel", "Intel", 0x8086}, {"nvidia", "NVIDIA", 0x10de},
 };
 
 const KnownVendor* known_vendor(std::string_view key) {
-  for (const auto& v : kVendors) {
+  for (const auto& v : kProfilerVendors) {
     if (v.key == key) return &v;
   }
   return nullptr;

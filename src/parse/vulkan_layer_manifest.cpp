@@ -8,7 +8,7 @@ namespace {
 
 // A layer manifest is three levels deep; a file nested far deeper is hostile, and the JSON
 // reader recurses once per level.
-constexpr int kMaxDepth = 32;
+constexpr int kLayerManifestMaxDepth = 32;
 
 bool nested_too_deep(std::string_view text) {
   int depth = 0;
@@ -21,7 +21,7 @@ bool nested_too_deep(std::string_view text) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth) return true;
+      if (++depth > kLayerManifestMaxDepth) return true;
     } else if (c == ']' || c == '}') {
       --depth;
     }

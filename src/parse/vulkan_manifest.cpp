@@ -7,7 +7,7 @@ namespace gpudoctor {
 
 namespace {
 
-std::optional<std::string> string_field(const Json& obj, const char* key) {
+std::optional<std::string> manifest_string_field(const Json& obj, const char* key) {
   auto it = obj.find(key);
   if (it == obj.end() || !it->is_string()) return std::nullopt;
   return it->get<std::string>();
@@ -28,9 +28,9 @@ VulkanLayerEntry layer_entry(const Json& layer) {
     e.error = "a layer is not a JSON object";
     return e;
   }
-  e.name = string_field(layer, "name");
-  e.library_path = string_field(layer, "library_path");
-  e.api_version = string_field(layer, "api_version");
+  e.name = manifest_string_field(layer, "name");
+  e.library_path = manifest_string_field(layer, "library_path");
+  e.api_version = manifest_string_field(layer, "api_version");
   e.meta = layer.contains("component_layers");
   e.enable_environment = env_pair(layer, "enable_environment");
   e.disable_environment = env_pair(layer, "disable_environment");
@@ -51,7 +51,7 @@ VulkanLayerManifestFile parse_vulkan_layer_manifest(std::string_view text) {
     m.error = j.is_discarded() ? "not valid JSON" : "not a JSON object";
     return m;
   }
-  m.file_format_version = string_field(j, "file_format_version");
+  m.file_format_version = manifest_string_field(j, "file_format_version");
   if (!m.file_format_version) {
     m.error = "no \"file_format_version\" string";
     return m;
@@ -75,12 +75,12 @@ VulkanManifestFile parse_vulkan_manifest(std::string_view text) {
     m.error = "not a JSON object";
     return m;
   }
-  m.file_format_version = string_field(j, "file_format_version");
+  m.file_format_version = manifest_string_field(j, "file_format_version");
   auto icd = j.find("ICD");
   if (icd != j.end() && icd->is_object()) {
-    m.library_path = string_field(*icd, "library_path");
-    m.api_version = string_field(*icd, "api_version");
-    m.library_arch = string_field(*icd, "library_arch");
+    m.library_path = manifest_string_field(*icd, "library_path");
+    m.api_version = manifest_string_field(*icd, "api_version");
+    m.library_arch = manifest_string_field(*icd, "library_arch");
     auto portability = icd->find("is_portability_driver");
     if (portability != icd->end() && portability->is_boolean()) {
       m.is_portability_driver = portability->get<bool>();

@@ -12,7 +12,7 @@ namespace gpudoctor {
 
 namespace {
 
-std::size_t indent_of(std::string_view s) {
+std::size_t tool_indent_of(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
   return i;
@@ -53,12 +53,12 @@ void read_system_profiler(PasteSink& sink) {
     if (sink.claimed(i)) continue;
     const std::string_view t = trim(lines[i].text);
     if (t != "Graphics/Displays:" && !starts_with(t, "Chipset Model:")) continue;
-    const std::size_t base = indent_of(lines[i].text);
+    const std::size_t base = tool_indent_of(lines[i].text);
     std::string block;
     std::size_t end = i;
     for (std::size_t k = i; k < lines.size() && !lines[k].fence && !sink.claimed(k); ++k) {
       const std::string_view s = trim(lines[k].text);
-      if (k > i && !s.empty() && indent_of(lines[k].text) <= base &&
+      if (k > i && !s.empty() && tool_indent_of(lines[k].text) <= base &&
           !starts_with(s, "Chipset Model:") && t == "Graphics/Displays:") {
         break;
       }
@@ -137,7 +137,7 @@ void read_clinfo(PasteSink& sink) {
       sink.claim(i, "clinfo");
       continue;
     }
-    if (lines[i].fence || (l.key.empty() && indent_of(lines[i].text) == 0 &&
+    if (lines[i].fence || (l.key.empty() && tool_indent_of(lines[i].text) == 0 &&
                            t.find("clGet") == std::string_view::npos)) {
       in_clinfo = false;
       continue;
@@ -292,7 +292,7 @@ void read_vulkaninfo(PasteSink& sink) {
     const auto eq = t.find(" = ");
     const bool header = !t.empty() && (t.back() == ':' || starts_with(t, "====") ||
                                        starts_with(t, "----"));
-    if (t.empty() || header || eq != std::string_view::npos || indent_of(lines[i].text) > 0 ||
+    if (t.empty() || header || eq != std::string_view::npos || tool_indent_of(lines[i].text) > 0 ||
         starts_with(t, "VK_") || starts_with(t, "Devices")) {
       sink.claim(i, "vulkaninfo");
     } else {

@@ -9,7 +9,7 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr const char* kFormat = "jax.print_environment_info";
+constexpr const char* kFormat_jax = "jax.print_environment_info";
 
 /// "cuda(id=0)", "CudaDevice(id=0)", "StreamExecutorGpuDevice(…)", "rocm(id=0)": a GPU device.
 bool gpu_device_text(std::string_view v) {
@@ -67,7 +67,7 @@ void read_jax_info(PasteSink& sink) {
                  t.find('=') == std::string_view::npos) {
         break;
       }
-      sink.claim(k, kFormat);
+      sink.claim(k, kFormat_jax);
     }
   }
 }

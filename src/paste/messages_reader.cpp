@@ -13,7 +13,7 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr const char* kFormat = "messages";
+constexpr const char* kFormat_messages = "messages";
 
 /// The text between `open` and the next `close` after it.
 std::string between(std::string_view t, std::string_view open, std::string_view close) {
@@ -66,7 +66,7 @@ bool message(PasteSink& sink, std::size_t i) {
       if (at != std::string_view::npos) {
         supported = std::string(n.substr(at + 27));
         while (!supported.empty() && supported.back() == '.') supported.pop_back();
-        sink.claim(k, kFormat);
+        sink.claim(k, kFormat_messages);
         sink.fact("message", std::string(n), k);
       }
     }
@@ -93,7 +93,7 @@ bool message(PasteSink& sink, std::size_t i) {
       const std::string_view n = trim(lines[k].text);
       if (n.find("PyTorch no longer supports this GPU") != std::string_view::npos ||
           n.find("minimum cuda capability") != std::string_view::npos) {
-        sink.claim(k, kFormat);
+        sink.claim(k, kFormat_messages);
         sink.fact("message", std::string(n), k);
       }
     }
@@ -248,7 +248,7 @@ bool message(PasteSink& sink, std::size_t i) {
 
 void read_messages(PasteSink& sink) {
   for (std::size_t i = 0; i < sink.lines().size(); ++i) {
-    if (!sink.claimed(i) && message(sink, i)) sink.claim(i, kFormat);
+    if (!sink.claimed(i) && message(sink, i)) sink.claim(i, kFormat_messages);
   }
 }
 

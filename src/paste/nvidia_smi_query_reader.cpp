@@ -8,7 +8,7 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr const char* kFormat = "nvidia-smi -q";
+constexpr const char* kFormat_nvidia_smi_query = "nvidia-smi -q";
 
 std::size_t indent_of(const std::string& s) {
   std::size_t i = 0;
@@ -38,7 +38,7 @@ void read_nvidia_smi_query(PasteSink& sink) {
     if (t.find("NVSMI LOG") != std::string_view::npos) {
       in_log = true;
       gpu = -1;
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_nvidia_smi_query);
       continue;
     }
     if (!in_log) continue;
@@ -47,7 +47,7 @@ void read_nvidia_smi_query(PasteSink& sink) {
       continue;
     }
     if (t.empty()) {
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_nvidia_smi_query);
       continue;
     }
     if (starts_with(t, "GPU ") && t.find(':') != std::string_view::npos &&
@@ -55,7 +55,7 @@ void read_nvidia_smi_query(PasteSink& sink) {
       ++gpu;
       NvmlDevice& d = sink.nvidia_gpu(gpu);
       d.pci_bus_id = std::string(trim(t.substr(4)));
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_nvidia_smi_query);
       section.clear();
       continue;
     }
@@ -68,10 +68,10 @@ void read_nvidia_smi_query(PasteSink& sink) {
       }
       section = std::string(t);
       section_indent = indent;
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_nvidia_smi_query);
       continue;
     }
-    sink.claim(i, kFormat);
+    sink.claim(i, kFormat_nvidia_smi_query);
     if (indent <= section_indent) section.clear();
     const std::string key(trim(t.substr(0, sep)));
     const std::string value(trim(t.substr(sep + 3)));

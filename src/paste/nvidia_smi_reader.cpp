@@ -11,7 +11,7 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr const char* kFormat = "nvidia-smi";
+constexpr const char* kFormat_nvidia_smi = "nvidia-smi";
 
 /// The cells of a table row: "| a | b |" → {"a", "b"}; the outer bars are required.
 std::vector<std::string> cells(std::string_view t) {
@@ -158,18 +158,18 @@ void read_nvidia_smi(PasteSink& sink) {
     if (sink.claimed(i)) continue;
     const std::string_view t = trim(lines[i].text);
     if (failure(sink, t, i) || list_line(sink, t, i)) {
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_nvidia_smi);
       continue;
     }
     if (header(sink, t, i)) {
       in_table = true;
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_nvidia_smi);
       // The date line nvidia-smi prints above its table.
       if (i > 0 && !sink.claimed(i - 1)) {
         const std::string_view above = trim(lines[i - 1].text);
-        if (table_rule(above)) sink.claim(i - 1, kFormat);
+        if (table_rule(above)) sink.claim(i - 1, kFormat_nvidia_smi);
         if (i > 1 && table_rule(above) && split_words(trim(lines[i - 2].text)).size() == 5) {
-          sink.claim(i - 2, kFormat);
+          sink.claim(i - 2, kFormat_nvidia_smi);
         }
       }
       continue;
@@ -178,7 +178,7 @@ void read_nvidia_smi(PasteSink& sink) {
     if (t.empty() || lines[i].fence) {
       in_table = t.empty() && i + 1 < lines.size() && !trim(lines[i + 1].text).empty() &&
                  (lines[i + 1].text.front() == '+' || lines[i + 1].text.front() == '|');
-      if (in_table) sink.claim(i, kFormat);
+      if (in_table) sink.claim(i, kFormat_nvidia_smi);
       gpu.reset();
       continue;
     }
@@ -186,7 +186,7 @@ void read_nvidia_smi(PasteSink& sink) {
       in_table = false;
       continue;
     }
-    sink.claim(i, kFormat);
+    sink.claim(i, kFormat_nvidia_smi);
     if (table_rule(t)) {
       gpu.reset();
       continue;

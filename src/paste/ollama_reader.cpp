@@ -11,7 +11,7 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr const char* kFormat = "ollama log";
+constexpr const char* kFormat_ollama = "ollama log";
 
 /// logfmt: key=value, key="quoted value" (with \" inside); "msg" included.
 std::map<std::string, std::string> logfmt(std::string_view t) {
@@ -139,7 +139,7 @@ void read_ollama_log(PasteSink& sink) {
                            t.find("payload_common.go:") != std::string_view::npos ||
                            t.find("cpu_common.go:") != std::string_view::npos);
     if (!logfmt_line && !journal && !old_form) continue;
-    sink.claim(i, kFormat);
+    sink.claim(i, kFormat_ollama);
     // Its Windows build logs from *_windows.go and names libraries by drive letter.
     if (t.find("_windows.go:") != std::string_view::npos ||
         t.find("library=C:\\") != std::string_view::npos) {

@@ -9,7 +9,7 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr const char* kFormat = "package list";
+constexpr const char* kFormat_package_lists = "package list";
 
 std::string normalise(std::string_view name) {
   std::string n = to_lower(trim(name));
@@ -131,11 +131,11 @@ void read_package_lists(PasteSink& sink) {
         starts_with(t, "# packages in environment at") || starts_with(t, "# Name") ||
         (t == "#" && table)) {
       table = true;
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_package_lists);
       continue;
     }
     if (table && t.find_first_not_of("- ") == std::string_view::npos) {
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_package_lists);
       continue;
     }
     if (const auto eq = t.find("=="); eq != std::string_view::npos && words.size() == 1) {
@@ -143,20 +143,20 @@ void read_package_lists(PasteSink& sink) {
       const std::string_view version = t.substr(eq + 2);
       if (name_like(name) && version_like(version)) {
         add_listed_package(sink, name, version, "", i);
-        sink.claim(i, kFormat);
+        sink.claim(i, kFormat_package_lists);
       }
       continue;
     }
     if (words.size() == 3 && words[1] == "@" && name_like(words[0])) {  // pip freeze, local build
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_package_lists);
       continue;
     }
     if (starts_with(t, "Name: ") && i + 1 < lines.size()) {  // pip show
       const Labelled next = split_label(trim(lines[i + 1].text));
       if (next.key == "Version" && name_like(t.substr(6))) {
         add_listed_package(sink, t.substr(6), next.value, "", i + 1);
-        sink.claim(i, kFormat);
-        sink.claim(i + 1, kFormat);
+        sink.claim(i, kFormat_package_lists);
+        sink.claim(i + 1, kFormat_package_lists);
         ++i;
       }
       continue;
@@ -173,10 +173,10 @@ void read_package_lists(PasteSink& sink) {
       const auto w = split_words(trim(lines[i + 1].text));
       return w.size() >= 2 && w.size() <= 8 && name_like(w[0]) && version_like(w[1]);
     }();
-    const bool previous_row = i > 0 && sink.owner(i - 1) == kFormat;
+    const bool previous_row = i > 0 && sink.owner(i - 1) == kFormat_package_lists;
     if (!table && !next_row && !previous_row) continue;
     add_listed_package(sink, words[0], words[1], words.size() > 2 ? words[2] : "", i);
-    sink.claim(i, kFormat);
+    sink.claim(i, kFormat_package_lists);
   }
 }
 

@@ -10,7 +10,7 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr const char* kFormat = "tensorflow";
+constexpr const char* kFormat_tensorflow = "tensorflow";
 
 /// "== check python ===================" → "check python".
 std::optional<std::string> section_title(std::string_view t) {
@@ -140,7 +140,7 @@ void read_tensorflow(PasteSink& sink) {
     const std::string_view t = trim(lines[i].text);
     if (auto title = section_title(t)) {
       section = *title;
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_tensorflow);
       continue;
     }
     if (t.empty()) continue;
@@ -151,13 +151,13 @@ void read_tensorflow(PasteSink& sink) {
         starts_with(t, "tf.__version__")) {
       const auto eq = t.find('=');
       if (eq != std::string_view::npos) set_tensorflow(sink, first_version(t.substr(eq + 1)), i);
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_tensorflow);
       continue;
     }
     if (starts_with(t, "tf.version.") || starts_with(t, "tf.GIT_VERSION") ||
         starts_with(t, "tf.__git_version__") ||
         starts_with(t, "tf.COMPILER_VERSION") || starts_with(t, "Sanity check:")) {
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_tensorflow);
       continue;
     }
     if (!section.empty()) {
@@ -165,29 +165,29 @@ void read_tensorflow(PasteSink& sink) {
       if (section == "check python" && l.key == "python version") {
         const std::string py = leading_version(l.value);
         if (!py.empty()) sink.env().python_version = py;
-        sink.claim(i, kFormat);
+        sink.claim(i, kFormat_tensorflow);
         continue;
       }
       if (section == "check os platform") {
         if (l.key == "os" && l.value == "Windows") sink.host().os_id = "windows";
         if (l.key == "os release version") sink.host().kernel_release = l.value;
-        if (!l.key.empty()) sink.claim(i, kFormat);
+        if (!l.key.empty()) sink.claim(i, kFormat_tensorflow);
         continue;
       }
       if (section == "are we in docker") {
         if (t == "Yes") sink.host().container = "docker";
-        sink.claim(i, kFormat);
+        sink.claim(i, kFormat_tensorflow);
         continue;
       }
       if (section == "cuda libs" && (t.front() == '/' || t.find(":\\") != std::string_view::npos)) {
         sink.fact("cuda.lib", std::string(t), i);
-        sink.claim(i, kFormat);
+        sink.claim(i, kFormat_tensorflow);
         continue;
       }
       if (section == "env" || section == "compiler" || section == "uname -a" ||
           section == "check for virtualenv" || section == "python version" ||
           section == "bazel version" || section == "tensorflow import") {
-        sink.claim(i, kFormat);
+        sink.claim(i, kFormat_tensorflow);
         continue;
       }
     }
@@ -197,21 +197,21 @@ void read_tensorflow(PasteSink& sink) {
       const std::string f = field_name(l.key);
       if (known_field(f)) {
         template_field(sink, f, l.value, i);
-        sink.claim(i, kFormat);
+        sink.claim(i, kFormat_tensorflow);
       }
       continue;
     }
     if (starts_with(t, "### ")) {
       const std::string f = field_name(t.substr(4));
       if (!known_field(f)) continue;
-      sink.claim(i, kFormat);
+      sink.claim(i, kFormat_tensorflow);
       // The answer: the next non-empty line.
       for (std::size_t k = i + 1; k < lines.size() && k < i + 4; ++k) {
         const std::string_view v = trim(lines[k].text);
         if (v.empty() && !lines[k].fence) continue;
         if (!lines[k].fence && !starts_with(v, "### ") && !sink.claimed(k)) {
           template_field(sink, f, std::string(v), k);
-          sink.claim(k, kFormat);
+          sink.claim(k, kFormat_tensorflow);
           i = k;
         }
         break;

@@ -50,7 +50,7 @@ std::string mark(AreaState s, const Style& st) {
   return "?";
 }
 
-std::string plural(std::size_t n, const std::string& word) {
+std::string count_text(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
@@ -96,8 +96,8 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
   }
   for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
   os << "\n"
-     << plural(counts[3], "failure") << ", " << plural(counts[2], "warning") << ", "
-     << plural(counts[1], "note") << ".  Every device and detail: gpudoctor query\n";
+     << count_text(counts[3], "failure") << ", " << count_text(counts[2], "warning") << ", "
+     << count_text(counts[1], "note") << ".  Every device and detail: gpudoctor query\n";
   return os.str();
 }
 
