@@ -94,7 +94,9 @@ bool report_wrong_override(const CheckSpec& self, const CheckInput& in, std::siz
   auto ov = node_override(*in.snap.rocm, n);
   auto own = n.gfx_target ? parse_gfx_target(*n.gfx_target) : std::nullopt;
   if (!ov || !own) return false;
-  const auto& [var, value] = *ov;
+  // Named copies, not a structured binding: C++17 lambdas cannot capture one (clang refuses).
+  const std::string var = ov->first;
+  const std::string value = ov->second;
   const std::string& gfx = *n.gfx_target;
   const std::string setting = var + "=" + value;
   const auto known = rocm_overrides(in.compat, gfx);
