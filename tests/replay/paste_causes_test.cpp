@@ -91,6 +91,17 @@ const std::vector<Case>& cases() {
       {"apps/substratusai-vllm-docker-37-t4-bfloat16.txt", {"python.vllm_dtype"}},
       {"apps/pascal-pkgs-ci-21-p40-bfloat16.txt", {"python.vllm_dtype"}},
       {"apps/comfyui-catvton-24-xpu-startup.txt", {}},
+      {"deviceQuery/tensorflow-990-returned-35.txt", {"cuda.driver_too_old"}},
+      {"deviceQuery/jetpack-nixos-328-orin-returned-35.txt", {"cuda.driver_too_old"}},
+      {"deviceQuery/rpg-open-remode-9-gtx770-healthy.txt", {}},
+      {"kernel/stackhpc-slurm-appliance-287-api-mismatch-journal.txt",
+       {"nvidia.driver_library_mismatch"}},
+      {"kernel/dalle-playground-104-api-mismatch-dmesg.txt", {"nvidia.driver_library_mismatch"}},
+      {"kernel/nvidia-all-394-kwin-client-mismatch.txt", {"nvidia.driver_library_mismatch"}},
+      // The firmware and RmInitAdapter lines follow from the mismatch: one cause, one finding.
+      {"kernel/bazzite-2668-api-mismatch-gsp-firmware.txt", {"nvidia.driver_library_mismatch"}},
+      {"kernel/bigdata-133-probe-not-called-nouveau.txt", {"nvidia.nouveau_bound"}},
+      {"kernel/negativo17-nvidia-driver-73-lspci-nouveau.txt", {"nvidia.nouveau_bound"}},
   };
   return all;
 }
