@@ -91,6 +91,15 @@ const std::vector<Case>& cases() {
       {"apps/substratusai-vllm-docker-37-t4-bfloat16.txt", {"python.vllm_dtype"}},
       {"apps/pascal-pkgs-ci-21-p40-bfloat16.txt", {"python.vllm_dtype"}},
       {"apps/comfyui-catvton-24-xpu-startup.txt", {}},
+      // The only fixtures of their ids (tests/replay/paste_finding_ids_test.cpp asserts more).
+      {"nvidia-smi/open-gpu-kernel-modules-862-rtx5090-no-devices.txt", {"nvidia.no_devices"}},
+      {"nvidia-smi/owod-81-gpu-lost.txt", {"nvidia.gpu_lost"}},
+      {"ollama/ollama-1992-gtx970-cuda-too-old.txt", {"ollama.gpu_too_old"}},
+      {"ollama/ollama-ov-6-container-no-gpu.txt", {"ollama.no_gpu"}},
+      {"apps/pia-30-xformers-cu121-torch-cpu.txt", {"python.xformers_torch"}},
+      {"apps/vllm-5501-c-abi3-undefined-symbol.txt", {"python.vllm_torch"}},
+      {"jax/synthpix-119-cusparse-not-found.txt", {"python.jax_cuda"}},
+      {"rocminfo/legacy-rocm-build-1080-rx580-hsa-out-of-resources.txt", {"rocm.device_access"}},
   };
   return all;
 }
