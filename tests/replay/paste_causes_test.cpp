@@ -100,6 +100,7 @@ const std::vector<Case>& cases() {
       {"apps/vllm-5501-c-abi3-undefined-symbol.txt", {"python.vllm_torch"}},
       {"jax/synthpix-119-cusparse-not-found.txt", {"python.jax_cuda"}},
       {"rocminfo/legacy-rocm-build-1080-rx580-hsa-out-of-resources.txt", {"rocm.device_access"}},
+      {"apps/colabtools-5329-found-no-nvidia-driver.txt", {"cuda.no_driver"}},
   };
   return all;
 }

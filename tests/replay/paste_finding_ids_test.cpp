@@ -35,6 +35,9 @@ const std::vector<Expected>& expected() {
        "pip install -U 'jax[cuda12]'", "plugin failed to initialize"},
       {"rocminfo/legacy-rocm-build-1080-rx580-hsa-out-of-resources.txt", "rocm.device_access",
        Severity::fail, "render and video groups", "(HSA_STATUS_ERROR_OUT_OF_RESOURCES)"},
+      // torch's message is the only evidence: no driver is reachable, whatever the reason.
+      {"apps/colabtools-5329-found-no-nvidia-driver.txt", "cuda.no_driver", Severity::fail,
+       "install the NVIDIA driver", "found no NVIDIA driver"},
   };
   return all;
 }
