@@ -101,6 +101,7 @@ const std::vector<Case>& cases() {
       {"jax/synthpix-119-cusparse-not-found.txt", {"python.jax_cuda"}},
       {"rocminfo/legacy-rocm-build-1080-rx580-hsa-out-of-resources.txt", {"rocm.device_access"}},
       {"apps/colabtools-5329-found-no-nvidia-driver.txt", {"cuda.no_driver"}},
+      {"apps/cudakdtree-18-rtx4090-no-kernel-image.txt", {"cuda.arch_unsupported"}},
   };
   return all;
 }

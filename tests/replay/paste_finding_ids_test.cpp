@@ -38,6 +38,9 @@ const std::vector<Expected>& expected() {
       // torch's message is the only evidence: no driver is reachable, whatever the reason.
       {"apps/colabtools-5329-found-no-nvidia-driver.txt", "cuda.no_driver", Severity::fail,
        "install the NVIDIA driver", "found no NVIDIA driver"},
+      // No torch in the paste: the program's own build lacks the GPU's architecture.
+      {"apps/cudakdtree-18-rtx4090-no-kernel-image.txt", "cuda.arch_unsupported", Severity::fail,
+       "compiled for this GPU's compute capability", "no kernel for this GPU's architecture"},
   };
   return all;
 }
