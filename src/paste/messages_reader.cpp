@@ -224,8 +224,11 @@ bool message(PasteSink& sink, std::size_t i) {
   }
   if (t.find("xFormers was built for:") != std::string_view::npos ||
       (t.find(" with CUDA ") != std::string_view::npos && t.find("(you have ") != std::string_view::npos)) {
-    sink.symptom("xformers.torch_mismatch", "xformers", i,
-                 {{"have", between(t, "(you have ", ")")}});
+    // xFormers prints "xFormers was built for:" and, on the next line, "PyTorch 2.1.2+cu121
+    // with CUDA 1201 (you have 2.1.2+cpu)": the installed torch is read from whichever holds it.
+    std::string have = between(t, "(you have ", ")");
+    if (have.empty() && i + 1 < lines.size()) have = between(lines[i + 1].text, "(you have ", ")");
+    sink.symptom("xformers.torch_mismatch", "xformers", i, {{"have", have}});
     return true;
   }
   if (t.find("_C.abi3.so: undefined symbol") != std::string_view::npos &&
