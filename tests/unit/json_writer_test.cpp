@@ -90,7 +90,9 @@ TEST(JsonWriter, ScalarsAndEmptyContainersAtTheTop) {
 
 TEST(JsonWriter, ALongDocumentArrivesInPiecesThatAddUpToIt) {
   Json doc = Json::array();
-  for (int i = 0; i < 20000; ++i) doc.push_back({{"i", i}, {"s", kHardStrings[i % kHardStrings.size()]}});
+  for (int i = 0; i < 20000; ++i) {
+    doc.push_back({{"i", i}, {"s", kHardStrings[i % kHardStrings.size()]}});
+  }
   std::size_t pieces = 0;
   std::string text;
   JsonWriter out([&](std::string_view piece) {
