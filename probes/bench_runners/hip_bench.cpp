@@ -16,21 +16,12 @@ std::string hip_failed(const char* call, hipError_t rc) {
   return std::string(call) + " returned " + std::to_string(rc);
 }
 
-/// The handle and the buffers of one series, freed whichever way it ends.
+/// The handle of one series, destroyed whichever way it ends.
 struct RocblasState {
-  const hip::HipApi& api;
   hip::RocblasDestroyFn* destroy = nullptr;
   hip::RocblasHandle handle = nullptr;
-  void* buffers[3] = {nullptr, nullptr, nullptr};
 
-  void free_buffers() {
-    for (void*& p : buffers) {
-      if (p != nullptr) api.mem_free(p);
-      p = nullptr;
-    }
-  }
   ~RocblasState() {
-    free_buffers();
     if (handle != nullptr && destroy != nullptr) destroy(handle);
   }
 };
@@ -50,7 +41,7 @@ BenchSeries rocblas_series(const hip::HipApi& api, const DynamicLibrary& lib,
                            const std::vector<int>& sizes) {
   auto* create = lib.symbol<hip::RocblasCreateFn>("rocblas_create_handle");
   auto* sgemm = lib.symbol<hip::RocblasSgemmFn>("rocblas_sgemm");
-  RocblasState st{api, lib.symbol<hip::RocblasDestroyFn>("rocblas_destroy_handle")};
+  RocblasState st{lib.symbol<hip::RocblasDestroyFn>("rocblas_destroy_handle")};
   if (create == nullptr || sgemm == nullptr || st.destroy == nullptr || !api.bench_ready()) {
     s.error = path +
               " lacks rocblas_create_handle, rocblas_sgemm or rocblas_destroy_handle, or "
@@ -66,53 +57,33 @@ BenchSeries rocblas_series(const hip::HipApi& api, const DynamicLibrary& lib,
     s.error = "rocblas_create_handle returned " + hip::rocblas_status_text(status);
     return s;
   }
-  for (int n : sizes) {
-    const std::size_t bytes =
-        static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(float);
-    LibraryMatmul run;
-    run.upload = [&](const smoke::MatmulInputs& in) -> std::optional<std::string> {
-      st.free_buffers();
-      for (void*& p : st.buffers) {
-        if (hipError_t rc = api.mem_alloc(&p, bytes); rc != hip::kSuccess) {
-          p = nullptr;
-          return hip_failed("hipMalloc", rc);
-        }
-      }
-      for (int i = 0; i < 2; ++i) {
-        if (hipError_t rc = api.mem_copy(st.buffers[i], (i == 0 ? in.a : in.b).data(), bytes,
-                                         hip::kMemcpyHostToDevice);
-            rc != hip::kSuccess) {
-          return hip_failed("hipMemcpy", rc);
-        }
-      }
-      return std::nullopt;
-    };
-    run.once = [&]() -> std::optional<std::string> {
-      // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same buffers, B first.
-      const float one = 1.0f, zero = 0.0f;
-      const int status =
-          sgemm(st.handle, hip::kRocblasOperationNone, hip::kRocblasOperationNone, n, n, n, &one,
-                static_cast<const float*>(st.buffers[1]), n,
-                static_cast<const float*>(st.buffers[0]), n, &zero,
-                static_cast<float*>(st.buffers[2]), n);
-      if (status != hip::kRocblasSuccess) {
-        return "rocblas_sgemm returned " + hip::rocblas_status_text(status);
-      }
-      if (hipError_t rc = api.device_synchronize(); rc != hip::kSuccess) {
-        return hip_failed("hipDeviceSynchronize", rc);
-      }
-      return std::nullopt;
-    };
-    run.download = [&](std::vector<float>& c) -> std::optional<std::string> {
-      c.assign(bytes / sizeof(float), 0.0f);
-      if (hipError_t rc = api.mem_copy(c.data(), st.buffers[2], bytes, hip::kMemcpyDeviceToHost);
-          rc != hip::kSuccess) {
-        return hip_failed("hipMemcpy", rc);
-      }
-      return std::nullopt;
-    };
-    s.points.push_back(library_point(n, run));
-  }
+  const auto called = [](const char* call, hipError_t rc) -> std::optional<std::string> {
+    if (rc == hip::kSuccess) return std::nullopt;
+    return hip_failed(call, rc);
+  };
+  DeviceBlas<void*> blas;
+  blas.alloc = [&](void*& p, std::size_t bytes) {
+    return called("hipMalloc", api.mem_alloc(&p, bytes));
+  };
+  blas.free = [&](void* p) { api.mem_free(p); };
+  blas.to_device = [&](void* dst, const float* src, std::size_t bytes) {
+    return called("hipMemcpy", api.mem_copy(dst, src, bytes, hip::kMemcpyHostToDevice));
+  };
+  blas.to_host = [&](float* dst, void* src, std::size_t bytes) {
+    return called("hipMemcpy", api.mem_copy(dst, src, bytes, hip::kMemcpyDeviceToHost));
+  };
+  blas.gemm = [&](int n, void* a, void* b, void* c) -> std::optional<std::string> {
+    // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same buffers, B first.
+    const float one = 1.0f, zero = 0.0f;
+    const int status = sgemm(st.handle, hip::kRocblasOperationNone, hip::kRocblasOperationNone, n,
+                             n, n, &one, static_cast<const float*>(b), n,
+                             static_cast<const float*>(a), n, &zero, static_cast<float*>(c), n);
+    if (status != hip::kRocblasSuccess) {
+      return "rocblas_sgemm returned " + hip::rocblas_status_text(status);
+    }
+    return called("hipDeviceSynchronize", api.device_synchronize());
+  };
+  s.points = device_blas_points(sizes, blas);
   return s;
 }
 
