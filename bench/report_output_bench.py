@@ -17,7 +17,6 @@ ratios, and the peak resident memory as a multiple of the file size. Target (iss
 most 1.5x json.load + json.dumps and 3x the file in memory.
 """
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -25,7 +24,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report_load_bench import HERE, base_report, grown, run_measured  # noqa: E402
+from report_load_bench import HERE, base_report, run_measured, write_grown  # noqa: E402
 
 PYTHON_ANCHOR = """
 import json, os, sys, time
@@ -73,10 +72,7 @@ def main():
     worst_memory = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for mb in [float(s) for s in args.sizes.split(",")]:
-            path = os.path.join(tmp, f"report-{mb:g}MB.json")
-            with open(path, "w") as f:
-                json.dump(grown(base, mb), f, indent=2, sort_keys=True)
-            size = os.path.getsize(path)
+            path, size = write_grown(base, mb, tmp)
             load, dump, dumps = python_anchor(path, args.runs)
             anchor = load + dumps
             indented = load + dump

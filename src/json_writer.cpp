@@ -36,32 +36,18 @@ void JsonWriter::before_value() {
   if (indent_ >= 0) newline_indent(levels_.size());
 }
 
-void JsonWriter::begin_object() {
+void JsonWriter::begin(bool object) {
   before_value();
-  buf_ += '{';
-  levels_.push_back({true, true, {}});
+  buf_ += object ? '{' : '[';
+  // An array's elements stand under the array's own name, as the redaction of a DOM sees them.
+  levels_.push_back({object, true, !object && filter_ != nullptr ? current_key() : std::string()});
 }
 
-void JsonWriter::begin_array() {
-  before_value();
-  buf_ += '[';
-  // Elements stand under the array's own name, as the redaction of a DOM sees them.
-  levels_.push_back({false, true, filter_ != nullptr ? current_key() : std::string()});
-}
-
-void JsonWriter::end_object() {
+void JsonWriter::end() {
   const Level level = levels_.back();
   levels_.pop_back();
   if (!level.empty && indent_ >= 0) newline_indent(levels_.size());
-  buf_ += '}';
-  maybe_flush();
-}
-
-void JsonWriter::end_array() {
-  const Level level = levels_.back();
-  levels_.pop_back();
-  if (!level.empty && indent_ >= 0) newline_indent(levels_.size());
-  buf_ += ']';
+  buf_ += level.object ? '}' : ']';
   maybe_flush();
 }
 

@@ -39,10 +39,10 @@ class JsonWriter {
   JsonWriter& operator=(const JsonWriter&) = delete;
   ~JsonWriter();
 
-  void begin_object();
-  void end_object();
-  void begin_array();
-  void end_array();
+  void begin_object() { begin(true); }
+  void end_object() { end(); }
+  void begin_array() { begin(false); }
+  void end_array() { end(); }
   /// The next member's name, inside an object.
   void key(std::string_view name);
 
@@ -74,6 +74,8 @@ class JsonWriter {
   };
   /// The name the next value stands under, for the filter.
   const std::string& current_key() const { return levels_.empty() ? no_key_ : levels_.back().key; }
+  void begin(bool object);
+  void end();
   /// Before a value: the separator and indentation an array element needs.
   void before_value();
   void newline_indent(std::size_t depth);
