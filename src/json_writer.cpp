@@ -118,17 +118,39 @@ void JsonWriter::string(std::string_view value) {
 
 void JsonWriter::write_escaped(std::string_view s) {
   if (discard_) return;
-  std::size_t i = 0;
-  while (i < s.size() && plain_byte(static_cast<unsigned char>(s[i]))) ++i;
-  if (i == s.size()) {
-    buf_ += '"';
-    buf_.append(s);
-    buf_ += '"';
-    return;
+  // ASCII the way nlohmann escapes it (its short escapes, other C0 controls as \u00xx in
+  // lower-case hex) and DEL as escape_hidden_in_json writes it; a string with any byte from
+  // 0x80 up (UTF-8, or invalid) goes the way dump_json goes, so both write the same bytes.
+  static constexpr char kHex[] = "0123456789abcdef";
+  const std::size_t start = buf_.size();
+  buf_ += '"';
+  std::size_t plain = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (plain_byte(c)) continue;
+    if (c >= 0x80) {
+      buf_.resize(start);
+      buf_ += dump_json(Json(std::string(s)));
+      return;
+    }
+    buf_.append(s.data() + plain, i - plain);
+    plain = i + 1;
+    switch (c) {
+      case '"': buf_ += "\\\""; break;
+      case '\\': buf_ += "\\\\"; break;
+      case '\b': buf_ += "\\b"; break;
+      case '\f': buf_ += "\\f"; break;
+      case '\n': buf_ += "\\n"; break;
+      case '\r': buf_ += "\\r"; break;
+      case '\t': buf_ += "\\t"; break;
+      default:  // the other C0 controls and DEL
+        buf_ += "\\u00";
+        buf_ += kHex[c >> 4];
+        buf_ += kHex[c & 0xF];
+    }
   }
-  // Anything else (escapes, UTF-8, invalid bytes, hidden code points) the way dump_json does
-  // it, so both write the same bytes; such strings are few.
-  buf_ += dump_json(Json(std::string(s)));
+  buf_.append(s.data() + plain, s.size() - plain);
+  buf_ += '"';
 }
 
 void JsonWriter::json(const Json& value) {

@@ -26,6 +26,13 @@ std::string written(F write, int indent = 2) {
   return text;
 }
 
+/// NUL to DEL, each once.
+std::string every_ascii_byte() {
+  std::string s;
+  for (int c = 0; c < 0x80; ++c) s += static_cast<char>(c);
+  return s;
+}
+
 /// Strings a driver or a user's environment can hand over: escapes, UTF-8, invalid bytes,
 /// controls a terminal acts on.
 const std::vector<std::string> kHardStrings = {
@@ -40,6 +47,7 @@ const std::vector<std::string> kHardStrings = {
     "UTF-8 GeForce RTX\xe2\x84\xa2 \xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80",
     "invalid \xff\xfe bytes, truncated \xe2\x80, overlong \xc0\xaf, surrogate \xed\xa0\x80",
     "lone continuation \x80 and lead at end \xc3",
+    every_ascii_byte(),
 };
 
 Json hard_document() {
