@@ -15,16 +15,23 @@ shows) and to json.load + json.dump(indent=2) are shown too. Each gpudoctor comm
 times after a warm-up, its output to /dev/null; the table shows the median wall time, the
 ratios, and the peak resident memory as a multiple of the file size. Target (issue 18): at
 most 1.5x json.load + json.dumps and 3x the file in memory.
+
+`report` has no --from: its row runs `gpudoctor report --sysroot` on a copy of the H100 fixture
+machine with --report-envs copies of its conda environment (hard links) under /opt/envs, a
+report of about 12 MB for 1300; its time is mostly the probes reading those environments, so
+the row shows its peak memory against the report it wrote (--compare shows the DOM's); it is
+not part of the verdict, which is about reading a report back and writing it out.
 """
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report_load_bench import HERE, base_report, run_measured, write_grown  # noqa: E402
+from report_load_bench import FIXTURE, HERE, base_report, run_measured, write_grown  # noqa: E402
 
 PYTHON_ANCHOR = """
 import json, os, sys, time
@@ -51,6 +58,17 @@ def python_anchor(path, runs):
     return [statistics.median(s[i] for s in samples[1:]) for i in range(3)]
 
 
+def many_envs_root(directory, envs):
+    """The H100 fixture machine with `envs` copies of its conda environment in /opt/envs."""
+    root = os.path.join(directory, "root")
+    shutil.copytree(FIXTURE, root, symlinks=True)
+    conda = os.path.join(root, "opt", "conda")
+    for i in range(envs):
+        shutil.copytree(conda, os.path.join(root, "opt", "envs", f"env{i}"), symlinks=True,
+                        copy_function=os.link)
+    return root
+
+
 def load_average():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -62,6 +80,8 @@ def main():
     ap.add_argument("--sizes", default="12,45", help="report sizes in MB, comma separated")
     ap.add_argument("--gpudoctor", default=os.path.join(HERE, "..", "build", "gpudoctor"))
     ap.add_argument("--compare", help="another gpudoctor binary to run side by side")
+    ap.add_argument("--report-envs", type=int, default=1300,
+                    help="conda environments of the report row (0: no report row)")
     args = ap.parse_args()
     base = base_report(args.gpudoctor)
     print(f"load average before: {load_average()}")
@@ -70,13 +90,29 @@ def main():
           f"{'peak RSS':>9} {'x file':>7}")
     worst_ratio = 0.0
     worst_memory = 0.0
+    binaries = [("", args.gpudoctor)] + ([("other: ", args.compare)] if args.compare else [])
     with tempfile.TemporaryDirectory() as tmp:
+        # First, while this script is small: a child's peak RSS (ru_maxrss) counts what it
+        # shared with this process before exec, and the grown reports below make it large.
+        if args.report_envs > 0:
+            root = many_envs_root(tmp, args.report_envs)
+            out = os.path.join(tmp, "report.json")
+            for label, binary in binaries:
+                argv = [binary, "report", "--sysroot", root, "--python-env", "/opt/envs",
+                        "-o", out]
+                run_measured(argv)
+                runs = [run_measured(argv) for _ in range(args.runs)]
+                seconds = statistics.median(r[0] for r in runs)
+                rss = max(r[1] for r in runs)
+                size = os.path.getsize(out)
+                print(f"{size / 1e6:7.1f}M {label + 'report --sysroot':28} {seconds:9.3f} "
+                      f"{'':8} {'':7} {'':8} {'':7} {'':9} {'':11} {rss / 2**20:7.0f}Mi "
+                      f"{rss / size:7.2f}")
         for mb in [float(s) for s in args.sizes.split(",")]:
             path, size = write_grown(base, mb, tmp)
             load, dump, dumps = python_anchor(path, args.runs)
             anchor = load + dumps
             indented = load + dump
-            binaries = [("", args.gpudoctor)] + ([("other: ", args.compare)] if args.compare else [])
             for label, binary in binaries:
                 for name, rest in [("check --from --json", ["check", "--from", path, "--json"])]:
                     argv = [binary] + rest
