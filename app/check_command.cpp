@@ -33,8 +33,8 @@ int run_check(const Options& opt, const Environment& env) {
   const int code = verdict != 0 ? verdict : metrics;
   if (opt.oneline) return emit(oneline_for(m, findings) + "\n", code, false, Style::plain());
   if (opt.json) {
-    return emit(dump_json(check_json(m.snap, m.devices, findings), 2) + "\n", code, false,
-                Style::plain());
+    return emit_json([&](JsonWriter& out) { write_check_json(out, m.snap, m.devices, findings); },
+                     code);
   }
   const Style style = stdout_style(opt.color, env);
   return emit(render_check_text(m.snap, m.devices, findings, style), code, true, style);

@@ -27,7 +27,7 @@ const CLI::Validator kFinite(
     "");
 
 /// The GPU APIs bench has a matmul for.
-const std::vector<std::string> kBenchBackends = {"opencl", "vulkan", "cuda"};
+const std::vector<std::string> kBenchBackends = {"opencl", "vulkan", "cuda", "rocm"};
 
 /// One line on stderr, exit 2: "gpudoctor: check: --only x: ...".
 CliResult usage_error(const std::string& command, const std::string& message) {
@@ -250,7 +250,7 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   bench->add_option("--plot", o.plot, "Write an SVG chart of GFLOPS against size to FILE")
       ->type_name("FILE");
   bench->add_flag("--no-vendor-blas", o.no_vendor_blas,
-                  "Only gpudoctor's kernels and OpenBLAS: no CLBlast, cuBLAS or MKL series");
+                  "Only gpudoctor's kernels and OpenBLAS: no CLBlast, cuBLAS, rocBLAS or MKL series");
   bench
       ->add_option("--timeout", bench_timeout_s,
                    "Seconds each benchmark child (one per driver) may take (default 300)")

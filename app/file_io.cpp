@@ -102,9 +102,24 @@ int open_temporary(const std::string& target, std::string& temp) {
   return -1;
 }
 
-/// Replaces the regular file `target` (or creates it, when `old` is null) with `text`.
+/// Writes a file's content to `fd`: false with `err` set when it could not.
+using WriteBody = std::function<bool(int fd, int& err)>;
+
+/// The JSON document `write` writes, indented by 2 and followed by a newline, made and
+/// written to `fd` piece by piece.
+WriteBody json_body(const std::function<void(JsonWriter&)>& write) {
+  return [&write](int fd, int& err) {
+    JsonWriter out([fd, &err](std::string_view piece) { return write_all(fd, piece, err); });
+    write(out);
+    out.raw("\n");
+    return out.flush();
+  };
+}
+
+/// Replaces the regular file `target` (or creates it, when `old` is null) with what `body`
+/// writes.
 std::string replace_atomically(const std::string& path, const std::string& target,
-                               std::string_view text, const struct stat* old) {
+                               const WriteBody& body, const struct stat* old) {
   std::string temp;
   const int fd = open_temporary(target, temp);
   if (fd < 0) {
@@ -125,7 +140,7 @@ std::string replace_atomically(const std::string& path, const std::string& targe
       (void)!::fchmod(fd, old->st_mode & 07777);  // chown clears set-id bits
     }
   }
-  if (ok) ok = write_all(fd, text, err);
+  if (ok) ok = body(fd, err);
   if (ok && ::fsync(fd) != 0) {
     ok = false;
     err = errno;
@@ -152,7 +167,7 @@ std::string replace_atomically(const std::string& path, const std::string& targe
 }
 
 /// Writes into an existing character device or FIFO without creating or truncating anything.
-std::string write_in_place(const std::string& path, std::string_view text, mode_t mode) {
+std::string write_in_place(const std::string& path, const WriteBody& body, mode_t mode) {
   // O_NONBLOCK: opening a FIFO that nobody reads fails (ENXIO) instead of waiting forever.
   const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
@@ -162,7 +177,7 @@ std::string write_in_place(const std::string& path, std::string_view text, mode_
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   int err = 0;
-  bool ok = write_all(fd, text, err);
+  bool ok = body(fd, err);
   if (::close(fd) != 0 && ok) {
     ok = false;
     err = errno;
@@ -253,6 +268,16 @@ std::string write_stdout(std::string_view text) {
 int emit(std::string_view text, int exit_code, bool for_people, const Style& style) {
   if (text.empty()) return exit_code;
   const std::string why = write_stdout(for_people ? terminal_text(text, style) : std::string(text));
+  if (why.empty()) return exit_code;
+  print_error(why);
+  return kExitIoError;
+}
+
+int emit_json(const std::function<void(JsonWriter&)>& write, int exit_code) {
+  std::string why = g_closed[1] ? "standard output: cannot be written (it is closed)" : "";
+  if (int err = 0; why.empty() && !json_body(write)(STDOUT_FILENO, err)) {
+    why = "standard output: cannot be written (" + errno_text(err) + ")";
+  }
   if (why.empty()) return exit_code;
   print_error(why);
   return kExitIoError;
@@ -349,15 +374,30 @@ std::variant<InputFile, std::string> open_input(const std::string& path, std::ui
 
 std::string output_problem(const std::string& path) { return classify_output(path).problem; }
 
-std::string write_output(const std::string& path, std::string_view text) {
+namespace {
+
+std::string write_output_body(const std::string& path, const WriteBody& body) {
   OutputTarget t = classify_output(path);
   if (!t.problem.empty()) return t.problem;
   if (t.to_stdout) {
-    const std::string why = write_stdout(text);
-    return why.empty() ? "" : path + ": " + why;
+    if (g_closed[1]) return path + ": standard output: cannot be written (it is closed)";
+    int err = 0;
+    if (body(STDOUT_FILENO, err)) return "";
+    return path + ": standard output: cannot be written (" + errno_text(err) + ")";
   }
-  if (t.in_place) return write_in_place(path, text, t.mode);
-  return replace_atomically(path, t.target, text, t.old ? &*t.old : nullptr);
+  if (t.in_place) return write_in_place(path, body, t.mode);
+  return replace_atomically(path, t.target, body, t.old ? &*t.old : nullptr);
+}
+
+}  // namespace
+
+std::string write_output(const std::string& path, std::string_view text) {
+  return write_output_body(path, [text](int fd, int& err) { return write_all(fd, text, err); });
+}
+
+std::string write_output_json(const std::string& path,
+                              const std::function<void(JsonWriter&)>& write) {
+  return write_output_body(path, json_body(write));
 }
 
 }  // namespace gpudoctor

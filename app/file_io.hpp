@@ -5,12 +5,14 @@
 // replacing one; every write to standard output and standard error checked, and text for
 // people passed through terminal_text on its way.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 
 #include "json_pull.hpp"
+#include "json_writer.hpp"
 #include "render/style.hpp"
 
 namespace gpudoctor {
@@ -32,6 +34,11 @@ std::string write_stdout(std::string_view text);
 /// returns `exit_code`; when it cannot be written, says why on standard error and returns
 /// kExitIoError.
 int emit(std::string_view text, int exit_code, bool for_people, const Style& style);
+
+/// The JSON document `write` writes, indented by 2 and followed by a newline, streamed to
+/// standard output as it is made (no DOM, no whole text in memory); `exit_code`, or
+/// kExitIoError (said on standard error) when it cannot be written.
+int emit_json(const std::function<void(JsonWriter&)>& write, int exit_code);
 
 /// "gpudoctor: MESSAGE" as one line on standard error, control characters made visible.
 void print_error(std::string_view message);
@@ -84,5 +91,10 @@ std::string output_problem(const std::string& path);
 ///   file in its directory, fsync, rename, keeping the old file's permission bits (and owner,
 ///   when running as root); a new file gets 0666 less the umask.
 std::string write_output(const std::string& path, std::string_view text);
+
+/// write_output of the JSON document `write` writes (indented by 2, a newline after it),
+/// written piece by piece as it is made: a large report never stands whole in memory.
+std::string write_output_json(const std::string& path,
+                              const std::function<void(JsonWriter&)>& write);
 
 }  // namespace gpudoctor

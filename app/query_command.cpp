@@ -21,7 +21,9 @@ int run_query(const Options& opt, const Environment& env) {
                 ": not a report (text pasted from a ticket is read by `gpudoctor check --from`)");
     return 2;
   }
-  if (opt.json) return emit(dump_json(query_json(m.snap, m.devices), 2) + "\n", 0, false, Style::plain());
+  if (opt.json) {
+    return emit_json([&](JsonWriter& out) { write_query_json(out, m.snap, m.devices); }, 0);
+  }
   const Style style = stdout_style(opt.color, env);
   return emit(render_query_text(m.snap, m.devices, style), 0, true, style);
 }

@@ -92,6 +92,13 @@ int run_report(const Options& opt, const Snapshot& snap, const std::vector<Merge
     if (auto* why = std::get_if<std::string>(&bench)) return input_error("--bench " + *why);
     in.bench = std::get<Json>(bench);
   }
+  if (!opt.html && !opt.brief) {
+    // Written as it is made: a report of tens of MB is never a DOM or a whole string.
+    const auto write = [&in](JsonWriter& out) { write_report(out, in); };
+    if (!opt.output) return emit_json(write, kExitOk);
+    const std::string why = write_output_json(*opt.output, write);
+    return why.empty() ? kExitOk : output_error("-o " + why);
+  }
   const Json report = build_report(in);
   if (opt.html) {
     const std::string why = write_output(*opt.html, render_report_html(report));

@@ -58,6 +58,15 @@ def grown(report, megabytes):
     return big
 
 
+def write_grown(base, megabytes, directory):
+    """The grown report written (as `gpudoctor report` writes it) under `directory`: its path
+    and size in bytes."""
+    path = os.path.join(directory, f"report-{megabytes:g}MB.json")
+    with open(path, "w") as f:
+        json.dump(grown(base, megabytes), f, indent=2, sort_keys=True)
+    return path, os.path.getsize(path)
+
+
 def run_measured(argv):
     """Wall seconds and peak RSS in bytes of one run."""
     t = time.perf_counter()
@@ -99,10 +108,7 @@ def main():
     worst_memory = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for mb in [float(s) for s in args.sizes.split(",")]:
-            path = os.path.join(tmp, f"report-{mb:g}MB.json")
-            with open(path, "w") as f:
-                json.dump(grown(base, mb), f, indent=2, sort_keys=True)
-            size = os.path.getsize(path)
+            path, size = write_grown(base, mb, tmp)
             load = json_load_seconds(path, args.runs)
             binaries = [("", args.gpudoctor)] + ([("other: ", args.compare)] if args.compare else [])
             for name, argv in [(label + name, [binary] + rest)

@@ -5,6 +5,7 @@
 #include "backends.hpp"
 #include "bench_runners/blas_sweep.hpp"
 #include "bench_runners/cuda_bench.hpp"
+#include "bench_runners/hip_bench.hpp"
 #include "bench_runners/opencl_bench.hpp"
 #include "bench_runners/vulkan_bench.hpp"
 #include "core/host_platform.hpp"
@@ -78,6 +79,14 @@ std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& pl
     job.body = [sizes = plan.sizes, cublas = plan.vendor_series ? plan.vendor_blas.cublas
                                                                   : std::vector<std::string>{}] {
       return cuda_bench(sizes, cublas);
+    };
+    jobs.push_back(std::move(job));
+  }
+  // ROCm: rocBLAS only (gpudoctor has no HIP kernel), so nothing without the vendor series.
+  if (wanted(kBackendRocm) && plan.vendor_series) {
+    IsolatedJob job = hip::make_job(hip::JobOptions{});
+    job.body = [sizes = plan.sizes, rocblas = plan.vendor_blas.rocblas] {
+      return hip_bench(sizes, rocblas);
     };
     jobs.push_back(std::move(job));
   }

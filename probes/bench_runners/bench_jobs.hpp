@@ -1,7 +1,7 @@
 #pragma once
 // `gpudoctor bench`'s isolated children: one per CPU BLAS (OpenBLAS, MKL), one per OpenCL ICD
 // (gpudoctor's kernel, then CLBlast), one per Vulkan driver, one for CUDA (the PTX kernel, then
-// cuBLAS); run one after the other, each with its own deadline.
+// cuBLAS), one for ROCm (rocBLAS); run one after the other, each with its own deadline.
 #include <chrono>
 #include <functional>
 #include <string>
@@ -16,10 +16,11 @@ namespace gpudoctor::bench {
 
 struct BenchPlan {
   std::vector<int> sizes;
-  std::vector<std::string> backends;  ///< opencl, vulkan, cuda; empty: all of them
+  std::vector<std::string> backends;  ///< opencl, vulkan, cuda, rocm; empty: all of them
   std::string cpu_name = "CPU";
-  VendorBlasPaths vendor_blas;  ///< where cuBLAS and MKL may be (vendor_blas_paths)
-  bool vendor_series = true;    ///< false (--no-vendor-blas): no CLBlast, cuBLAS or MKL series
+  VendorBlasPaths vendor_blas;  ///< where cuBLAS, rocBLAS and MKL may be (vendor_blas_paths)
+  /// false (--no-vendor-blas): no CLBlast, cuBLAS, rocBLAS or MKL series
+  bool vendor_series = true;
 };
 
 /// The CPU BLAS libraries first, then the GPU APIs. The ICDs and driver manifests are the ones

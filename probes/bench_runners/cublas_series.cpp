@@ -13,23 +13,15 @@ using cuda::CUdeviceptr;
 using cuda::CUresult;
 using cuda::kSuccess;
 
-/// The context, the handle and the buffers of one series, freed whichever way it ends.
+/// The context and the handle of one series, freed whichever way it ends.
 struct CublasState {
   const cuda::CudaApi& api;
   cuda::CublasDestroyFn* destroy = nullptr;
   cuda::CUcontext ctx = nullptr;
   cuda::CublasHandle handle = nullptr;
-  CUdeviceptr buffers[3] = {0, 0, 0};
 
-  void free_buffers() {
-    for (CUdeviceptr& p : buffers) {
-      if (p != 0) api.mem_free(p);
-      p = 0;
-    }
-  }
   ~CublasState() {
     if (ctx == nullptr) return;
-    free_buffers();
     if (handle != nullptr) destroy(handle);
     api.ctx_destroy(ctx);
   }
@@ -67,49 +59,43 @@ std::optional<BenchSeries> cublas_series(const cuda::CudaApi& api, cuda::CUdevic
     s.error = "cublasCreate_v2 returned " + cuda::cublas_status_text(status);
     return s;
   }
-  for (int n : sizes) {
-    const std::size_t bytes =
-        static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(float);
-    LibraryMatmul run;
-    run.upload = [&](const smoke::MatmulInputs& in) -> std::optional<std::string> {
-      st.free_buffers();
-      for (CUdeviceptr& p : st.buffers) {
-        if (CUresult rc = api.mem_alloc(&p, bytes); rc != kSuccess) {
-          p = 0;
-          return cuda_call_failed("cuMemAlloc", rc);
-        }
-      }
-      for (int i = 0; i < 2; ++i) {
-        if (CUresult rc = api.memcpy_htod(st.buffers[i], (i == 0 ? in.a : in.b).data(), bytes);
-            rc != kSuccess) {
-          return cuda_call_failed("cuMemcpyHtoD", rc);
-        }
-      }
-      return std::nullopt;
-    };
-    run.once = [&]() -> std::optional<std::string> {
-      // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same buffers, B first.
-      const float one = 1.0f, zero = 0.0f;
-      const int status = sgemm(st.handle, cuda::kCublasOpN, cuda::kCublasOpN, n, n, n, &one,
-                               device_floats(st.buffers[1]), n, device_floats(st.buffers[0]), n,
-                               &zero, reinterpret_cast<float*>(st.buffers[2]), n);
-      if (status != cuda::kCublasSuccess) {
-        return "cublasSgemm_v2 returned " + cuda::cublas_status_text(status);
-      }
-      if (CUresult rc = api.ctx_synchronize(); rc != kSuccess) {
-        return cuda_call_failed("cuCtxSynchronize", rc);
-      }
-      return std::nullopt;
-    };
-    run.download = [&](std::vector<float>& c) -> std::optional<std::string> {
-      c.assign(bytes / sizeof(float), 0.0f);
-      if (CUresult rc = api.memcpy_dtoh(c.data(), st.buffers[2], bytes); rc != kSuccess) {
-        return cuda_call_failed("cuMemcpyDtoH", rc);
-      }
-      return std::nullopt;
-    };
-    s.points.push_back(library_point(n, run));
-  }
+  DeviceBlas<CUdeviceptr> blas;
+  blas.alloc = [&](CUdeviceptr& p, std::size_t bytes) -> std::optional<std::string> {
+    if (CUresult rc = api.mem_alloc(&p, bytes); rc != kSuccess) {
+      return cuda_call_failed("cuMemAlloc", rc);
+    }
+    return std::nullopt;
+  };
+  blas.free = [&](CUdeviceptr p) { api.mem_free(p); };
+  blas.to_device = [&](CUdeviceptr dst, const float* src,
+                       std::size_t bytes) -> std::optional<std::string> {
+    if (CUresult rc = api.memcpy_htod(dst, src, bytes); rc != kSuccess) {
+      return cuda_call_failed("cuMemcpyHtoD", rc);
+    }
+    return std::nullopt;
+  };
+  blas.to_host = [&](float* dst, CUdeviceptr src, std::size_t bytes) -> std::optional<std::string> {
+    if (CUresult rc = api.memcpy_dtoh(dst, src, bytes); rc != kSuccess) {
+      return cuda_call_failed("cuMemcpyDtoH", rc);
+    }
+    return std::nullopt;
+  };
+  blas.gemm = [&](int n, CUdeviceptr a, CUdeviceptr b,
+                  CUdeviceptr c) -> std::optional<std::string> {
+    // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same buffers, B first.
+    const float one = 1.0f, zero = 0.0f;
+    const int status = sgemm(st.handle, cuda::kCublasOpN, cuda::kCublasOpN, n, n, n, &one,
+                             device_floats(b), n, device_floats(a), n, &zero,
+                             reinterpret_cast<float*>(c), n);
+    if (status != cuda::kCublasSuccess) {
+      return "cublasSgemm_v2 returned " + cuda::cublas_status_text(status);
+    }
+    if (CUresult rc = api.ctx_synchronize(); rc != kSuccess) {
+      return cuda_call_failed("cuCtxSynchronize", rc);
+    }
+    return std::nullopt;
+  };
+  s.points = device_blas_points(sizes, blas);
   return s;
 }
 

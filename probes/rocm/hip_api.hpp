@@ -18,6 +18,8 @@ using hipError_t = int;
 
 inline constexpr hipError_t kSuccess = 0;
 inline constexpr hipError_t kErrorNoDevice = 100;  // hipErrorNoDevice
+inline constexpr int kMemcpyHostToDevice = 1;       // hipMemcpyKind
+inline constexpr int kMemcpyDeviceToHost = 2;
 
 /// hipDeviceAttribute_t values, only those read. 0–87 follow CUDA's alphabetical list
 /// (hipDeviceAttributeCudaCompatibleBegin = 0); AMD's own start at 10000.
@@ -51,6 +53,20 @@ struct HipApi {
   hipError_t (*driver_get_version)(int* version) = nullptr;
   const char* (*get_error_name)(hipError_t error) = nullptr;
   const char* (*get_error_string)(hipError_t error) = nullptr;
+  // What the bench's rocBLAS series needs (hip_runtime_api.h; hipMemcpyKind in
+  // include/hip/driver_types.h): device memory, copies, a wait.
+  hipError_t (*set_device)(int device) = nullptr;
+  hipError_t (*mem_alloc)(void** ptr, std::size_t bytes) = nullptr;
+  hipError_t (*mem_free)(void* ptr) = nullptr;
+  hipError_t (*mem_copy)(void* dst, const void* src, std::size_t bytes, int kind) = nullptr;
+  hipError_t (*device_synchronize)() = nullptr;
+
+  /// The entry points the bench needs are all there.
+  bool bench_ready() const {
+    return set_device != nullptr && mem_alloc != nullptr && mem_free != nullptr &&
+           mem_copy != nullptr &&
+           device_synchronize != nullptr;
+  }
 
   /// The entry points, or nullopt naming the first required one missing in *missing.
   static std::optional<HipApi> load(const DynamicLibrary& lib, std::string* missing) {
@@ -67,6 +83,11 @@ struct HipApi {
     e.get(api.driver_get_version, "hipDriverGetVersion");
     e.get(api.get_error_name, "hipGetErrorName");
     e.get(api.get_error_string, "hipGetErrorString");
+    e.get(api.set_device, "hipSetDevice");
+    e.get(api.mem_alloc, "hipMalloc");
+    e.get(api.mem_free, "hipFree");
+    e.get(api.mem_copy, "hipMemcpy");
+    e.get(api.device_synchronize, "hipDeviceSynchronize");
     return api;
   }
 };

@@ -64,7 +64,7 @@ GPUDOCTOR_JSON(DeviceTraits, vendor_id, type, compute_units, clock_mhz, cc_major
 
 /// One device through one API (or the CPU through BLAS): the sweep and the copy rates.
 struct BenchSeries {
-  std::string api;  ///< "blas", "opencl", "vulkan", "cuda"
+  std::string api;  ///< "blas", "opencl", "vulkan", "cuda", "hip"
   std::string device;
   std::optional<std::string> library;  ///< the ICD, manifest or library that ran it
   std::optional<std::string> kernel;   ///< what ran: "cblas_sgemm", "OpenCL C 64×64 tiles"

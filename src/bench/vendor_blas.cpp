@@ -66,6 +66,15 @@ VendorBlasPaths vendor_blas_paths(const Snapshot& snap) {
   for (const auto& so : sonames) add(out.cublas, so);
   add(out.mkl, "libmkl_rt.so.2");
   add(out.mkl, "libmkl_rt.so");
+  // rocBLAS's sonames: .so.5 from ROCm 7
+  // (https://archlinux.org/packages/extra/x86_64/rocblas/sonames),
+  // .so.4 in ROCm 6 (rocsolver 6.2.4 links it:
+  // https://archlinux.org/packages/extra/x86_64/rocsolver/sonames), .so.0 in Debian's and
+  // Ubuntu's 5.5 build (https://packages.ubuntu.com/questing/amd64/librocblas0); in ROCm's
+  // default directory first, then through the loader's search.
+  const char* const rocblas[] = {"librocblas.so.5", "librocblas.so.4", "librocblas.so.0"};
+  for (const char* so : rocblas) add(out.rocblas, std::string("/opt/rocm/lib/") + so);
+  for (const char* so : rocblas) add(out.rocblas, so);
   return out;
 }
 

@@ -13,6 +13,7 @@ struct VendorBlasPaths {
   std::vector<std::string> cublas;  ///< libcublas: pip wheels, the NVIDIA probe's finds,
                                     ///< toolkits, then sonames
   std::vector<std::string> mkl;     ///< libmkl_rt: Python environments' lib/, then sonames
+  std::vector<std::string> rocblas;  ///< librocblas: ROCm's default directory, then sonames
 };
 
 VendorBlasPaths vendor_blas_paths(const Snapshot& snap);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "checks/area_status.hpp"
+#include "json_model_writer.hpp"
 #include "render/query_text.hpp"
 #include "text.hpp"
 
@@ -107,6 +108,18 @@ Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
               {"areas", area_statuses(snap, devices, findings)},
               {"findings", findings},
               {"snapshot", query_json(snap, devices)}};
+}
+
+void write_check_json(JsonWriter& out, const Snapshot& snap,
+                      const std::vector<MergedDevice>& devices, const std::vector<Finding>& findings) {
+  const auto areas = area_statuses(snap, devices, findings);
+  const auto snapshot = [&](JsonWriter& w) { write_query_json(w, snap, devices); };
+  JsonMembers members;
+  members.add("schema_version", kSchemaVersion);
+  members.add("areas", areas);
+  members.add("findings", findings);
+  members.add_written("snapshot", snapshot);
+  members.write(out);
 }
 
 std::string render_explain(const CheckSpec& spec) {

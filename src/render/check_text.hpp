@@ -5,6 +5,7 @@
 #include "checks/check_ids.hpp"
 #include "checks/checks.hpp"
 #include "devices.hpp"
+#include "json_writer.hpp"
 #include "model/snapshot.hpp"
 #include "render/style.hpp"
 
@@ -19,6 +20,9 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
 Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
                 const std::vector<Finding>& findings);
 
+/// check_json(…) written straight to `out`, in the same bytes.
+void write_check_json(JsonWriter& out, const Snapshot& snap,
+                      const std::vector<MergedDevice>& devices, const std::vector<Finding>& findings);
 /// `gpudoctor explain ID`.
 std::string render_explain(const CheckSpec& spec);
 

@@ -5,6 +5,7 @@
 
 #include "backends.hpp"
 #include "facts/facts.hpp"
+#include "json_model_writer.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -124,6 +125,16 @@ Json query_json(const Snapshot& snap, const std::vector<MergedDevice>& devices) 
   Json j = snap;
   j["devices"] = devices_json(snap, devices);
   return j;
+}
+
+void write_query_json(JsonWriter& out, const Snapshot& snap,
+                      const std::vector<MergedDevice>& devices) {
+  // The merged devices are a few views per GPU: small enough to build as a DOM.
+  const Json merged = devices_json(snap, devices);
+  JsonMembers members;
+  members.add_fields(snap);
+  members.add("devices", merged);
+  members.write(out);
 }
 
 }  // namespace gpudoctor

@@ -5,6 +5,7 @@
 
 #include "devices.hpp"
 #include "json.hpp"
+#include "json_writer.hpp"
 #include "model/snapshot.hpp"
 #include "render/style.hpp"
 
@@ -20,5 +21,8 @@ void render_probe_lines(std::ostringstream& os, const Snapshot& snap, const Styl
 
 /// `gpudoctor query --json`: the snapshot plus the merged "devices" with their views.
 Json query_json(const Snapshot& snap, const std::vector<MergedDevice>& devices);
+/// query_json(…) written straight to `out`, in the same bytes, with no DOM of the snapshot.
+void write_query_json(JsonWriter& out, const Snapshot& snap,
+                      const std::vector<MergedDevice>& devices);
 
 }  // namespace gpudoctor

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <optional>
 
 #include "text.hpp"
 
@@ -83,7 +84,7 @@ bool after_home_marker(const std::string& s, std::size_t sep) {
   });
 }
 
-bool names_uuid(const std::string& key) { return to_lower(key).find("uuid") != std::string::npos; }
+bool names_uuid(std::string_view key) { return to_lower(key).find("uuid") != std::string::npos; }
 
 /// Replaces each occurrence of `name` in `s` that stands alone (no name character on either
 /// side, not already a placeholder) and that `keep_at` does not keep, by `placeholder()`,
@@ -133,12 +134,15 @@ struct Subjects {
   std::string os_id;
 };
 
+void collect_string(const std::string& s, std::string_view key, Subjects& out) {
+  collect_home_users(s, out.users);
+  if (key == "hostname" && !s.empty()) out.hosts.push_back(s);
+  if (key == "os_id") out.os_id = s;
+}
+
 void collect(const Json& j, const std::string& key, Subjects& out) {
   if (j.is_string()) {
-    const auto& s = j.get_ref<const std::string&>();
-    collect_home_users(s, out.users);
-    if (key == "hostname" && !s.empty()) out.hosts.push_back(s);
-    if (key == "os_id") out.os_id = s;
+    collect_string(j.get_ref<const std::string&>(), key, out);
   } else if (j.is_object()) {
     for (const auto& [k, v] : j.items()) collect(v, k, out);
   } else if (j.is_array()) {
@@ -177,15 +181,8 @@ class Redactor {
     }
   }
 
-  RedactionCounts counts() const {
-    return {{"host_name", hosts_.count()},
-            {"serial_number", serials_.count()},
-            {"user_name", users_.count()},
-            {"uuid", uuids_.count()}};
-  }
-
- private:
-  std::string redact_string(std::string s, const std::string& key) {
+  /// `s`, a string that stands under `key`, redacted.
+  std::string redact_string(std::string s, std::string_view key) {
     if (key == "source") return s;  // rule URLs come from gpudoctor's own data
     if (key == "hostname") return host_placeholder(s);
     if (key == "serial") return "<serial" + std::to_string(serials_.number_of(s)) + ">";
@@ -202,6 +199,14 @@ class Redactor {
     return replace_users(s);
   }
 
+  RedactionCounts counts() const {
+    return {{"host_name", hosts_.count()},
+            {"serial_number", serials_.count()},
+            {"user_name", users_.count()},
+            {"uuid", uuids_.count()}};
+  }
+
+ private:
   /// One host per report: "<host>"; "<host2>" for another one (a kernel's build host). A
   /// short name of a known host gets that host's placeholder.
   std::string host_placeholder(const std::string& host) {
@@ -284,7 +289,63 @@ class Redactor {
   Placeholders uuids_;
 };
 
+/// Pass one of a streamed redaction: what the document tells about whom it must hide.
+class CollectFilter : public JsonStringFilter {
+ public:
+  explicit CollectFilter(Subjects& out) : out_(out) {}
+  void string(std::string_view key, std::string& value) override {
+    collect_string(value, key, out_);
+  }
+
+ private:
+  Subjects& out_;
+};
+
+class RedactFilter : public JsonStringFilter {
+ public:
+  explicit RedactFilter(Redactor& r) : r_(r) {}
+  void string(std::string_view key, std::string& value) override {
+    value = r_.redact_string(std::move(value), key);
+  }
+
+ private:
+  Redactor& r_;
+};
+
 }  // namespace
+
+struct StreamRedaction::State {
+  Subjects subjects;
+  std::vector<std::string> host_names;
+  CollectFilter collect{subjects};
+  std::optional<Redactor> redactor;
+  std::optional<RedactFilter> redact;
+};
+
+StreamRedaction::StreamRedaction(const std::vector<std::string>& user_names,
+                                 const std::vector<std::string>& host_names)
+    : state_(std::make_unique<State>()) {
+  state_->subjects.users = user_names;
+  state_->host_names = host_names;
+}
+
+StreamRedaction::~StreamRedaction() = default;
+
+JsonStringFilter& StreamRedaction::collector() { return state_->collect; }
+
+JsonStringFilter& StreamRedaction::start_redacting() {
+  Subjects subjects = state_->subjects;
+  subjects.hosts.insert(subjects.hosts.end(), state_->host_names.begin(),
+                        state_->host_names.end());
+  state_->redact.reset();
+  state_->redactor.emplace(std::move(subjects));
+  state_->redact.emplace(*state_->redactor);
+  return *state_->redact;
+}
+
+RedactionCounts StreamRedaction::counts() const {
+  return state_->redactor ? state_->redactor->counts() : RedactionCounts{};
+}
 
 std::vector<std::string> user_names_from(const Environment& env) {
   std::vector<std::string> names;

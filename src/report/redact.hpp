@@ -1,10 +1,12 @@
 #pragma once
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "environment.hpp"
 #include "json.hpp"
+#include "json_writer.hpp"
 
 namespace gpudoctor {
 
@@ -40,5 +42,28 @@ struct Redacted {
 /// `host_names` adds names the document does not hold under "hostname" (host_names_from).
 Redacted redact(Json doc, const std::vector<std::string>& user_names,
                 const std::vector<std::string>& host_names = {});
+
+/// redact(), for a document written through a JsonWriter rather than held (a report of tens
+/// of MB): write it once through collector(), then through start_redacting()'s filter, which
+/// replaces what redact() replaces, numbering in the order the strings come. Each
+/// start_redacting() numbers afresh, so a first redacting walk can count (counts()) what a
+/// second one then writes.
+class StreamRedaction {
+ public:
+  StreamRedaction(const std::vector<std::string>& user_names,
+                  const std::vector<std::string>& host_names);
+  ~StreamRedaction();
+  StreamRedaction(const StreamRedaction&) = delete;
+  StreamRedaction& operator=(const StreamRedaction&) = delete;
+
+  JsonStringFilter& collector();
+  JsonStringFilter& start_redacting();
+  /// What the last redacting walk replaced.
+  RedactionCounts counts() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace gpudoctor

@@ -7,6 +7,7 @@
 #include "devices.hpp"
 #include "environment.hpp"
 #include "json.hpp"
+#include "json_writer.hpp"
 #include "model/snapshot.hpp"
 
 namespace gpudoctor {
@@ -31,5 +32,10 @@ struct ReportInput {
 /// `check --from` reads back; the node's name and its brief record (src/fleet/brief.hpp), what
 /// `summary` reads.
 Json build_report(const ReportInput& in);
+
+/// build_report(in) written to `out` in the bytes dump_json(build_report(in), 2) gives,
+/// without a DOM of the snapshot or the whole text in memory (save where a member name holds
+/// a URL's credentials: the DOM renames it, and so moves it, so that report is built whole).
+void write_report(JsonWriter& out, const ReportInput& in);
 
 }  // namespace gpudoctor

@@ -6,8 +6,12 @@
  *   FAKE_HIP_COUNT_CRASH   hipGetDeviceCount writes through a null pointer (SIGSEGV)
  *   FAKE_HIP_COUNT_HANG    hipGetDeviceCount never returns
  *   FAKE_HIP_NO_DEVICE     hipGetDeviceCount returns 100 (hipErrorNoDevice)
+ *   FAKE_HIP_MEMORY        also hipSetDevice, hipMalloc, hipFree, hipMemcpy and
+ *                          hipDeviceSynchronize over host memory, for the bench's rocBLAS
+ *                          series with the fake librocblas (fake_rocblas.c)
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -76,3 +80,27 @@ const char* hipGetErrorName(hipError_t error) {
     default: return "hipErrorUnknown";
   }
 }
+
+#if defined(FAKE_HIP_MEMORY)
+/* "Device" memory is host memory: the fake librocblas reads it as it is. */
+hipError_t hipSetDevice(int device) { return device == 0 ? kSuccess : kInvalidDevice; }
+
+hipError_t hipMalloc(void** ptr, size_t bytes) {
+  if (ptr == NULL) return kInvalidValue;
+  *ptr = malloc(bytes == 0 ? 1 : bytes);
+  return *ptr != NULL ? kSuccess : 2; /* hipErrorOutOfMemory */
+}
+
+hipError_t hipFree(void* ptr) {
+  free(ptr);
+  return kSuccess;
+}
+
+hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, int kind) {
+  if (dst == NULL || src == NULL || kind < 0 || kind > 4) return kInvalidValue;
+  memcpy(dst, src, bytes);
+  return kSuccess;
+}
+
+hipError_t hipDeviceSynchronize(void) { return kSuccess; }
+#endif
