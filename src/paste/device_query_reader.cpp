@@ -28,7 +28,7 @@ bool same_as_driver_error(int code) {
 /// cudaErrorInsufficientDriver: the driver is older than the runtime linked into the program.
 constexpr int kInsufficientDriver = 35;
 
-std::optional<int> first_int(std::string_view t) {
+std::optional<int> first_number(std::string_view t) {
   std::size_t a = 0;
   while (a < t.size() && std::isdigit(static_cast<unsigned char>(t[a])) == 0) ++a;
   std::size_t b = a;
@@ -38,7 +38,7 @@ std::optional<int> first_int(std::string_view t) {
 }
 
 /// "12.2 / 12.1" → {12020, 12010}, as the runtime and driver pack their versions.
-std::pair<std::optional<int>, std::optional<int>> version_pair(std::string_view v) {
+std::pair<std::optional<int>, std::optional<int>> driver_runtime_versions(std::string_view v) {
   const auto slash = v.find('/');
   if (slash == std::string_view::npos) return {std::nullopt, std::nullopt};
   return {packed_cuda_version(leading_version(trim(v.substr(0, slash)))),
@@ -74,7 +74,7 @@ class DeviceQuery {
   void count_failed(std::size_t i) {
     const std::string_view t = trim(sink_.lines()[i].text);
     sink_.claim(i, kFormat_device_query);
-    auto code = first_int(t.substr(28));
+    auto code = first_number(t.substr(28));
     std::string message;
     if (i + 1 < sink_.lines().size()) {
       const std::string_view next = trim(sink_.lines()[i + 1].text);
@@ -117,7 +117,7 @@ class DeviceQuery {
       return;
     }
     if (starts_with(t, "Device ") && t.find(": \"") != std::string_view::npos) {
-      auto index = first_int(t.substr(7));
+      auto index = first_number(t.substr(7));
       const auto q = t.find(": \"");
       const auto end = t.rfind('"');
       if (!index || end <= q + 3) return;
@@ -142,7 +142,7 @@ class DeviceQuery {
     if (l.key.empty() && t.find("Multiprocessors") == std::string_view::npos) return;
     if (l.key == "CUDA Driver Version / Runtime Version") {
       sink_.claim(i, kFormat_device_query);
-      auto [driver, runtime] = version_pair(l.value);
+      auto [driver, runtime] = driver_runtime_versions(l.value);
       if (driver) {
         sink_.cuda().driver_version = driver;
         sink_.fact("nvidia.cuda_max", cuda_text(*driver), i);
@@ -157,8 +157,8 @@ class DeviceQuery {
     if (l.key == "CUDA Capability Major/Minor version number") {
       const std::string v = leading_version(l.value);
       const auto dot = v.find('.');
-      auto major = first_int(v.substr(0, dot == std::string::npos ? v.size() : dot));
-      auto minor = dot == std::string::npos ? std::nullopt : first_int(v.substr(dot + 1));
+      auto major = first_number(v.substr(0, dot == std::string::npos ? v.size() : dot));
+      auto minor = dot == std::string::npos ? std::nullopt : first_number(v.substr(dot + 1));
       if (major && minor) {
         device_->cc_major = major;
         device_->cc_minor = minor;
@@ -174,17 +174,17 @@ class DeviceQuery {
       }
     } else if (t.find("Multiprocessors") != std::string_view::npos) {
       // "(082) Multiprocessors, (128) CUDA Cores/MP:     10496 CUDA Cores"
-      device_->multiprocessors = first_int(t);
+      device_->multiprocessors = first_number(t);
       const auto comma = t.find(',');
       if (comma != std::string_view::npos) {
-        device_->cores_per_multiprocessor = first_int(t.substr(comma));
+        device_->cores_per_multiprocessor = first_number(t.substr(comma));
       }
     } else if (l.key == "Device PCI Domain ID / Bus ID / location ID") {
       auto parts = split_words(l.value, "/ ");
       if (parts.size() >= 3) {
-        device_->pci_domain = first_int(parts[0]);
-        device_->pci_bus = first_int(parts[1]);
-        device_->pci_device = first_int(parts[2]);
+        device_->pci_domain = first_number(parts[0]);
+        device_->pci_bus = first_number(parts[1]);
+        device_->pci_device = first_number(parts[2]);
       }
     }
   }

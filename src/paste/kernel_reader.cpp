@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kFormat_lspci = "lspci";
 constexpr const char* kFormat_kernel_log = "kernel log";
 
-bool hex(std::string_view s) {
+bool is_hex_digits(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
     if (std::isxdigit(static_cast<unsigned char>(c)) == 0) return false;
@@ -26,7 +26,7 @@ bool hex(std::string_view s) {
   return true;
 }
 
-std::uint16_t hex16(std::string_view s) {
+std::uint16_t lspci_hex16(std::string_view s) {
   return static_cast<std::uint16_t>(std::stoul(std::string(s), nullptr, 16));
 }
 
@@ -40,28 +40,28 @@ std::optional<std::string> lspci_address(std::string_view t) {
     domain = std::string(a.substr(0, 4));
     a.remove_prefix(5);
   }
-  if (a.size() != 7 || a[2] != ':' || a[5] != '.' || !hex(a.substr(0, 2)) || !hex(a.substr(3, 2)) ||
-      a[6] < '0' || a[6] > '7' || !hex(domain)) {
+  if (a.size() != 7 || a[2] != ':' || a[5] != '.' || !is_hex_digits(a.substr(0, 2)) || !is_hex_digits(a.substr(3, 2)) ||
+      a[6] < '0' || a[6] > '7' || !is_hex_digits(domain)) {
     return std::nullopt;
   }
   return to_lower(domain + ":" + std::string(a));
 }
 
-struct GpuClass {
+struct LspciGpuClass {
   std::string_view text;
   std::uint32_t code;
 };
-constexpr GpuClass kGpuClasses[] = {{"VGA compatible controller", 0x030000},
+constexpr LspciGpuClass kLspciGpuClasses[] = {{"VGA compatible controller", 0x030000},
                                     {"3D controller", 0x030200},
                                     {"Display controller", 0x038000},
                                     {"Processing accelerators", 0x120000}};
 
-struct VendorPrefix {
+struct LspciVendor {
   std::string_view text;
   std::uint16_t id;
 };
 // How lspci names the GPU vendors (pci.ids' vendor lines).
-constexpr VendorPrefix kVendors[] = {{"NVIDIA Corporation ", 0x10de},
+constexpr LspciVendor kLspciVendors[] = {{"NVIDIA Corporation ", 0x10de},
                                      {"Advanced Micro Devices, Inc. [AMD/ATI] ", 0x1002},
                                      {"Advanced Micro Devices, Inc. [AMD] ", 0x1022},
                                      {"Intel Corporation ", 0x8086}};
@@ -123,7 +123,7 @@ class Lspci {
     const std::string_view cls = rest.substr(0, colon);
     std::string_view name = rest.substr(colon + 2);
     std::optional<std::uint32_t> code;
-    for (const auto& c : kGpuClasses) {
+    for (const auto& c : kLspciGpuClasses) {
       if (starts_with(cls, c.text)) code = c.code;
     }
     if (!code) return std::nullopt;
@@ -133,7 +133,7 @@ class Lspci {
     d.class_name = std::string(cls.substr(0, cls.find(" [")));
     if (const auto rev = name.rfind(" (rev "); rev != std::string_view::npos) {
       const std::string_view r = name.substr(rev + 6, 2);
-      if (hex(r)) d.revision = static_cast<std::uint8_t>(hex16(r));
+      if (is_hex_digits(r)) d.revision = static_cast<std::uint8_t>(lspci_hex16(r));
       name = name.substr(0, rev);
     }
     if (const auto prog = name.find(" (prog-if"); prog != std::string_view::npos) {
@@ -142,14 +142,14 @@ class Lspci {
     name = trim(name);
     // -nn: "[10de:2204]" at the end.
     if (name.size() > 11 && name.back() == ']' && name[name.size() - 6] == ':' &&
-        name[name.size() - 11] == '[' && hex(name.substr(name.size() - 10, 4)) &&
-        hex(name.substr(name.size() - 5, 4))) {
-      d.vendor_id = hex16(name.substr(name.size() - 10, 4));
-      d.device_id = hex16(name.substr(name.size() - 5, 4));
+        name[name.size() - 11] == '[' && is_hex_digits(name.substr(name.size() - 10, 4)) &&
+        is_hex_digits(name.substr(name.size() - 5, 4))) {
+      d.vendor_id = lspci_hex16(name.substr(name.size() - 10, 4));
+      d.device_id = lspci_hex16(name.substr(name.size() - 5, 4));
       name = trim(name.substr(0, name.size() - 11));
     }
     std::optional<std::uint16_t> vendor;
-    for (const auto& v : kVendors) {
+    for (const auto& v : kLspciVendors) {
       if (starts_with(name, v.text)) {
         vendor = v.id;
         d.vendor_name = std::string(trim(v.text));
@@ -161,8 +161,8 @@ class Lspci {
       d.vendor_id = *vendor;
       // lspci prints "Device 1db6" for an id its pci.ids lacks; else the name, whose id the
       // built-in pci.ids knows when exactly one device carries it.
-      if (starts_with(name, "Device ") && name.size() == 11 && hex(name.substr(7))) {
-        d.device_id = hex16(name.substr(7));
+      if (starts_with(name, "Device ") && name.size() == 11 && is_hex_digits(name.substr(7))) {
+        d.device_id = lspci_hex16(name.substr(7));
       } else if (auto id = builtin_device_id(*vendor, name)) {
         d.device_id = *id;
       } else {
@@ -214,7 +214,7 @@ bool opens_message(std::string_view t) {
   return !starts_with(t, "NVRM:");
 }
 
-std::string after(std::string_view t, std::string_view key) {
+std::string nvrm_version_after(std::string_view t, std::string_view key) {
   const auto at = t.find(key);
   if (at == std::string_view::npos) return "";
   return leading_version(trim(t.substr(at + key.size())));
@@ -255,8 +255,8 @@ class KernelLog {
 
   void api_mismatch(const NvrmMessage& m) {
     if (mismatch_ || m.text.find("API mismatch") == std::string::npos) return;
-    const std::string client = after(m.text, "has the version ");
-    const std::string module = after(m.text, "this kernel module has the version ");
+    const std::string client = nvrm_version_after(m.text, "has the version ");
+    const std::string module = nvrm_version_after(m.text, "this kernel module has the version ");
     if (client.empty() || module.empty()) return;
     mismatch_ = true;
     NvidiaSystem& n = sink_.nvidia();
@@ -283,7 +283,7 @@ class KernelLog {
       const auto pci = t.find("PCI ID: ");
       std::map<std::string, std::string> values;
       if (pci != std::string::npos) values["pci_id"] = t.substr(pci + 8, 9);
-      values["driver"] = after(t, "NVIDIA ");
+      values["driver"] = nvrm_version_after(t, "NVIDIA ");
       once("nvrm.gpu_unsupported", m, values);
     } else if (t.find("RmInitAdapter failed") != std::string::npos && !mismatch_) {
       once("nvrm.init_adapter_failed", m);
