@@ -50,7 +50,9 @@ class JobBatch {
     run_ = std::make_unique<IsolatedRun>(std::move(jobs_));
     run_->start();
   }
-  void wait(std::chrono::milliseconds deadline) { results_ = run_->wait(deadline); }
+  void wait(std::chrono::milliseconds deadline, const RunProgress& progress) {
+    results_ = run_->wait(deadline, progress);
+  }
   std::vector<IsolatedResult> take(std::size_t group) {
     auto [b, e] = bounds_[group];
     return {std::make_move_iterator(results_.begin() + static_cast<long>(b)),
@@ -135,7 +137,7 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   }
 
   // 4. Collect the children and fold their reports into their sections.
-  batch.wait(request.timeout);
+  batch.wait(request.timeout, request.progress);
   fold(snap, snap.opencl, batch.take(g_opencl), ctx.live, opencl::assemble);
   fold(snap, snap.vulkan, batch.take(g_vulkan), ctx.live, vulkan::assemble);
   fold(snap, snap.cuda, batch.take(g_cuda), ctx.live, cuda::assemble);
