@@ -23,8 +23,12 @@ std::string rows_table(const std::vector<facts::Row>& rows) {
   return facts_table(pairs);
 }
 
+/// Headed by the device's index and bus id as the table above gives them: identical cards
+/// (eight H100s) are told apart by these alone.
 std::string device_views(const facts::Device& d) {
-  return "<details><summary>" + escape(d.name) + ": every API's view</summary>\n" +
+  std::string head = "#" + std::to_string(d.index) + " " + d.name;
+  if (d.pci_address) head += " (" + *d.pci_address + ")";
+  return "<details><summary>" + escape(head) + ": every API's view</summary>\n" +
          rows_table(d.rows) + "</details>\n";
 }
 

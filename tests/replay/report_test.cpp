@@ -297,3 +297,19 @@ TEST(ReportCli, BadInputIsOneLineAndExitTwo) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+// Eight identical H100s: each one's "every API's view" is headed by its index and bus id, as
+// the devices table gives them, so that the eight can be told apart.
+TEST(ReportHtml, IdenticalDevicesViewsNameTheirIndexAndBusId) {
+  const std::string html = html_of("server-h100-torch-cu124", {});
+  EXPECT_NE(html.find("<summary>#0 GH100[H100 SXM5 80GB] (0000:1b:00.0): every API's view"),
+            std::string::npos);
+  EXPECT_NE(html.find("<summary>#7 GH100[H100 SXM5 80GB] (0000:df:00.0): every API"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor
