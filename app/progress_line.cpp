@@ -25,7 +25,7 @@ std::string cut_to(const std::string& s, std::size_t width) {
   return out;
 }
 
-void write_all(int fd, const std::string& s) {
+void write_to_terminal(int fd, const std::string& s) {
   const char* p = s.data();
   std::size_t left = s.size();
   while (left > 0) {
@@ -108,13 +108,13 @@ void ProgressLine::update(const std::vector<RunningJob>& jobs) {
 void ProgressLine::show(const std::string& text) {
   const std::size_t before = display_width(shown_);
   const std::size_t now = display_width(text);
-  write_all(fd_, "\r" + text + (before > now ? std::string(before - now, ' ') : ""));
+  write_to_terminal(fd_, "\r" + text + (before > now ? std::string(before - now, ' ') : ""));
   shown_ = text;
 }
 
 void ProgressLine::erase() {
   if (shown_.empty()) return;
-  write_all(fd_, "\r" + std::string(display_width(shown_), ' ') + "\r");
+  write_to_terminal(fd_, "\r" + std::string(display_width(shown_), ' ') + "\r");
   shown_.clear();
 }
 
