@@ -1,6 +1,7 @@
 #include "checks/check_ids.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "cli/suggest.hpp"
 #include "text.hpp"
@@ -8,10 +9,18 @@
 namespace gpudoctor {
 
 std::vector<CheckId> all_check_ids() {
+  // Each id once: a check's own id belongs to that check, even where another check (the
+  // symptom rules of pasted messages) also emits it; an id only emitted belongs to the first
+  // check that declares it.
   std::vector<CheckId> out;
+  std::set<std::string> seen;
   for (const auto& c : all_checks()) {
-    out.push_back({std::string(c.id), &c});
-    for (const auto& other : split_words(c.also_emits, ", ")) out.push_back({other, &c});
+    if (seen.insert(std::string(c.id)).second) out.push_back({std::string(c.id), &c});
+  }
+  for (const auto& c : all_checks()) {
+    for (const auto& other : split_words(c.also_emits, ", ")) {
+      if (seen.insert(other).second) out.push_back({other, &c});
+    }
   }
   return out;
 }

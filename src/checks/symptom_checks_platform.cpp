@@ -51,6 +51,45 @@ constexpr PlainRule kPlainRules[] = {
      "reboot; if it recurs, check power, cooling and the slot, and `sudo dmesg | grep -i xid` "
      "(Xid 79)",
      ""},
+    {"nvrm.probe_not_called", "nvidia.nouveau_bound", Severity::fail,
+     "nouveau (or another framebuffer driver) holds the NVIDIA GPU: the NVIDIA module's probe "
+     "routine was never called for it, so CUDA finds no device",
+     "blacklist nouveau (echo -e 'blacklist nouveau\\noptions nouveau modeset=0' | sudo tee "
+     "/etc/modprobe.d/blacklist-nouveau.conf), rebuild the initramfs (sudo update-initramfs -u, "
+     "or dracut -f), and reboot",
+     "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html"},
+    {"nvrm.gpu_unsupported", "nvidia.no_devices", Severity::fail,
+     "This NVIDIA driver release does not support the GPU: the kernel module refused it, so "
+     "nvidia-smi and CUDA see no device",
+     "install the driver branch that still supports this GPU: the README of each branch lists "
+     "its GPUs in 'Appendix A - Supported NVIDIA GPU Products' (older GPUs need a legacy "
+     "branch such as 470 or 390)",
+     "https://www.nvidia.com/en-us/drivers/unix/legacy-gpu/"},
+    {"nvrm.init_adapter_failed", "nvidia.no_devices", Severity::fail,
+     "The NVIDIA driver could not initialize the GPU (RmInitAdapter failed): nvidia-smi and "
+     "CUDA see no device",
+     "read the lines around it in `sudo dmesg`: a firmware file that failed to load "
+     "(reinstall the driver, whose package carries the GSP firmware), a GPU newer than this "
+     "driver branch, or power and PCIe problems (Xid, \"fallen off the bus\")",
+     ""},
+    {"kernel.module_signature_refused", "nvidia.module_not_loaded", Severity::fail,
+     "The kernel refused to load an unsigned module (Secure Boot): the NVIDIA module is not "
+     "loaded, nothing can use the GPU",
+     "sign the module with a key enrolled in the firmware: dkms signs it once its key is "
+     "enrolled (sudo mokutil --import /var/lib/dkms/mok.pub, reboot, enroll the key in the MOK "
+     "manager), or disable Secure Boot",
+     "https://man7.org/linux/man-pages/man7/kernel_lockdown.7.html"},
+    {"kernel.nvidia_module_missing", "nvidia.module_not_loaded", Severity::fail,
+     "No NVIDIA module is built for the running kernel: modprobe cannot find it",
+     "build it for this kernel: sudo dkms autoinstall (needs the kernel's headers: "
+     "linux-headers-$(uname -r)), or reinstall the driver package, then sudo modprobe nvidia",
+     "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html"},
+    {"cuda.insufficient_driver", "cuda.driver_too_old", Severity::fail,
+     "The NVIDIA driver is older than the CUDA runtime the program was built with "
+     "(cudaErrorInsufficientDriver, 35)",
+     "install a driver that supports the program's CUDA version (nvidia-smi's \"CUDA Version\" "
+     "must be at least that), or use a build of the program for the CUDA the driver supports",
+     "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html"},
     {"torch.no_driver", "cuda.no_driver", Severity::fail,
      "torch found no NVIDIA driver: nothing can use the GPU through CUDA",
      "install the NVIDIA driver (and on Linux check that its kernel module is loaded: nvidia-smi "

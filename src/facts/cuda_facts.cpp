@@ -1,6 +1,6 @@
 // CUDA through the driver API: each device deviceQuery-grade, and what libcuda itself said.
 #include "api/cuda/cuda_codes.hpp"
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
@@ -10,7 +10,8 @@ std::string khz_as_mhz(const std::optional<int>& khz, const std::string& prefix)
   return khz ? prefix + std::to_string(*khz / 1000) + " MHz" : "";
 }
 
-Parts& int_bytes(Parts& p, std::string key, const std::optional<int>& v, const std::string& prefix) {
+RowValues& int_bytes(RowValues& p, std::string key, const std::optional<int>& v,
+                     const std::string& prefix) {
   if (v && *v >= 0) p.bytes(std::move(key), static_cast<std::uint64_t>(*v), prefix);
   return p;
 }
@@ -30,7 +31,7 @@ std::string sm_text(const CudaDevice& d) {
 void cuda_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows) {
   for (auto c : m.cuda) {
     const CudaDevice& d = snap.cuda->devices[c];
-    Parts head;
+    RowValues head;
     head.opt("name", d.name);
     if (d.cc_major && d.cc_minor) {
       head.number("compute_capability",
@@ -40,14 +41,14 @@ void cuda_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<R
     }
     head.text("multiprocessors", sm_text(d));
     add_row(rows, "CUDA", std::move(head));
-    Parts mem;
+    RowValues mem;
     mem.bytes("total_memory_bytes", d.total_memory_bytes, "global ");
     int_bytes(mem, "l2_cache_bytes", d.l2_cache_bytes, "L2 ");
     mem.opt("memory_bus_width_bits", d.memory_bus_width_bits, "bus ", "-bit")
         .text("memory_clock", khz_as_mhz(d.memory_clock_khz, "memory clock "))
         .text("clock", khz_as_mhz(d.clock_khz, "GPU clock "));
     add_row(rows, "", std::move(mem));
-    Parts shared;
+    RowValues shared;
     std::string per_block;
     if (d.shared_memory_per_block_bytes && *d.shared_memory_per_block_bytes >= 0) {
       per_block = "shared/block " + human_bytes(std::uint64_t(*d.shared_memory_per_block_bytes));
@@ -63,25 +64,26 @@ void cuda_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<R
     shared.opt("registers_per_block", d.registers_per_block, "registers/block ")
         .opt("registers_per_multiprocessor", d.registers_per_multiprocessor, "registers/SM ");
     add_row(rows, "", std::move(shared));
+    add_row(
+        rows, "",
+        RowValues()
+            .opt("warp_size", d.warp_size, "warp ")
+            .opt("max_threads_per_block", d.max_threads_per_block, "threads/block ")
+            .opt("max_threads_per_multiprocessor", d.max_threads_per_multiprocessor, "threads/SM ")
+            .text("max_block_dim", d.max_block_dim.empty() ? "" : "block " + dims(d.max_block_dim))
+            .text("max_grid_dim", d.max_grid_dim.empty() ? "" : "grid " + dims(d.max_grid_dim)));
+    add_row(
+        rows, "",
+        RowValues()
+            .opt("async_engine_count", d.async_engine_count, "copy engines ")
+            .yes_no("concurrent_kernels", d.concurrent_kernels, "concurrent kernels")
+            .text("ecc", d.ecc_enabled ? std::string("ECC ") + (*d.ecc_enabled ? "on" : "off") : "")
+            .yes_no("unified_addressing", d.unified_addressing, "unified addressing")
+            .yes_no("managed_memory", d.managed_memory, "managed memory")
+            .yes_no("kernel_exec_timeout", d.kernel_exec_timeout, "run-time limit")
+            .yes_no("integrated", d.integrated, "integrated"));
     add_row(rows, "",
-            Parts()
-                .opt("warp_size", d.warp_size, "warp ")
-                .opt("max_threads_per_block", d.max_threads_per_block, "threads/block ")
-                .opt("max_threads_per_multiprocessor", d.max_threads_per_multiprocessor,
-                     "threads/SM ")
-                .text("max_block_dim", d.max_block_dim.empty() ? "" : "block " + dims(d.max_block_dim))
-                .text("max_grid_dim", d.max_grid_dim.empty() ? "" : "grid " + dims(d.max_grid_dim)));
-    add_row(rows, "",
-            Parts()
-                .opt("async_engine_count", d.async_engine_count, "copy engines ")
-                .yes_no("concurrent_kernels", d.concurrent_kernels, "concurrent kernels")
-                .text("ecc", d.ecc_enabled ? std::string("ECC ") + (*d.ecc_enabled ? "on" : "off") : "")
-                .yes_no("unified_addressing", d.unified_addressing, "unified addressing")
-                .yes_no("managed_memory", d.managed_memory, "managed memory")
-                .yes_no("kernel_exec_timeout", d.kernel_exec_timeout, "run-time limit")
-                .yes_no("integrated", d.integrated, "integrated"));
-    add_row(rows, "",
-            Parts()
+            RowValues()
                 .opt("compute_mode", d.compute_mode, "compute mode ")
                 .opt("pci_bus_id", d.pci_bus_id, "PCI ")
                 .opt("uuid", d.uuid, "UUID "));
@@ -92,7 +94,7 @@ void cuda_facts(const Snapshot& snap, Sink& out) {
   if (!snap.cuda) return;
   const CudaInfo& c = *snap.cuda;
   if (c.library || c.init_error || c.driver_version) {
-    Parts p;
+    RowValues p;
     p.opt("library", c.library)
         .text("stub", c.stub == std::optional<bool>(true) ? "stub" : "")
         .text("driver_version",

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "backends.hpp"
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 

@@ -1,5 +1,5 @@
 // The host: OS, kernel, CPU, memory, where it runs.
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
@@ -21,26 +21,25 @@ void host_facts(const Snapshot& snap, Sink& out) {
   const std::string os_name = h.os_pretty_name ? *h.os_pretty_name
                               : h.os_name ? *h.os_name + (h.os_version ? " " + *h.os_version : "")
                                           : "";
-  add_row(s.rows, "OS", Parts().text("os", os_name));
+  add_row(s.rows, "OS", RowValues().text("os", os_name));
   add_row(s.rows, "Kernel",
-          Parts().opt("kernel_release", h.kernel_release).opt("architecture", h.architecture));
+          RowValues().opt("kernel_release", h.kernel_release).opt("architecture", h.architecture));
   add_row(s.rows, "CPU",
-          Parts()
-              .opt("cpu_model", h.cpu_model)
-              .text("cpu_cores", cores_text(h)));
+          RowValues().opt("cpu_model", h.cpu_model).text("cpu_cores", cores_text(h)));
   add_row(s.rows, "Memory",
-          Parts()
+          RowValues()
               .bytes("memory_total_bytes", h.memory_total_bytes, "")
               .bytes("memory_available_bytes", h.memory_available_bytes, "available "));
-  add_row(s.rows, "C library", Parts().opt("glibc", h.glibc_version, "glibc "));
-  Parts where;
+  add_row(s.rows, "C library", RowValues().opt("glibc", h.glibc_version, "glibc "));
+  RowValues where;
   if (h.virtualization) where.text("virtual_machine", "virtual machine (" + *h.virtualization + ")");
   if (h.wsl) where.text("wsl", "WSL" + h.wsl_version.value_or(""));
   if (h.container) where.text("container", "container (" + *h.container + ")");
   if (where.empty() && (h.machine_vendor || h.machine_model)) where.text("bare_metal", "bare metal");
   add_row(s.rows, "Runs in", std::move(where));
-  add_row(s.rows, "Machine",
-          Parts().opt("machine_vendor", h.machine_vendor).opt("machine_model", h.machine_model));
+  add_row(
+      s.rows, "Machine",
+      RowValues().opt("machine_vendor", h.machine_vendor).opt("machine_model", h.machine_model));
   out.section(std::move(s));
 
   out.compare(Weight::host, "host", "OS", h.os_pretty_name);

@@ -1,7 +1,7 @@
 // macOS: each GPU as system_profiler lists it, the OS, CPU and variables, and what diff
 // compares of them.
 #include "facts/area_summaries.hpp"
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 #include "text.hpp"
 
 namespace gpudoctor::facts {
@@ -72,12 +72,12 @@ void macos_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<
   if (g.external == std::optional<bool>(true)) bus = "external GPU";
   if (g.pcie_lane_width) bus += (bus.empty() ? "" : " ") + ("x" + std::to_string(*g.pcie_lane_width));
   add_row(rows, "macOS",
-          Parts()
+          RowValues()
               .opt("vendor", g.vendor)
               .text("ids", ids)
               .text("bus", bus)
               .text("revision", g.revision_id ? "rev " + hex(*g.revision_id, 4) : ""));
-  Parts second;
+  RowValues second;
   const std::string memory = memory_text(g);
   if (g.vram_bytes) {
     second.number("vram_bytes", memory, double(*g.vram_bytes), "bytes");
@@ -92,7 +92,8 @@ void macos_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<
   add_row(rows, "", std::move(second));
   std::vector<std::string> displays;
   for (const auto& d : g.displays) displays.push_back(display_text(d));
-  if (!displays.empty()) add_row(rows, "", Parts().text("displays", "displays: " + join(displays, ", ")));
+  if (!displays.empty())
+    add_row(rows, "", RowValues().text("displays", "displays: " + join(displays, ", ")));
 }
 
 void macos_facts(const Snapshot& snap, Sink& out) {
@@ -100,36 +101,36 @@ void macos_facts(const Snapshot& snap, Sink& out) {
   const MacosInfo& m = *snap.macos;
   Section s{"macos", "macOS", "", {}, ""};
   add_row(s.rows, "Version",
-          Parts()
+          RowValues()
               .opt("product_name", m.product_name)
               .opt("product_version", m.product_version)
               .opt("build_version", m.build_version, "build "));
   const std::string arch = m.arm64 == std::optional<bool>(true)    ? "Apple silicon"
                            : m.arm64 == std::optional<bool>(false) ? "Intel"
                                                                    : "";
-  add_row(s.rows, "CPU",
-          Parts()
-              .opt("cpu_brand", m.cpu_brand)
-              .text("architecture", arch)
-              .text("rosetta", m.translated == std::optional<bool>(true)
-                                   ? "this shell runs under Rosetta"
-                                   : ""));
-  add_row(s.rows, "Memory", Parts().bytes("memory_bytes", m.memory_bytes, ""));
+  add_row(
+      s.rows, "CPU",
+      RowValues()
+          .opt("cpu_brand", m.cpu_brand)
+          .text("architecture", arch)
+          .text("rosetta",
+                m.translated == std::optional<bool>(true) ? "this shell runs under Rosetta" : ""));
+  add_row(s.rows, "Memory", RowValues().bytes("memory_bytes", m.memory_bytes, ""));
   add_row(s.rows, "Env",
-          Parts()
+          RowValues()
               .opt("SYSTEM_VERSION_COMPAT", m.system_version_compat, "SYSTEM_VERSION_COMPAT=")
               .opt("DYLD_LIBRARY_PATH", m.dyld_library_path, "DYLD_LIBRARY_PATH="));
   if (m.plaidml) {
     add_row(s.rows, "PlaidML",
-            Parts().text("plaidml", m.plaidml->device_ids.empty()
-                                        ? m.plaidml->file + ": no device"
-                                        : join(m.plaidml->device_ids, ", ")));
+            RowValues().text("plaidml", m.plaidml->device_ids.empty()
+                                            ? m.plaidml->file + ": no device"
+                                            : join(m.plaidml->device_ids, ", ")));
   }
   for (const auto& e : m.errors) {
     Row r;
     r.list = true;
     r.warning = true;
-    r.parts = Parts().text("error", e).take();
+    r.parts = RowValues().text("error", e).take();
     s.rows.push_back(std::move(r));
   }
   out.section(std::move(s));

@@ -1,6 +1,6 @@
 // The NVIDIA driver as files show it (kernel module, device nodes, the libraries the loader
 // would pick) and the CUDA toolkits.
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
@@ -18,7 +18,7 @@ std::string library_text(const LibraryFile& f) {
 void add_libraries(std::vector<Row>& rows, const std::string& label,
                    const std::vector<LibraryFile>& files) {
   for (std::size_t i = 0; i < files.size(); ++i) {
-    add_row(rows, i == 0 ? label : "", Parts().text("library", library_text(files[i])));
+    add_row(rows, i == 0 ? label : "", RowValues().text("library", library_text(files[i])));
   }
 }
 
@@ -34,30 +34,34 @@ Section driver_section(const NvidiaSystem& n) {
   Section s{"nvidia", "NVIDIA driver", "", {}, ""};
   const NvidiaKernel& k = n.kernel;
   add_row(s.rows, "module",
-          Parts().text("module_version",
-                       k.module_version
-                           ? *k.module_version + (k.module_flavor ? " (" + *k.module_flavor + ")" : "")
-                           : "not loaded (no /proc/driver/nvidia/version)"));
+          RowValues().text(
+              "module_version",
+              k.module_version
+                  ? *k.module_version + (k.module_flavor ? " (" + *k.module_flavor + ")" : "")
+                  : "not loaded (no /proc/driver/nvidia/version)"));
   add_row(s.rows, "loaded",
-          Parts().text("loaded_modules", k.loaded_modules.empty()
-                                             ? "none of nvidia, nvidia_uvm, nvidia_drm, nouveau"
-                                             : join(k.loaded_modules, ", ")));
+          RowValues().text("loaded_modules", k.loaded_modules.empty()
+                                                 ? "none of nvidia, nvidia_uvm, nvidia_drm, nouveau"
+                                                 : join(k.loaded_modules, ", ")));
   std::vector<std::string> nodes;
   for (const auto& d : k.device_nodes) nodes.push_back(d.path + (d.mode ? " " + *d.mode : ""));
   add_row(s.rows, "/dev",
-          Parts().text("device_nodes", nodes.empty() ? "no /dev/nvidia* nodes" : join(nodes, ", ")));
-  if (k.secure_boot) add_row(s.rows, "Secure Boot", Parts().text("secure_boot", *k.secure_boot ? "on" : "off"));
+          RowValues().text("device_nodes",
+                           nodes.empty() ? "no /dev/nvidia* nodes" : join(nodes, ", ")));
+  if (k.secure_boot)
+    add_row(s.rows, "Secure Boot", RowValues().text("secure_boot", *k.secure_boot ? "on" : "off"));
   add_libraries(s.rows, "libcuda", n.libcuda);
-  if (n.libcuda.empty()) add_row(s.rows, "libcuda", Parts().text("library", "not found by the dynamic loader"));
+  if (n.libcuda.empty())
+    add_row(s.rows, "libcuda", RowValues().text("library", "not found by the dynamic loader"));
   add_libraries(s.rows, "libnvml", n.libnvidia_ml);
   return s;
 }
 
 Section toolkits_section(const NvidiaSystem& n) {
   Section s{"nvidia", "CUDA toolkits", "", {}, ""};
-  if (n.toolkits.empty()) add_item(s.rows, Parts().text("toolkit", "none found"));
+  if (n.toolkits.empty()) add_item(s.rows, RowValues().text("toolkit", "none found"));
   for (const auto& t : n.toolkits) {
-    add_item(s.rows, Parts()
+    add_item(s.rows, RowValues()
                          .text("path", t.path)
                          .opt("version", t.version, "CUDA ")
                          .text("default", t.default_symlink ? "← /usr/local/cuda" : "")
@@ -67,10 +71,10 @@ Section toolkits_section(const NvidiaSystem& n) {
                          .text("nvcc", t.nvcc ? "nvcc" : "")
                          .text("source", t.source));
   }
-  add_row(s.rows, "nvcc", Parts().opt("nvcc_on_path", n.nvcc_on_path, "", " (first on PATH)"));
-  add_row(s.rows, "CUDA_HOME", Parts().opt("cuda_home", n.cuda_home));
+  add_row(s.rows, "nvcc", RowValues().opt("nvcc_on_path", n.nvcc_on_path, "", " (first on PATH)"));
+  add_row(s.rows, "CUDA_HOME", RowValues().opt("cuda_home", n.cuda_home));
   add_row(s.rows, "CUDA_VISIBLE_DEVICES",
-          Parts().opt("cuda_visible_devices", n.cuda_visible_devices, "\"", "\""));
+          RowValues().opt("cuda_visible_devices", n.cuda_visible_devices, "\"", "\""));
   return s;
 }
 

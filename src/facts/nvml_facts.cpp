@@ -1,6 +1,6 @@
 // NVML: each device's memory, clocks, power, PCIe, ECC; and what libnvidia-ml itself said.
 #include "api/cuda/cuda_codes.hpp"
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
@@ -33,7 +33,7 @@ void nvml_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<R
       power = (d.power_draw_mw ? std::to_string(*d.power_draw_mw / 1000) + " W" : "? W") +
               (d.power_limit_mw ? " of " + std::to_string(*d.power_limit_mw / 1000) + " W" : "");
     }
-    Parts head;
+    RowValues head;
     head.opt("name", d.name);
     if (d.memory_total_bytes) head.number("memory_total_bytes", mem, double(*d.memory_total_bytes), "bytes");
     head.opt("temperature", d.temperature_c, "", " °C", "celsius");
@@ -50,11 +50,12 @@ void nvml_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<R
         pcie += " (max" + opt_int(d.pcie_gen_max, " Gen") + opt_int(d.pcie_width_max, " x") + ")";
       }
     }
-    add_row(rows, "",
-            Parts()
-                .text("clock_sm", mhz_pair(d.clock_sm_mhz, d.clock_sm_max_mhz, "SM"))
-                .text("clock_memory", mhz_pair(d.clock_memory_mhz, d.clock_memory_max_mhz, "memory"))
-                .text("pcie", pcie));
+    add_row(
+        rows, "",
+        RowValues()
+            .text("clock_sm", mhz_pair(d.clock_sm_mhz, d.clock_sm_max_mhz, "SM"))
+            .text("clock_memory", mhz_pair(d.clock_memory_mhz, d.clock_memory_max_mhz, "memory"))
+            .text("pcie", pcie));
     std::string ecc;
     if (d.ecc_enabled) {
       ecc = std::string("ECC ") + (*d.ecc_enabled ? "on" : "off");
@@ -63,20 +64,19 @@ void nvml_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<R
       }
     }
     add_row(rows, "",
-            Parts()
+            RowValues()
                 .text("ecc", ecc)
                 .yes_no("persistence_mode", d.persistence_mode, "persistence")
                 .yes_no("mig_enabled", d.mig_enabled, "MIG")
                 .opt("compute_mode", d.compute_mode, "compute mode ")
                 .opt("vbios_version", d.vbios_version, "VBIOS "));
-    add_row(rows, "",
-            Parts()
-                .text("throttle_reasons", d.throttle_reasons.empty()
-                                              ? ""
-                                              : "throttle: " + join(d.throttle_reasons, ", "))
-                .text("processes", d.processes.empty()
-                                       ? ""
-                                       : std::to_string(d.processes.size()) + " processes"));
+    add_row(
+        rows, "",
+        RowValues()
+            .text("throttle_reasons",
+                  d.throttle_reasons.empty() ? "" : "throttle: " + join(d.throttle_reasons, ", "))
+            .text("processes",
+                  d.processes.empty() ? "" : std::to_string(d.processes.size()) + " processes"));
   }
 }
 

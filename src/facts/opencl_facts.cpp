@@ -1,7 +1,7 @@
 // OpenCL: each device as its ICD reports it, the registered ICDs, the platforms for diff.
 #include <set>
 
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
@@ -21,38 +21,39 @@ void opencl_device_view(const Snapshot& snap, const MergedDevice& m, std::vector
     const OpenClPlatform& plat = snap.opencl->platforms[p];
     const OpenClDevice& d = plat.devices[i];
     add_row(rows, "OpenCL",
-            Parts().opt("platform", plat.name).text(
-                "device", opt_text(d.name) + (d.type ? " (" + *d.type + ")" : "")));
+            RowValues()
+                .opt("platform", plat.name)
+                .text("device", opt_text(d.name) + (d.type ? " (" + *d.type + ")" : "")));
     add_row(rows, "",
-            Parts()
+            RowValues()
                 .opt("version", d.version)
                 .opt("driver_version", d.driver_version, "driver ")
                 .opt("opencl_c_version", d.opencl_c_version));
     add_row(rows, "",
-            Parts()
+            RowValues()
                 .text("compute_units", units_text(d))
                 .opt("vendor", d.vendor)
                 .text("vendor_id", d.vendor_id ? "vendor id 0x" + hex(*d.vendor_id, 4) : ""));
     add_row(rows, "",
-            Parts()
+            RowValues()
                 .bytes("global_mem_bytes", d.global_mem_bytes, "global ")
                 .bytes("local_mem_bytes", d.local_mem_bytes, "local ")
                 .bytes("constant_mem_bytes", d.constant_mem_bytes, "constant ")
                 .bytes("max_alloc_bytes", d.max_alloc_bytes, "max alloc "));
     const std::string items = dims(d.max_work_item_sizes);
     add_row(rows, "",
-            Parts()
+            RowValues()
                 .opt("max_work_group_size", d.max_work_group_size, "work-group ")
                 .text("max_work_item_sizes", items.empty() ? "" : "items " + items)
                 .yes_no("fp16", d.fp16, "fp16")
                 .yes_no("fp64", d.fp64, "fp64"));
-    add_row(rows, "",
-            Parts()
-                .opt("pci_bus_id", d.pci_bus_id, "PCI ")
-                .opt("uuid", d.uuid, "UUID ")
-                .text("extensions", d.extensions.empty()
-                                        ? ""
-                                        : std::to_string(d.extensions.size()) + " extensions"));
+    add_row(
+        rows, "",
+        RowValues()
+            .opt("pci_bus_id", d.pci_bus_id, "PCI ")
+            .opt("uuid", d.uuid, "UUID ")
+            .text("extensions",
+                  d.extensions.empty() ? "" : std::to_string(d.extensions.size()) + " extensions"));
   }
 }
 
@@ -65,7 +66,7 @@ void opencl_facts(const Snapshot& snap, Sink& out) {
     const std::string where = icd.file ? *icd.file : icd.source;
     std::string lib = icd.library;
     if (icd.resolved && *icd.resolved != icd.library) lib += " (" + *icd.resolved + ")";
-    Parts p;
+    RowValues p;
     p.text("registration", where + " → " + lib);
     Row r;
     r.list = true;

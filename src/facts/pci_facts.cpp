@@ -1,7 +1,7 @@
 // A PCI function: ids and names, class, driver and modules, the link, NUMA and power.
 #include <cstdio>
 
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
@@ -29,11 +29,11 @@ void pci_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Ro
   const std::string ids = hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4);
   const std::string names = join_known({opt_text(p.vendor_name), opt_text(p.device_name)});
   add_row(rows, "PCI",
-          Parts()
+          RowValues()
               .text("address", p.address)
               .text("ids", ids + (names.empty() ? "" : " " + names))
               .text("revision", p.revision ? "rev " + hex(*p.revision, 2) : ""));
-  Parts cls;
+  RowValues cls;
   cls.text("class", "class " + hex(p.class_code >> 8, 4) + (p.class_name ? " " + *p.class_name : ""));
   if (p.subsystem_vendor_id && p.subsystem_device_id) {
     cls.text("subsystem", "subsystem " + hex(*p.subsystem_vendor_id, 4) + ":" +
@@ -42,7 +42,7 @@ void pci_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Ro
   }
   add_row(rows, "", std::move(cls));
   add_row(rows, "",
-          Parts()
+          RowValues()
               .text("driver", p.driver ? "driver " + *p.driver : "no driver bound")
               .text("modules", p.modules.empty() ? "" : "modules " + join(p.modules, ", ")));
   const std::string cur = link_text(p.link_current);
@@ -50,10 +50,10 @@ void pci_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Ro
   if (!cur.empty() || !max.empty()) {
     std::string s = "link " + (cur.empty() ? "?" : cur);
     if (!max.empty() && max != cur) s += ", capable of " + max;
-    add_row(rows, "", Parts().text("link", s));
+    add_row(rows, "", RowValues().text("link", s));
   }
   add_row(rows, "",
-          Parts()
+          RowValues()
               .opt("numa_node", p.numa_node, "NUMA node ")
               .opt("iommu_group", p.iommu_group, "IOMMU group ")
               .text("boot_vga", p.boot_vga == std::optional<bool>(true) ? "boot VGA" : "")

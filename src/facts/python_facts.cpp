@@ -1,7 +1,7 @@
 // Python environments and their GPU packages, with each framework's build as it records it.
 #include <map>
 
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
@@ -41,12 +41,12 @@ void python_facts(const Snapshot& snap, Sink& out) {
   std::vector<std::string> pythons, archs;
   std::map<std::string, std::vector<std::string>> builds;
   for (const auto& env : py.envs) {
-    add_item(s.rows, Parts().text("prefix", env.prefix),
+    add_item(s.rows, RowValues().text("prefix", env.prefix),
              join_known({env.kind, env.python_version ? "Python " + *env.python_version : "",
                          join(env.found_by, ", ")}));
     std::vector<std::string> pkgs;
     for (const auto& p : env.packages) pkgs.push_back(package_text(p));
-    if (!pkgs.empty()) add_item(s.rows, Parts().text("packages", join(pkgs, ", ")), "", 1);
+    if (!pkgs.empty()) add_item(s.rows, RowValues().text("packages", join(pkgs, ", ")), "", 1);
     if (env.python_version) pythons.push_back(*env.python_version);
     // An x86_64 Python on Apple silicon runs in Rosetta and cannot use Metal or MPS.
     if (env.executable_archs) archs.push_back(join(*env.executable_archs, "+"));
@@ -56,7 +56,7 @@ void python_facts(const Snapshot& snap, Sink& out) {
     Row r;
     r.list = true;
     r.warning = true;
-    r.parts = Parts().text("error", e).take();
+    r.parts = RowValues().text("error", e).take();
     s.rows.push_back(std::move(r));
   }
   out.section(std::move(s));

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "facts/area_summaries.hpp"
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
@@ -22,7 +22,7 @@ std::string group_text(const GroupAccess& g) {
 
 void kfd_view(const KfdNode& n, std::vector<Row>& rows) {
   add_row(rows, "KFD",
-          Parts()
+          RowValues()
               .text("node", "node " + std::to_string(n.node))
               .opt("gfx_target", n.gfx_target)
               .opt("gfx_target_version", n.gfx_target_version, "gfx_target_version ")
@@ -31,13 +31,13 @@ void kfd_view(const KfdNode& n, std::vector<Row>& rows) {
   std::string cus = n.compute_units ? std::to_string(*n.compute_units) + " CUs" : "";
   if (!cus.empty() && n.simd_per_cu) cus += " × " + std::to_string(*n.simd_per_cu) + " SIMDs";
   add_row(rows, "",
-          Parts()
+          RowValues()
               .text("compute_units", cus)
               .opt("wave_front_size", n.wave_front_size, "wave")
               .opt("max_engine_clock_mhz", n.max_engine_clock_mhz, "", " MHz", "megahertz")
               .opt("num_xcc", n.num_xcc, "", " XCC"));
   add_row(rows, "",
-          Parts()
+          RowValues()
               .bytes("memory_bytes", n.memory_bytes, "memory ")
               .opt("lds_size_kb", n.lds_size_kb, "LDS ", " KiB")
               .opt("render_node", n.render_node)
@@ -49,20 +49,21 @@ void hip_view(const HipDevice& d, std::vector<Row>& rows) {
                                                               std::to_string(*d.arch_minor)
                                                         : "";
   add_row(rows, "HIP",
-          Parts()
+          RowValues()
               .text("ordinal", "device " + std::to_string(d.ordinal))
               .opt("name", d.name)
               .text("arch", arch.empty() ? "" : "arch " + arch)
               .opt("pci_bus_id", d.pci_bus_id));
   add_row(rows, "",
-          Parts()
+          RowValues()
               .bytes("total_memory_bytes", d.total_memory_bytes, "")
               .opt("multiprocessors", d.multiprocessors, "", " multiprocessors")
               .text("clock", mhz(d.clock_khz))
-              .text("memory_clock", mhz(d.memory_clock_khz).empty() ? "" : "memory " + mhz(d.memory_clock_khz))
+              .text("memory_clock",
+                    mhz(d.memory_clock_khz).empty() ? "" : "memory " + mhz(d.memory_clock_khz))
               .opt("memory_bus_width_bits", d.memory_bus_width_bits, "", "-bit bus"));
   add_row(rows, "",
-          Parts()
+          RowValues()
               .opt("warp_size", d.warp_size, "wavefront ")
               .opt("max_threads_per_block", d.max_threads_per_block, "", " threads/block")
               .opt("l2_cache_bytes", d.l2_cache_bytes, "L2 ", " bytes", "bytes"));
@@ -71,28 +72,30 @@ void hip_view(const HipDevice& d, std::vector<Row>& rows) {
 Section rocm_section(const RocmInfo& r) {
   Section s{"rocm", "ROCm", "", {}, ""};
   if (r.installs.empty()) {
-    add_row(s.rows, "Installed", Parts().text("install", "none found (/opt/rocm, /opt/rocm-*, ROCM_PATH)"));
+    add_row(s.rows, "Installed",
+            RowValues().text("install", "none found (/opt/rocm, /opt/rocm-*, ROCM_PATH)"));
   }
   for (const auto& in : r.installs) {
     add_row(s.rows, "Installed",
-            Parts()
+            RowValues()
                 .text("install", in.path + (in.real_path ? " → " + *in.real_path : ""))
                 .opt("version", in.version)
                 .opt("version_file", in.version_file, "from ")
                 .text("default", in.default_link ? "default" : ""));
   }
   add_row(s.rows, "amdgpu",
-          Parts()
+          RowValues()
               .text("amdgpu_module", r.amdgpu_module.value_or(r.modules_listed ? "not loaded" : ""))
               .opt("amdgpu_initstate", r.amdgpu_initstate, "initstate ")
               .opt("amdgpu_version", r.amdgpu_version, "version "));
-  add_row(s.rows, "KFD",
-          Parts().text("kfd", r.kfd_topology ? std::to_string(r.nodes.size()) + " GPU node(s), " +
+  add_row(
+      s.rows, "KFD",
+      RowValues().text("kfd", r.kfd_topology ? std::to_string(r.nodes.size()) + " GPU node(s), " +
                                                    std::to_string(r.cpu_nodes) + " CPU node(s)"
                                              : "no topology (/sys/class/kfd)"));
   for (const auto& d : r.device_nodes) {
     add_row(s.rows, "Device",
-            Parts()
+            RowValues()
                 .text("path", d.path)
                 .opt("mode", d.mode)
                 .opt("group", d.group, "group ")
@@ -100,27 +103,32 @@ Section rocm_section(const RocmInfo& r) {
                                     ? (*d.readable && *d.writable ? "read/write" : "not accessible")
                                     : ""));
   }
-  add_row(s.rows, "User", Parts().opt("user", r.account.user).opt("uid", r.account.uid, "uid "));
+  add_row(s.rows, "User",
+          RowValues().opt("user", r.account.user).opt("uid", r.account.uid, "uid "));
   if (r.account.uid != std::optional<std::uint32_t>(0)) {  // root opens every device file
-    for (const auto& g : r.account.device_groups) add_row(s.rows, "", Parts().text("group", group_text(g)));
+    for (const auto& g : r.account.device_groups)
+      add_row(s.rows, "", RowValues().text("group", group_text(g)));
   }
-  add_row(s.rows, "Env",
-          Parts()
-              .opt("HSA_OVERRIDE_GFX_VERSION", r.hsa_override_gfx_version, "HSA_OVERRIDE_GFX_VERSION=")
-              .opt("ROCR_VISIBLE_DEVICES", r.rocr_visible_devices, "ROCR_VISIBLE_DEVICES=")
-              .opt("HIP_VISIBLE_DEVICES", r.hip_visible_devices, "HIP_VISIBLE_DEVICES=")
-              .opt("ROCM_PATH", r.rocm_path, "ROCM_PATH="));
+  add_row(
+      s.rows, "Env",
+      RowValues()
+          .opt("HSA_OVERRIDE_GFX_VERSION", r.hsa_override_gfx_version, "HSA_OVERRIDE_GFX_VERSION=")
+          .opt("ROCR_VISIBLE_DEVICES", r.rocr_visible_devices, "ROCR_VISIBLE_DEVICES=")
+          .opt("HIP_VISIBLE_DEVICES", r.hip_visible_devices, "HIP_VISIBLE_DEVICES=")
+          .opt("ROCM_PATH", r.rocm_path, "ROCM_PATH="));
   if (r.hip) {
     add_row(s.rows, "HIP",
-            Parts()
+            RowValues()
                 .opt("library", r.hip->library)
                 .opt("runtime_version", r.hip->runtime_version_text, "runtime ")
                 .opt("driver_version", r.hip->driver_version, "driver "));
     if (const auto& e = r.hip->error) {
-      add_row(s.rows, "", Parts().text("error", e->call + " returned " + std::to_string(e->code) +
-                                                    (e->name ? " (" + *e->name + ")" : "")));
+      add_row(s.rows, "",
+              RowValues().text("error", e->call + " returned " + std::to_string(e->code) +
+                                            (e->name ? " (" + *e->name + ")" : "")));
     }
-    for (const auto& why : r.hip->load_errors) add_row(s.rows, "", Parts().text("load_error", why));
+    for (const auto& why : r.hip->load_errors)
+      add_row(s.rows, "", RowValues().text("load_error", why));
   }
   return s;
 }

@@ -1,6 +1,6 @@
 // Vulkan: each physical device as its driver reports it, the driver manifests, the drivers for
 // diff.
-#include "facts/parts.hpp"
+#include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
@@ -8,18 +8,18 @@ void vulkan_device_view(const Snapshot& snap, const MergedDevice& m, std::vector
   for (auto i : m.vulkan) {
     const VulkanDevice& v = snap.vulkan->devices[i];
     add_row(rows, "Vulkan",
-            Parts()
+            RowValues()
                 .text("device", opt_text(v.name) + (v.type ? " (" + *v.type + ")" : ""))
                 .opt("api_version", v.api_version, "API "));
     add_row(rows, "",
-            Parts()
+            RowValues()
                 .opt("driver_name", v.driver_name)
                 .opt("driver_version", v.driver_version, "driver ")
                 .opt("driver_info", v.driver_info));
     std::string ids;
     if (v.vendor_id && v.device_id) ids = hex(*v.vendor_id, 4) + ":" + hex(*v.device_id, 4);
     add_row(rows, "",
-            Parts()
+            RowValues()
                 .text("ids", ids)
                 .opt("conformance_version", v.conformance_version, "conformance ")
                 .opt("pci_bus_id", v.pci_bus_id, "PCI "));
@@ -27,14 +27,16 @@ void vulkan_device_view(const Snapshot& snap, const MergedDevice& m, std::vector
     for (const auto& h : v.memory_heaps) {
       heaps.push_back(human_bytes(h.size_bytes) + (h.device_local ? " device-local" : ""));
     }
-    if (!heaps.empty()) add_row(rows, "", Parts().text("memory_heaps", "memory heaps: " + join(heaps, ", ")));
+    if (!heaps.empty())
+      add_row(rows, "", RowValues().text("memory_heaps", "memory heaps: " + join(heaps, ", ")));
     std::vector<std::string> queues;
     for (const auto& q : v.queue_families) {
       queues.push_back(std::to_string(q.count) + "×" + join(q.flags, "+"));
     }
-    if (!queues.empty()) add_row(rows, "", Parts().text("queues", "queues: " + join(queues, ", ")));
+    if (!queues.empty())
+      add_row(rows, "", RowValues().text("queues", "queues: " + join(queues, ", ")));
     const std::string wg = dims(v.max_compute_work_group_size);
-    Parts limits;
+    RowValues limits;
     limits.opt("subgroup_size", v.subgroup_size, "subgroup ")
         .opt("max_compute_work_group_invocations", v.max_compute_work_group_invocations,
              "work-group ")
@@ -46,7 +48,7 @@ void vulkan_device_view(const Snapshot& snap, const MergedDevice& m, std::vector
     limits.yes_no("shader_float16", v.shader_float16, "fp16")
         .yes_no("shader_float64", v.shader_float64, "fp64");
     add_row(rows, "", std::move(limits));
-    add_row(rows, "", Parts().opt("device_uuid", v.device_uuid, "UUID "));
+    add_row(rows, "", RowValues().opt("device_uuid", v.device_uuid, "UUID "));
   }
 }
 
@@ -60,7 +62,7 @@ void vulkan_facts(const Snapshot& snap, Sink& out) {
   for (const auto& m : vk.manifests) {
     Row r;
     r.list = true;
-    r.parts = Parts()
+    r.parts = RowValues()
                   .text("manifest", m.file + " → " + m.library_path.value_or("?") +
                                         (m.api_version ? " (API " + *m.api_version + ")" : ""))
                   .take();

@@ -1,5 +1,7 @@
 #include "manual/manual.hpp"
 
+#include <algorithm>
+
 #include "backends.hpp"
 #include "checks/checks.hpp"
 #include "text.hpp"
@@ -50,10 +52,14 @@ std::vector<ManualCheck> registry_checks() {
 }
 
 std::vector<std::string> finding_ids(const std::vector<ManualCheck>& checks) {
+  // Each once: symptom.runtime also emits ids that are other checks' own.
   std::vector<std::string> out;
+  auto add = [&out](const std::string& id) {
+    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  };
   for (const auto& c : checks) {
-    out.push_back(c.id);
-    out.insert(out.end(), c.also_emits.begin(), c.also_emits.end());
+    add(c.id);
+    for (const auto& other : c.also_emits) add(other);
   }
   return out;
 }

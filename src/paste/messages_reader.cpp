@@ -31,16 +31,6 @@ std::optional<int> cuda_code_named(std::string_view name) {
   return std::nullopt;
 }
 
-void set_cuda_init_error(PasteSink& sink, int code) {
-  CudaInfo& c = sink.cuda();
-  if (c.init_error) return;
-  CudaError e;
-  e.call = "cuInit";
-  e.code = code;
-  if (auto n = cuda_error_name(code)) e.name = std::string(*n);
-  c.init_error = e;
-}
-
 /// One line: the symptom it is, if any.
 bool message(PasteSink& sink, std::size_t i) {
   const auto& lines = sink.lines();
@@ -154,6 +144,13 @@ bool message(PasteSink& sink, std::size_t i) {
                   {"compiled", leading_version(between(t, "compiled with: ", "."))}});
     return true;
   }
+  if (t.find("CUDA driver version is insufficient for CUDA runtime version") !=
+      std::string_view::npos) {
+    // cudaErrorInsufficientDriver (35), as cudaGetErrorString words it: caffe's CHECK, torch's
+    // "cuda runtime error (35)", a program's own "cudaGetDeviceCount …".
+    sink.symptom("cuda.insufficient_driver", "cuda", i);
+    return true;
+  }
   if (t.find("failed call to cuInit: ") != std::string_view::npos) {
     std::string name = between(t, "failed call to cuInit: ", ":");
     name = std::string(trim(name));
@@ -227,8 +224,11 @@ bool message(PasteSink& sink, std::size_t i) {
   }
   if (t.find("xFormers was built for:") != std::string_view::npos ||
       (t.find(" with CUDA ") != std::string_view::npos && t.find("(you have ") != std::string_view::npos)) {
-    sink.symptom("xformers.torch_mismatch", "xformers", i,
-                 {{"have", between(t, "(you have ", ")")}});
+    // xFormers prints "xFormers was built for:" and, on the next line, "PyTorch 2.1.2+cu121
+    // with CUDA 1201 (you have 2.1.2+cpu)": the installed torch is read from whichever holds it.
+    std::string have = between(t, "(you have ", ")");
+    if (have.empty() && i + 1 < lines.size()) have = between(lines[i + 1].text, "(you have ", ")");
+    sink.symptom("xformers.torch_mismatch", "xformers", i, {{"have", have}});
     return true;
   }
   if (t.find("_C.abi3.so: undefined symbol") != std::string_view::npos &&
@@ -245,6 +245,16 @@ bool message(PasteSink& sink, std::size_t i) {
 }
 
 }  // namespace
+
+void set_cuda_init_error(PasteSink& sink, int code) {
+  CudaInfo& c = sink.cuda();
+  if (c.init_error) return;
+  CudaError e;
+  e.call = "cuInit";
+  e.code = code;
+  if (auto n = cuda_error_name(code)) e.name = std::string(*n);
+  c.init_error = e;
+}
 
 void read_messages(PasteSink& sink) {
   for (std::size_t i = 0; i < sink.lines().size(); ++i) {

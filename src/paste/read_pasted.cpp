@@ -70,6 +70,9 @@ PastedReading read_pasted(std::string_view text) {
   PasteSink sink(r.lines);
   // Messages first (they sit inside other dumps), then the formats with their own markers,
   // the package lists (whose rows are the least distinctive) last.
+  read_device_query(sink);
+  read_kernel_log(sink);
+  read_lspci(sink);
   read_messages(sink);
   read_nvidia_smi_query(sink);
   read_nvidia_smi(sink);
@@ -103,6 +106,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& messages_behin
       {"cuda.init", "ollama.cuda_init"},
       {"cuda.init", "cuda.init_failed"},
       {"nvidia.driver_library_mismatch", "nvml.driver_library_mismatch"},
+      {"nvidia.driver_library_mismatch", "nvrm.api_mismatch"},
       {"python.torch_cpu_only", "torch.cuda_unavailable"},
       {"python.torch_cpu_only", "torch.not_compiled_with_cuda"},
       {"python.torch_cuda_driver", "torch.cuda_unavailable"},

@@ -31,6 +31,15 @@ void read_ollama_log(PasteSink& sink);
 void read_package_lists(PasteSink& sink);
 /// Messages printed by torch, JAX, TensorFlow and CUDA anywhere in the paste.
 void read_messages(PasteSink& sink);
+/// CUDA's deviceQuery sample: its device blocks, or cudaGetDeviceCount's failure.
+void read_device_query(PasteSink& sink);
+/// `lspci -k` / `-v` / `-nnk`: the GPUs' functions and the driver bound to each.
+void read_lspci(PasteSink& sink);
+/// dmesg / journalctl: the NVIDIA module's NVRM messages and modprobe's refusals.
+void read_kernel_log(PasteSink& sink);
+
+/// cuInit's failure with this CUresult (cuda.h), once.
+void set_cuda_init_error(PasteSink& sink, int code);
 
 /// A GPU named by a dump ("NVIDIA GeForce RTX 3090", "AMD Radeon RX 7900 XTX (gfx1100)"): an
 /// NVIDIA GPU of that index, or an AMD one with its gfx target.

@@ -62,7 +62,7 @@ bool rocminfo_error(PasteSink& sink, std::string_view t, std::size_t i) {
   if (starts_with(t, "Call returned HSA_STATUS_ERROR")) {
     const auto colon = t.find(':');
     sink.symptom("rocm.hsa_error", "rocminfo", i,
-                 {{"status", std::string(t.substr(13, colon - 13))}});
+                 {{"status", std::string(trim(t.substr(13, colon - 13)))}});
     return true;
   }
   return false;

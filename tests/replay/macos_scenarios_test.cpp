@@ -155,8 +155,22 @@ TEST(MacosScenario, Seed002DyldLibraryPathForCuda) {
             "record the directory in the binary instead: install_name_tool -add_rpath "
             "/usr/local/cuda/lib <the program or .so that loads the library>");
   EXPECT_TRUE(contains(f[0]["source"], "RuntimeProtections"));
+  // Without the variable only the toolkit is left to say something about: CUDA 9.2 on a Mac.
   auto unset = run_on("mac-highsierra-gtx750ti-cuda", {});
-  EXPECT_TRUE(macos_ids(unset).empty()) << unset.json["findings"].dump();
+  EXPECT_EQ(macos_ids(unset), std::vector<std::string>{"macos.cuda"}) << unset.json["findings"].dump();
+}
+
+TEST(MacosScenario, Seed002CudaOnMacosEndsWith102) {
+  // The seed's CUDA 9.2 toolkit in /usr/local/cuda: NVIDIA's last macOS release is 10.2
+  // (data/compat/cuda_platforms.json), so nothing newer will come for this Mac.
+  auto r = run_on("mac-highsierra-gtx750ti-cuda", {});
+  auto f = findings(r, "macos.cuda");
+  ASSERT_EQ(f.size(), 1u) << r.json["findings"].dump();
+  EXPECT_EQ(f[0]["severity"], "info");
+  EXPECT_TRUE(contains(f[0]["title"], "CUDA on macOS ends with CUDA 10.2")) << f[0].dump();
+  EXPECT_TRUE(contains(f[0].dump(), "CUDA toolkit 9.2.148")) << f[0].dump();
+  EXPECT_TRUE(contains(fix_of(f[0]), "keep CUDA ≤ 10.2")) << f[0].dump();
+  EXPECT_EQ(r.exit_code, 0);
 }
 
 TEST(MacosScenario, LinuxTreesHaveNoMacosSection) {

@@ -91,6 +91,28 @@ const std::vector<Case>& cases() {
       {"apps/substratusai-vllm-docker-37-t4-bfloat16.txt", {"python.vllm_dtype"}},
       {"apps/pascal-pkgs-ci-21-p40-bfloat16.txt", {"python.vllm_dtype"}},
       {"apps/comfyui-catvton-24-xpu-startup.txt", {}},
+      {"deviceQuery/tensorflow-990-returned-35.txt", {"cuda.driver_too_old"}},
+      {"deviceQuery/jetpack-nixos-328-orin-returned-35.txt", {"cuda.driver_too_old"}},
+      {"deviceQuery/rpg-open-remode-9-gtx770-healthy.txt", {}},
+      {"kernel/stackhpc-slurm-appliance-287-api-mismatch-journal.txt",
+       {"nvidia.driver_library_mismatch"}},
+      {"kernel/dalle-playground-104-api-mismatch-dmesg.txt", {"nvidia.driver_library_mismatch"}},
+      {"kernel/nvidia-all-394-kwin-client-mismatch.txt", {"nvidia.driver_library_mismatch"}},
+      // The firmware and RmInitAdapter lines follow from the mismatch: one cause, one finding.
+      {"kernel/bazzite-2668-api-mismatch-gsp-firmware.txt", {"nvidia.driver_library_mismatch"}},
+      {"kernel/bigdata-133-probe-not-called-nouveau.txt", {"nvidia.nouveau_bound"}},
+      {"kernel/negativo17-nvidia-driver-73-lspci-nouveau.txt", {"nvidia.nouveau_bound"}},
+      // The only fixtures of their ids (tests/replay/paste_finding_ids_test.cpp asserts more).
+      {"nvidia-smi/open-gpu-kernel-modules-862-rtx5090-no-devices.txt", {"nvidia.no_devices"}},
+      {"nvidia-smi/owod-81-gpu-lost.txt", {"nvidia.gpu_lost"}},
+      {"ollama/ollama-1992-gtx970-cuda-too-old.txt", {"ollama.gpu_too_old"}},
+      {"ollama/ollama-ov-6-container-no-gpu.txt", {"ollama.no_gpu"}},
+      {"apps/pia-30-xformers-cu121-torch-cpu.txt", {"python.xformers_torch"}},
+      {"apps/vllm-5501-c-abi3-undefined-symbol.txt", {"python.vllm_torch"}},
+      {"jax/synthpix-119-cusparse-not-found.txt", {"python.jax_cuda"}},
+      {"rocminfo/legacy-rocm-build-1080-rx580-hsa-out-of-resources.txt", {"rocm.device_access"}},
+      {"apps/colabtools-5329-found-no-nvidia-driver.txt", {"cuda.no_driver"}},
+      {"apps/cudakdtree-18-rtx4090-no-kernel-image.txt", {"cuda.arch_unsupported"}},
   };
   return all;
 }

@@ -296,6 +296,97 @@ TEST(PasteReaders, SeveralDumpsInOnePasteAreEachRecognised) {
   EXPECT_FALSE(r.unrecognised.empty()) << "the person's own sentences are not a dump";
 }
 
+TEST(PasteReaders, DeviceQueryDevicesAndItsFailure) {
+  const auto ok = read_pasted(paste_fixture("deviceQuery/rpg-open-remode-9-gtx770-healthy.txt"));
+  ASSERT_TRUE(ok.snapshot.cuda);
+  EXPECT_EQ(ok.snapshot.cuda->driver_version, 7000);
+  ASSERT_EQ(ok.snapshot.cuda->devices.size(), 1u);
+  const CudaDevice& d = ok.snapshot.cuda->devices[0];
+  EXPECT_EQ(d.name, "GeForce GTX 770");
+  EXPECT_EQ(d.cc_major, 3);
+  EXPECT_EQ(d.cc_minor, 0);
+  EXPECT_EQ(d.multiprocessors, 8);
+  EXPECT_EQ(d.cores_per_multiprocessor, 192);
+  EXPECT_EQ(d.total_memory_bytes, 2146762752u);
+  EXPECT_TRUE(ok.unrecognised.empty());
+  // A runtime error that means what cuInit's does becomes cuInit's (cuda.h and driver_types.h
+  // number them alike); 35 has no driver-API twin and stays a symptom.
+  const auto none = read_pasted(
+      "cudaGetDeviceCount returned 100\n-> no CUDA-capable device is detected\nResult = FAIL\n");
+  ASSERT_TRUE(none.snapshot.cuda && none.snapshot.cuda->init_error);
+  EXPECT_EQ(none.snapshot.cuda->init_error->code, 100);
+  const auto old = read_pasted(paste_fixture("deviceQuery/tensorflow-990-returned-35.txt"));
+  ASSERT_FALSE(old.snapshot.symptoms.empty());
+  EXPECT_EQ(old.snapshot.symptoms[0].id, "cuda.insufficient_driver");
+  EXPECT_FALSE(old.snapshot.cuda && old.snapshot.cuda->init_error);
+}
+
+TEST(PasteReaders, NvrmMessagesJoinedOverTheirLines) {
+  for (const char* file : {"kernel/stackhpc-slurm-appliance-287-api-mismatch-journal.txt",
+                           "kernel/nvidia-all-394-kwin-client-mismatch.txt"}) {
+    SCOPED_TRACE(file);
+    const auto r = read_pasted(paste_fixture(file));
+    ASSERT_TRUE(r.snapshot.nvidia);
+    ASSERT_TRUE(r.snapshot.nvidia->kernel.module_version);
+    ASSERT_EQ(r.snapshot.nvidia->libnvidia_ml.size(), 1u);
+  }
+  const auto j = read_pasted(
+      paste_fixture("kernel/stackhpc-slurm-appliance-287-api-mismatch-journal.txt"));
+  EXPECT_EQ(j.snapshot.nvidia->kernel.module_version, "530.30.02");
+  EXPECT_EQ(j.snapshot.nvidia->libnvidia_ml[0].version, "535.54.03");
+  const auto k = read_pasted(paste_fixture("kernel/nvidia-all-394-kwin-client-mismatch.txt"));
+  EXPECT_EQ(k.snapshot.nvidia->kernel.module_version, "595.80");
+  EXPECT_EQ(k.snapshot.nvidia->libnvidia_ml[0].version, "595.84");
+}
+
+// The module's and modprobe's own wordings (open-gpu-kernel-modules kernel-open/nvidia/nv.c,
+// kmod's modprobe, the kernel's lockdown message).
+TEST(PasteReaders, KernelMessagesBecomeSymptoms) {
+  auto ids_of = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const auto& s : read_pasted(text).snapshot.symptoms) out.push_back(s.id);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(ids_of("[ 4.2] NVRM: GPU at PCI:0000:01:00: GPU-1234\n"
+                   "[ 9.1] NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n"),
+            V{"nvidia_smi.gpu_lost"});
+  EXPECT_EQ(ids_of("[ 5.0] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1380)\n"
+                   "NVRM: installed in this system is not supported by the\n"
+                   "NVRM: NVIDIA 545.29.06 driver release.\n"),
+            V{"nvrm.gpu_unsupported"});
+  EXPECT_EQ(ids_of("[ 3.1] Lockdown: modprobe: unsigned module loading is restricted; see man "
+                   "kernel_lockdown.7\n"),
+            V{"kernel.module_signature_refused"});
+  EXPECT_EQ(ids_of("modprobe: ERROR: could not insert 'nvidia': Key was rejected by service\n"),
+            V{"kernel.module_signature_refused"});
+  EXPECT_EQ(ids_of("modprobe: FATAL: Module nvidia not found in directory "
+                   "/lib/modules/6.8.0-45-generic\n"),
+            V{"kernel.nvidia_module_missing"});
+}
+
+TEST(PasteReaders, LspciBlocksOnlyWhenTheyNameTheDriver) {
+  const auto r = read_pasted(paste_fixture("kernel/negativo17-nvidia-driver-73-lspci-nouveau.txt"));
+  ASSERT_TRUE(r.snapshot.pci);
+  ASSERT_EQ(r.snapshot.pci->devices.size(), 1u);
+  const PciDevice& d = r.snapshot.pci->devices[0];
+  EXPECT_EQ(d.address, "0000:01:00.0");
+  EXPECT_EQ(d.vendor_id, 0x10de);
+  EXPECT_EQ(d.device_id, 0x13c2);  // GM204 [GeForce GTX 970], by its name in pci.ids
+  EXPECT_EQ(d.driver, "nouveau");
+  EXPECT_EQ(d.modules, (std::vector<std::string>{"nouveau", "nvidia_drm", "nvidia"}));
+  // Without -k or -v lspci does not say which driver is bound: no PCI facts from it.
+  const auto plain = read_pasted(
+      "0000:5a:00.0 3D controller: NVIDIA Corporation Device 1db6 (rev a1)\n");
+  EXPECT_FALSE(plain.snapshot.pci);
+  const auto nn = read_pasted(
+      "01:00.0 VGA compatible controller [0300]: NVIDIA Corporation Device [10de:13c2] (rev a1)\n"
+      "\tKernel driver in use: nvidia\n");
+  ASSERT_TRUE(nn.snapshot.pci);
+  EXPECT_EQ(nn.snapshot.pci->devices[0].device_id, 0x13c2);
+  EXPECT_EQ(nn.snapshot.pci->devices[0].driver, "nvidia");
+}
+
 TEST(PasteReaders, NothingRecognisedIsNoPart) {
   EXPECT_TRUE(read_pasted("my GPU does not work, please help\n").parts.empty());
   EXPECT_TRUE(read_pasted("").parts.empty());

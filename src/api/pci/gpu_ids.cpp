@@ -58,6 +58,18 @@ std::optional<std::string_view> builtin_device_name(std::uint16_t vendor, std::u
   return name_at(t, it->name);
 }
 
+std::optional<std::uint16_t> builtin_device_id(std::uint16_t vendor, std::string_view name) {
+  const PciIdsTable& t = builtin_pci_ids();
+  std::optional<std::uint16_t> found;
+  for (std::size_t i = 0; i < t.device_count; ++i) {
+    const auto& d = t.devices[i];
+    if (d.vendor != vendor || name_at(t, d.name) != name) continue;
+    if (found) return std::nullopt;  // two devices of that name: which one is not known
+    found = d.device;
+  }
+  return found;
+}
+
 std::optional<std::string_view> builtin_vendor_name(std::uint16_t vendor) {
   const PciIdsTable& t = builtin_pci_ids();
   for (std::size_t i = 0; i < t.vendor_count; ++i) {

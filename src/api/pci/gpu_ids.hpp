@@ -27,6 +27,9 @@ inline constexpr std::string_view kNameFromBuiltinPciIds = "builtin pci.ids";
 /// ignored); nullopt where the built-in pci.ids has none.
 std::optional<std::string_view> builtin_device_name(std::uint16_t vendor, std::uint16_t device);
 std::optional<std::string_view> builtin_vendor_name(std::uint16_t vendor);
+/// The device id of the one GPU of this vendor the built-in pci.ids names exactly so
+/// ("GA102 [GeForce RTX 3090]" → 0x2204); nullopt when none or several carry the name.
+std::optional<std::uint16_t> builtin_device_id(std::uint16_t vendor, std::string_view name);
 std::optional<std::string_view> builtin_class_name(std::uint32_t class_code);
 /// pci.ids' own version of the built-in copy: "2023.04.10".
 std::string_view builtin_pci_ids_version();

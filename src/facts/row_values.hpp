@@ -12,17 +12,17 @@
 
 namespace gpudoctor::facts {
 
-class Parts {
+class RowValues {
  public:
   /// A part that is only text; nothing when `text` is empty.
-  Parts& text(std::string key, std::string text) {
+  RowValues& text(std::string key, std::string text) {
     if (!text.empty()) parts_.push_back({std::move(key), std::move(text), std::nullopt, ""});
     return *this;
   }
   /// prefix + value + suffix; a number keeps its value (in `unit`) for metrics.
   template <typename T>
-  Parts& opt(std::string key, const std::optional<T>& v, const std::string& prefix = "",
-             const std::string& suffix = "", std::string unit = "") {
+  RowValues& opt(std::string key, const std::optional<T>& v, const std::string& prefix = "",
+                 const std::string& suffix = "", std::string unit = "") {
     if (!v) return *this;
     std::ostringstream s;
     s << prefix << *v << suffix;
@@ -32,17 +32,18 @@ class Parts {
     return *this;
   }
   /// prefix + "16 GiB", in bytes.
-  Parts& bytes(std::string key, const std::optional<std::uint64_t>& v, const std::string& prefix) {
+  RowValues& bytes(std::string key, const std::optional<std::uint64_t>& v,
+                   const std::string& prefix) {
     if (v) parts_.push_back({std::move(key), prefix + human_bytes(*v), double(*v), "bytes"});
     return *this;
   }
   /// "fp16 yes" / "fp16 no".
-  Parts& yes_no(std::string key, const std::optional<bool>& v, const std::string& what) {
+  RowValues& yes_no(std::string key, const std::optional<bool>& v, const std::string& what) {
     if (v) parts_.push_back({std::move(key), what + (*v ? " yes" : " no"), *v ? 1.0 : 0.0, ""});
     return *this;
   }
   /// A part with its own text and number.
-  Parts& number(std::string key, std::string text, double n, std::string unit) {
+  RowValues& number(std::string key, std::string text, double n, std::string unit) {
     parts_.push_back({std::move(key), std::move(text), n, std::move(unit)});
     return *this;
   }
@@ -54,7 +55,8 @@ class Parts {
 };
 
 /// A row with a label in the first column; nothing is added when it has no part.
-inline void add_row(std::vector<Row>& rows, std::string label, Parts parts, std::string note = "") {
+inline void add_row(std::vector<Row>& rows, std::string label, RowValues parts,
+                    std::string note = "") {
   if (parts.empty()) return;
   Row r;
   r.label = std::move(label);
@@ -64,7 +66,8 @@ inline void add_row(std::vector<Row>& rows, std::string label, Parts parts, std:
 }
 
 /// A row of a list (an ICD, a toolkit, an environment), printed without the label column.
-inline void add_item(std::vector<Row>& rows, Parts parts, std::string note = "", int depth = 0) {
+inline void add_item(std::vector<Row>& rows, RowValues parts, std::string note = "",
+                     int depth = 0) {
   if (parts.empty()) return;
   Row r;
   r.parts = parts.take();

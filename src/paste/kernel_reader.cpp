@@ -1,0 +1,360 @@
+// What the kernel says, as people paste it: `lspci -k` / `lspci -v` / `lspci -nnk` blocks of
+// the GPUs (which driver is bound), the NVIDIA kernel module's NVRM messages from dmesg or
+// journalctl (API mismatch, GPU fallen off the bus, the probe routine not called because
+// nouveau holds the GPU, a GPU this release does not support, RmInitAdapter failed, the
+// module's version), and modprobe's refusals (Secure Boot, no module for this kernel).
+// The NVRM texts are the module's own (kernel-open/nvidia/nv.c, nv-pci.c of
+// NVIDIA/open-gpu-kernel-modules); they wrap over several "NVRM:" lines, which are joined.
+#include <cctype>
+
+#include "api/pci/gpu_ids.hpp"
+#include "paste/readers.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+constexpr const char* kFormat_lspci = "lspci";
+constexpr const char* kFormat_kernel_log = "kernel log";
+
+bool hex(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (std::isxdigit(static_cast<unsigned char>(c)) == 0) return false;
+  }
+  return true;
+}
+
+std::uint16_t hex16(std::string_view s) {
+  return static_cast<std::uint16_t>(std::stoul(std::string(s), nullptr, 16));
+}
+
+/// "01:00.0" or "0000:01:00.0" at the start of an lspci line: the address, "0000:"-prefixed.
+std::optional<std::string> lspci_address(std::string_view t) {
+  const auto space = t.find(' ');
+  if (space == std::string_view::npos) return std::nullopt;
+  std::string_view a = t.substr(0, space);
+  std::string domain = "0000";
+  if (a.size() == 12 && a[4] == ':') {
+    domain = std::string(a.substr(0, 4));
+    a.remove_prefix(5);
+  }
+  if (a.size() != 7 || a[2] != ':' || a[5] != '.' || !hex(a.substr(0, 2)) || !hex(a.substr(3, 2)) ||
+      a[6] < '0' || a[6] > '7' || !hex(domain)) {
+    return std::nullopt;
+  }
+  return to_lower(domain + ":" + std::string(a));
+}
+
+struct GpuClass {
+  std::string_view text;
+  std::uint32_t code;
+};
+constexpr GpuClass kGpuClasses[] = {{"VGA compatible controller", 0x030000},
+                                    {"3D controller", 0x030200},
+                                    {"Display controller", 0x038000},
+                                    {"Processing accelerators", 0x120000}};
+
+struct VendorPrefix {
+  std::string_view text;
+  std::uint16_t id;
+};
+// How lspci names the GPU vendors (pci.ids' vendor lines).
+constexpr VendorPrefix kVendors[] = {{"NVIDIA Corporation ", 0x10de},
+                                     {"Advanced Micro Devices, Inc. [AMD/ATI] ", 0x1002},
+                                     {"Advanced Micro Devices, Inc. [AMD] ", 0x1022},
+                                     {"Intel Corporation ", 0x8086}};
+
+class Lspci {
+ public:
+  explicit Lspci(PasteSink& sink) : sink_(sink) {}
+
+  void run() {
+    const auto& lines = sink_.lines();
+    std::optional<PciDevice> gpu;
+    bool told_driver = false;
+    auto close = [&] {
+      if (gpu && told_driver) add(std::move(*gpu));
+      gpu.reset();
+      told_driver = false;
+    };
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (sink_.claimed(i)) continue;
+      const std::string_view t = trim(lines[i].text);
+      if (auto address = lspci_address(t)) {
+        close();
+        ++scanned_;
+        sink_.claim(i, kFormat_lspci);
+        gpu = device_line(*address, t.substr(t.find(' ') + 1), i);
+        continue;
+      }
+      if (!gpu) continue;
+      // A device's details are indented under it (a tab in lspci's own output).
+      const std::string& raw = lines[i].text;
+      if (t.empty() || (raw[0] != '\t' && raw[0] != ' ')) {
+        close();
+        continue;
+      }
+      const Labelled l = split_label(t);
+      if (l.key == "Kernel driver in use") {
+        gpu->driver = l.value;
+        told_driver = true;
+        sink_.fact("pci.driver", l.value, i);
+      } else if (l.key == "Kernel modules") {
+        gpu->modules = split_words(l.value, ", ");
+        told_driver = true;
+      } else if (l.key == "Subsystem") {
+        gpu->subsystem_name = l.value;
+      }
+      sink_.claim(i, kFormat_lspci);
+    }
+    close();
+    if (sink_.snap.pci) sink_.snap.pci->devices_scanned = scanned_;
+  }
+
+ private:
+  /// "VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3090] [10de:2204]
+  /// (rev a1)": a GPU when its class is one, with its ids from "[vvvv:dddd]" or its name.
+  std::optional<PciDevice> device_line(const std::string& address, std::string_view rest,
+                                       std::size_t i) {
+    const auto colon = rest.find(": ");
+    if (colon == std::string_view::npos) return std::nullopt;
+    const std::string_view cls = rest.substr(0, colon);
+    std::string_view name = rest.substr(colon + 2);
+    std::optional<std::uint32_t> code;
+    for (const auto& c : kGpuClasses) {
+      if (starts_with(cls, c.text)) code = c.code;
+    }
+    if (!code) return std::nullopt;
+    PciDevice d;
+    d.address = address;
+    d.class_code = *code;
+    d.class_name = std::string(cls.substr(0, cls.find(" [")));
+    if (const auto rev = name.rfind(" (rev "); rev != std::string_view::npos) {
+      const std::string_view r = name.substr(rev + 6, 2);
+      if (hex(r)) d.revision = static_cast<std::uint8_t>(hex16(r));
+      name = name.substr(0, rev);
+    }
+    if (const auto prog = name.find(" (prog-if"); prog != std::string_view::npos) {
+      name = name.substr(0, prog);
+    }
+    name = trim(name);
+    // -nn: "[10de:2204]" at the end.
+    if (name.size() > 11 && name.back() == ']' && name[name.size() - 6] == ':' &&
+        name[name.size() - 11] == '[' && hex(name.substr(name.size() - 10, 4)) &&
+        hex(name.substr(name.size() - 5, 4))) {
+      d.vendor_id = hex16(name.substr(name.size() - 10, 4));
+      d.device_id = hex16(name.substr(name.size() - 5, 4));
+      name = trim(name.substr(0, name.size() - 11));
+    }
+    std::optional<std::uint16_t> vendor;
+    for (const auto& v : kVendors) {
+      if (starts_with(name, v.text)) {
+        vendor = v.id;
+        d.vendor_name = std::string(trim(v.text));
+        name.remove_prefix(v.text.size());
+      }
+    }
+    if (d.vendor_id == 0) {
+      if (!vendor) return std::nullopt;
+      d.vendor_id = *vendor;
+      // lspci prints "Device 1db6" for an id its pci.ids lacks; else the name, whose id the
+      // built-in pci.ids knows when exactly one device carries it.
+      if (starts_with(name, "Device ") && name.size() == 11 && hex(name.substr(7))) {
+        d.device_id = hex16(name.substr(7));
+      } else if (auto id = builtin_device_id(*vendor, name)) {
+        d.device_id = *id;
+      } else {
+        return std::nullopt;
+      }
+    }
+    if (!name.empty() && !starts_with(name, "Device ")) d.device_name = std::string(name);
+    sink_.fact("gpu.name", std::string(name), i);
+    fill_builtin_names(d);
+    return d;
+  }
+
+  void add(PciDevice d) {
+    if (!sink_.snap.pci) sink_.snap.pci = PciInfo{};
+    for (const auto& e : sink_.snap.pci->devices) {
+      if (e.address == d.address) return;
+    }
+    sink_.snap.pci->devices.push_back(std::move(d));
+  }
+
+  PasteSink& sink_;
+  int scanned_ = 0;
+};
+
+/// A run of NVRM lines joined into one message, with the line it starts on.
+struct NvrmMessage {
+  std::string text;  ///< the words after each "NVRM:", joined by single spaces
+  std::size_t line = 0;
+};
+
+/// The words after "NVRM:" in a line (journald's "#012" joins several: each part counts).
+std::string nvrm_words(std::string_view t) {
+  std::string out;
+  std::size_t at = 0;
+  while ((at = t.find("NVRM:", at)) != std::string_view::npos) {
+    at += 5;
+    auto end = t.find("#012", at);
+    std::string_view part = t.substr(at, end == std::string_view::npos ? t.npos : end - at);
+    for (const auto& w : split_words(part)) out += (out.empty() ? "" : " ") + w;
+    out += ' ';
+    if (end == std::string_view::npos) break;
+  }
+  return std::string(trim(out));
+}
+
+/// "[   12.014918] NVRM: …" / "Jun 30 11:07:05 host kernel: NVRM: …": a line that opens a
+/// message; a bare "NVRM: …" continues the one before.
+bool opens_message(std::string_view t) {
+  return !starts_with(t, "NVRM:");
+}
+
+std::string after(std::string_view t, std::string_view key) {
+  const auto at = t.find(key);
+  if (at == std::string_view::npos) return "";
+  return leading_version(trim(t.substr(at + key.size())));
+}
+
+class KernelLog {
+ public:
+  explicit KernelLog(PasteSink& sink) : sink_(sink) {}
+
+  void run() {
+    collect();
+    for (const auto& m : messages_) api_mismatch(m);
+    for (const auto& m : messages_) other(m);
+    modprobe();
+  }
+
+ private:
+  void collect() {
+    const auto& lines = sink_.lines();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (sink_.claimed(i)) continue;
+      const std::string_view t = trim(lines[i].text);
+      if (t.find("NVRM:") == std::string_view::npos) continue;
+      sink_.claim(i, kFormat_kernel_log);
+      const std::string words = nvrm_words(t);
+      if (messages_.empty() || opens_message(t) || !continues_) {
+        messages_.push_back({words, i});
+      } else {
+        messages_.back().text += " " + words;
+      }
+      continues_ = true;
+      // A line of another message between two NVRM lines ends the run.
+      if (i + 1 < lines.size() && trim(lines[i + 1].text).find("NVRM:") == std::string_view::npos) {
+        continues_ = false;
+      }
+    }
+  }
+
+  void api_mismatch(const NvrmMessage& m) {
+    if (mismatch_ || m.text.find("API mismatch") == std::string::npos) return;
+    const std::string client = after(m.text, "has the version ");
+    const std::string module = after(m.text, "this kernel module has the version ");
+    if (client.empty() || module.empty()) return;
+    mismatch_ = true;
+    NvidiaSystem& n = sink_.nvidia();
+    n.kernel.module_version = module;
+    LibraryFile lib;
+    lib.name = "NVIDIA driver client";
+    lib.path = "the userspace driver NVRM names";
+    lib.version = client;
+    n.libnvidia_ml.push_back(std::move(lib));
+    sink_.fact("nvidia.module", module, m.line);
+    sink_.fact("nvidia.client", client, m.line);
+    sink_.symptom("nvrm.api_mismatch", "dmesg", m.line, {{"client", client}, {"module", module}});
+  }
+
+  void other(const NvrmMessage& m) {
+    const std::string& t = m.text;
+    if (t.find("has fallen off the bus") != std::string::npos ||
+        (t.find("Xid") != std::string::npos && t.find("): 79,") != std::string::npos)) {
+      once("nvidia_smi.gpu_lost", m);
+    } else if (t.find("probe routine was not called") != std::string::npos &&
+               names_nouveau()) {
+      once("nvrm.probe_not_called", m);
+    } else if (t.find("installed in this system is not supported by") != std::string::npos) {
+      const auto pci = t.find("PCI ID: ");
+      std::map<std::string, std::string> values;
+      if (pci != std::string::npos) values["pci_id"] = t.substr(pci + 8, 9);
+      values["driver"] = after(t, "NVIDIA ");
+      once("nvrm.gpu_unsupported", m, values);
+    } else if (t.find("RmInitAdapter failed") != std::string::npos && !mismatch_) {
+      once("nvrm.init_adapter_failed", m);
+    } else if (t.find("Kernel Module") != std::string::npos && starts_with(t, "loading NVIDIA")) {
+      // "loading NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 …" / "… Open Kernel
+      // Module for x86_64  570.144  Release Build …"
+      auto words = split_words(t);
+      for (const auto& w : words) {
+        if (w.find('.') != std::string::npos && std::isdigit(static_cast<unsigned char>(w[0])) != 0) {
+          NvidiaSystem& n = sink_.nvidia();
+          if (!n.kernel.module_version) n.kernel.module_version = leading_version(w);
+          sink_.fact("nvidia.module", leading_version(w), m.line);
+          break;
+        }
+      }
+    }
+  }
+
+  /// The module's explanation follows as messages of their own: "This can occur when a driver
+  /// such as: nouveau, rivafb, nvidiafb or rivatv was loaded and obtained ownership".
+  bool names_nouveau() const {
+    for (const auto& m : messages_) {
+      if (m.text.find("nouveau") != std::string::npos) return true;
+    }
+    return false;
+  }
+
+  void once(const std::string& id, const NvrmMessage& m,
+            std::map<std::string, std::string> values = {}) {
+    for (const auto& s : sink_.snap.symptoms) {
+      if (s.id == id) return;
+    }
+    sink_.symptom(id, "dmesg", m.line, std::move(values));
+  }
+
+  /// modprobe's refusals: Secure Boot (a module not signed by an enrolled key), no module
+  /// built for the running kernel.
+  void modprobe() {
+    const auto& lines = sink_.lines();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (sink_.claimed(i)) continue;
+      const std::string_view t = trim(lines[i].text);
+      const bool nvidia = t.find("'nvidia") != std::string_view::npos ||
+                          t.find("Module nvidia") != std::string_view::npos;
+      if (t.find("Lockdown: modprobe: unsigned module loading is restricted") !=
+              std::string_view::npos ||
+          (nvidia && (t.find("Key was rejected by service") != std::string_view::npos ||
+                      t.find("Required key not available") != std::string_view::npos))) {
+        sink_.claim(i, kFormat_kernel_log);
+        NvrmMessage m{std::string(t), i};
+        once("kernel.module_signature_refused", m);
+      } else if (nvidia && t.find("modprobe: FATAL: Module nvidia") != std::string_view::npos &&
+                 t.find("not found in directory") != std::string_view::npos) {
+        sink_.claim(i, kFormat_kernel_log);
+        NvrmMessage m{std::string(t), i};
+        once("kernel.nvidia_module_missing", m,
+             {{"directory", std::string(trim(t.substr(t.find("directory") + 9)))}});
+      }
+    }
+  }
+
+  PasteSink& sink_;
+  std::vector<NvrmMessage> messages_;
+  bool continues_ = false;
+  bool mismatch_ = false;
+};
+
+}  // namespace
+
+void read_lspci(PasteSink& sink) { Lspci(sink).run(); }
+
+void read_kernel_log(PasteSink& sink) { KernelLog(sink).run(); }
+
+}  // namespace gpudoctor

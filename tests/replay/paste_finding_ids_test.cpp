@@ -1,0 +1,69 @@
+// Pasted dumps that are the only fixture of a finding id (tests/fixtures/ids-without-a-fixture.txt
+// lists the ids no fixture fires yet): each paste, from a public ticket, gets the finding its
+// thread established, at its severity, with the fix that thread applied.
+#include "paste_support.hpp"
+
+namespace gpudoctor {
+namespace {
+
+using namespace paste_test;
+
+struct Expected {
+  const char* file;
+  const char* id;
+  Severity severity;
+  const char* fix_phrase;    ///< a phrase of the finding's fix
+  const char* title_phrase;  ///< a value the finding must have read from the paste
+};
+
+const std::vector<Expected>& expected() {
+  static const std::vector<Expected> all = {
+      {"nvidia-smi/open-gpu-kernel-modules-862-rtx5090-no-devices.txt", "nvidia.no_devices",
+       Severity::fail, "dmesg", "sees no GPU"},
+      {"nvidia-smi/owod-81-gpu-lost.txt", "nvidia.gpu_lost", Severity::fail, "reboot",
+       "fallen off the bus"},
+      {"ollama/ollama-1992-gtx970-cuda-too-old.txt", "ollama.gpu_too_old", Severity::fail,
+       "use a GPU ollama lists", "compute capability 5.2"},
+      // No GPU in the paste other than ollama's own words: a warning, not a failure.
+      {"ollama/ollama-ov-6-container-no-gpu.txt", "ollama.no_gpu", Severity::warn,
+       "--gpus all", "models run on the CPU"},
+      {"apps/pia-30-xformers-cu121-torch-cpu.txt", "python.xformers_torch", Severity::fail,
+       "pip install the xformers release built for this torch", "(2.1.2+cpu)"},
+      {"apps/vllm-5501-c-abi3-undefined-symbol.txt", "python.vllm_torch", Severity::fail,
+       "pip install --force-reinstall vllm", "undefined symbol"},
+      {"jax/synthpix-119-cusparse-not-found.txt", "python.jax_cuda", Severity::fail,
+       "pip install -U 'jax[cuda12]'", "plugin failed to initialize"},
+      {"rocminfo/legacy-rocm-build-1080-rx580-hsa-out-of-resources.txt", "rocm.device_access",
+       Severity::fail, "render and video groups", "(HSA_STATUS_ERROR_OUT_OF_RESOURCES)"},
+      // torch's message is the only evidence: no driver is reachable, whatever the reason.
+      {"apps/colabtools-5329-found-no-nvidia-driver.txt", "cuda.no_driver", Severity::fail,
+       "install the NVIDIA driver", "found no NVIDIA driver"},
+      // No torch in the paste: the program's own build lacks the GPU's architecture.
+      {"apps/cudakdtree-18-rtx4090-no-kernel-image.txt", "cuda.arch_unsupported", Severity::fail,
+       "compiled for this GPU's compute capability", "no kernel for this GPU's architecture"},
+  };
+  return all;
+}
+
+TEST(PasteFindingIds, EachPasteGetsItsFindingSeverityAndFix) {
+  for (const auto& e : expected()) {
+    SCOPED_TRACE(e.file);
+    const auto checked = check_text(paste_fixture(e.file));
+    const Finding* f = nullptr;
+    for (const auto& x : checked.findings) {
+      if (x.id == e.id) f = &x;
+    }
+    ASSERT_NE(f, nullptr) << "want " << e.id << "\n" << describe(checked.findings);
+    EXPECT_EQ(f->severity, e.severity) << f->title;
+    const std::string fix = f->fix.value_or("");
+    EXPECT_NE(fix.find(e.fix_phrase), std::string::npos) << fix;
+    EXPECT_NE(f->title.find(e.title_phrase), std::string::npos) << f->title;
+    EXPECT_FALSE(f->quotes.empty()) << "a finding from a paste quotes its line";
+    // One cause, one finding: nothing else in these pastes is a warning or worse.
+    EXPECT_EQ(ids(checked.findings, Severity::warn), std::set<std::string>{e.id})
+        << describe(checked.findings);
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
