@@ -6,6 +6,7 @@
 #include "file_io.hpp"
 #include "json_pull.hpp"
 #include "paste/read_pasted.hpp"
+#include "progress_line.hpp"
 #include "snapshot_io.hpp"
 #include "report_command.hpp"
 #include "tool_version.hpp"
@@ -78,6 +79,14 @@ std::variant<Machine, std::string> load_machine(const Options& opt, const Enviro
       req.root = std::filesystem::absolute(*opt.sysroot);
       req.live = false;  // even `--sysroot /`: the README promises files only
     }
+    // On a terminal, what a slow driver keeps the run waiting for (not where the output is
+    // for a program: --json, --oneline).
+    const bool for_people =
+        (opt.command == Command::check || opt.command == Command::query) && !opt.json &&
+        !opt.oneline;
+    std::optional<ProgressLine> progress =
+        for_people ? ProgressLine::on_stderr(env) : std::optional<ProgressLine>();
+    if (progress) req.progress = [&](const std::vector<RunningJob>& jobs) { progress->update(jobs); };
     m.snap = collect(req, env);
   }
   m.devices = merge_devices(m.snap);

@@ -27,7 +27,9 @@ class JobBatch {
     run_ = std::make_unique<IsolatedRun>(std::move(jobs_));
     run_->start();
   }
-  void wait(std::chrono::milliseconds deadline) { results_ = run_->wait(deadline); }
+  void wait(std::chrono::milliseconds deadline, const RunProgress& progress) {
+    results_ = run_->wait(deadline, progress);
+  }
   std::vector<IsolatedResult> take(std::size_t group) {
     auto [b, e] = bounds_[group];
     return {std::make_move_iterator(results_.begin() + static_cast<long>(b)),
@@ -88,7 +90,7 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   }
 
   // 4. Collect the children and fold their reports into their sections.
-  batch.wait(request.timeout);
+  batch.wait(request.timeout, request.progress);
   for (std::size_t i = 0; i < probes.size(); ++i) {
     if (probes[i].fold) probes[i].fold(snap, batch.take(groups[i]), ctx.live);
   }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/isolate.hpp"
 #include "environment.hpp"
 #include "model/snapshot.hpp"
 
@@ -19,6 +20,8 @@ struct CollectRequest {
   /// False under --sysroot, even `--sysroot /`: files only, no vendor library is loaded and no
   /// vendor tool is run (ProbeContext::live).
   bool live = true;
+  /// Hears what the isolated probes still wait for (a progress line on a terminal); may be empty.
+  RunProgress progress;
 };
 
 /// Runs the probes and returns what they found. Must be called while the process is single

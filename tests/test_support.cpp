@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <pty.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,12 +73,15 @@ const ShellChoicesCleared kShellChoicesCleared;
 
 }  // namespace
 
-CommandResult run_gpudoctor(const std::vector<std::string>& args,
-                            const std::vector<std::string>& extra_env) {
+namespace {
+
+/// run_gpudoctor with standard error on `err` (read end, write end): a pipe, or a
+/// pseudo-terminal (master, slave), whose read end gives EIO once the last writer has gone.
+CommandResult run_with_stderr(const std::vector<std::string>& args,
+                              const std::vector<std::string>& extra_env, int err[2]) {
   CommandResult r;
   int out[2];
-  int err[2];
-  if (!open_pipe_cloexec(out) || !open_pipe_cloexec(err)) return r;
+  if (!open_pipe_cloexec(out)) return r;
   std::vector<std::string> argv_s{GPUDOCTOR_BIN};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   // The extras replace variables of the same name: with duplicates, getenv sees the first.
@@ -134,6 +138,28 @@ CommandResult run_gpudoctor(const std::vector<std::string>& args,
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   return r;
+}
+
+}  // namespace
+
+CommandResult run_gpudoctor(const std::vector<std::string>& args,
+                            const std::vector<std::string>& extra_env) {
+  int err[2];
+  if (!open_pipe_cloexec(err)) return {};
+  return run_with_stderr(args, extra_env, err);
+}
+
+CommandResult run_gpudoctor_on_terminal(const std::vector<std::string>& args,
+                                        const std::vector<std::string>& extra_env,
+                                        unsigned short columns) {
+  int err[2];
+  winsize ws{};
+  ws.ws_col = columns;
+  ws.ws_row = 30;
+  if (::openpty(&err[0], &err[1], nullptr, nullptr, &ws) != 0) return {};
+  ::fcntl(err[0], F_SETFD, FD_CLOEXEC);
+  ::fcntl(err[1], F_SETFD, FD_CLOEXEC);  // dup2 onto 2 in the child clears it there
+  return run_with_stderr(args, extra_env, err);
 }
 
 std::vector<Json> area_findings(const std::string& root, const std::string& area,

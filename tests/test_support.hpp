@@ -23,6 +23,12 @@ struct CommandResult {
 CommandResult run_gpudoctor(const std::vector<std::string>& args,
                             const std::vector<std::string>& extra_env = {});
 
+/// run_gpudoctor with standard error on a pseudo-terminal `columns` wide (openpty), as a person
+/// at a terminal has it: r.err is what the terminal was sent. Standard output stays a pipe.
+CommandResult run_gpudoctor_on_terminal(const std::vector<std::string>& args,
+                                        const std::vector<std::string>& extra_env,
+                                        unsigned short columns = 100);
+
 /// A fixture machine's tree: tests/fixtures/<name>.
 std::string fixture_path(const std::string& name);
 

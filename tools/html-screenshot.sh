@@ -1,7 +1,8 @@
 #!/bin/sh
 # Renders `gpudoctor report --html` in headless Chromium and saves a screenshot, to look at the
-# page the way a reader of a ticket will. Needs chromium (apt-get install chromium); it is a
-# manual check, not a build or test dependency.
+# page the way a reader of a ticket will, for any report options. Needs chromium (apt-get install
+# chromium). The test suite takes its own screenshots and checks them
+# (tests/replay/screenshot_test.cpp); this is for looking by hand.
 #
 # usage: tools/html-screenshot.sh GPUDOCTOR OUT.png [report options…]
 #   e.g. tools/html-screenshot.sh build/gpudoctor /tmp/report.png \

@@ -27,6 +27,9 @@ using Clock = std::chrono::steady_clock;
 // behind and reported, never waited for.
 constexpr std::chrono::milliseconds kIsolateKillGrace{500};
 
+// How often a progress display hears from wait(): often enough for its tenths of a second.
+constexpr std::chrono::milliseconds kProgressInterval{200};
+
 void write_all(int fd, const std::string& s) {
   const char* p = s.data();
   std::size_t left = s.size();
@@ -172,7 +175,7 @@ void IsolatedRun::start() {
 /// One turn: start what fits, collect the children that exited, kill the ones past their
 /// deadline, give up on killed ones that do not die, then sleep in poll() until a pipe has
 /// data, a child exits or the nearest deadline comes.
-void IsolatedRun::step(std::chrono::milliseconds deadline) {
+void IsolatedRun::step(std::chrono::milliseconds deadline, bool progress) {
   std::size_t live = 0;
   for (const auto& c : children_) live += c.live() ? 1 : 0;
   while (next_ < children_.size() && live < max_children_) {
@@ -180,7 +183,7 @@ void IsolatedRun::step(std::chrono::milliseconds deadline) {
     if (children_[next_ - 1].live()) ++live;
   }
   const auto now = Clock::now();
-  auto wake = now + std::chrono::seconds(1);
+  auto wake = now + (progress ? kProgressInterval : std::chrono::milliseconds(1000));
   std::vector<pollfd> fds;
   std::vector<Child*> owners;
   for (auto& c : children_) {
@@ -231,9 +234,22 @@ void IsolatedRun::step(std::chrono::milliseconds deadline) {
   }
 }
 
-std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline) {
+std::vector<RunningJob> IsolatedRun::running() const {
+  std::vector<RunningJob> out;
+  for (std::size_t i = 0; i < children_.size(); ++i) {
+    if (children_[i].live()) out.push_back({jobs_[i].backend, jobs_[i].label, children_[i].started});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const RunningJob& a, const RunningJob& b) {
+    return a.started < b.started;
+  });
+  return out;
+}
+
+std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline,
+                                              const RunProgress& progress) {
   const auto budget = budget_.value_or(run_budget(deadline));
   for (;;) {
+    if (progress) progress(running());
     const bool pending = next_ < children_.size();
     const bool live =
         std::any_of(children_.begin(), children_.end(), [](const Child& c) { return c.live(); });
@@ -244,8 +260,9 @@ std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline
       for (; next_ < children_.size(); ++next_) children_[next_].over_budget = true;
       continue;
     }
-    step(deadline);
+    step(deadline, static_cast<bool>(progress));
   }
+  if (progress) progress({});
   kill_adopted_helpers();
   std::vector<IsolatedResult> results;
   results.reserve(children_.size());

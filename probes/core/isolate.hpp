@@ -38,6 +38,17 @@ struct IsolatedResult {
   std::optional<Json> data;
 };
 
+/// A job whose child still runs, for a progress display: which one, and since when.
+struct RunningJob {
+  std::string backend;
+  std::string label;
+  std::chrono::steady_clock::time_point started;
+};
+
+/// Told, while IsolatedRun::wait waits, which children still run (oldest first), a few times a
+/// second; told once more with none when the wait is over.
+using RunProgress = std::function<void(const std::vector<RunningJob>&)>;
+
 /// Runs jobs in children, at most `max_children` at once, each with its own deadline counted
 /// from its own start. start() forks the first ones and wait() the rest, so both must run
 /// while the process has a single thread; other work may run between them.
@@ -53,7 +64,9 @@ class IsolatedRun {
   /// Runs every job to its end. A child is done when it exits (what it left in its pipes is
   /// read then; a helper it forked is killed, not waited for); one still running `deadline`
   /// after its start is killed with its process group and reported as timed out.
-  std::vector<IsolatedResult> wait(std::chrono::milliseconds deadline);
+  /// `progress`, when given, hears what is still running (RunProgress).
+  std::vector<IsolatedResult> wait(std::chrono::milliseconds deadline,
+                                   const RunProgress& progress = {});
 
   /// Twice the CPUs, at least 4, at most 64: children mostly wait (dlopen, a driver's ioctls, a
   /// hung driver holding its slot until its deadline), so twice the cores keeps the cores busy;
@@ -71,7 +84,8 @@ class IsolatedRun {
  private:
   struct Child;
   void start_child(std::size_t i);
-  void step(std::chrono::milliseconds deadline);
+  void step(std::chrono::milliseconds deadline, bool progress);
+  std::vector<RunningJob> running() const;
   std::vector<IsolatedJob> jobs_;
   std::vector<Child> children_;
   std::size_t max_children_;

@@ -6,6 +6,7 @@
 #include "bench/bench_math.hpp"
 #include "bench/peak_model.hpp"
 #include "devices.hpp"
+#include "text.hpp"
 
 namespace gpudoctor::bench {
 
@@ -204,6 +205,19 @@ BenchReport assemble_report(std::vector<BenchSeries> series, const std::optional
   for (const auto& s : series) report.results.push_back(derive(s, has_cpu ? &cpu : nullptr, pci));
   judge(report.results);
   return report;
+}
+
+std::optional<std::string> cpu_only_note(const BenchReport& report) {
+  std::vector<std::string> names;
+  for (const auto& r : report.results) {
+    if (r.series.api == "blas") continue;
+    if (r.series.traits.type != "cpu") return std::nullopt;
+    const std::string name = r.series.api + ": " + r.series.device;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  if (names.empty()) return std::nullopt;
+  return "No GPU was benchmarked: every device here is a CPU device, a driver that runs on the "
+         "processor (" + join(names, "; ") + "), so the speed-ups compare the CPU with itself.";
 }
 
 }  // namespace gpudoctor::bench

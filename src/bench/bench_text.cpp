@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "bench/bench_report.hpp"
 #include "bench/clip.hpp"
 #include "smoke/matmul_reference.hpp"
 #include "text.hpp"
@@ -12,8 +13,12 @@ namespace gpudoctor::bench {
 
 namespace {
 
-constexpr std::size_t kNameWidth = 44;
-constexpr int kCellWidth = 17;
+/// A device name longer than this is cut in the table (its details below give it whole), so
+/// that a row stays on one line of a wide terminal.
+constexpr std::size_t kMaxDeviceWidth = 48;
+/// What a device's error may take of its row in the table; the details give it whole.
+constexpr std::size_t kMaxRowError = 72;
+constexpr const char* kGap = "  ";
 
 std::string fixed(double v, int digits) {
   char buf[48];
@@ -26,17 +31,17 @@ std::string gflops_text(double v) { return fixed(v, v >= 100 ? 0 : v >= 10 ? 1 :
 
 std::string pad(const std::string& s, std::size_t width) {
   const std::size_t w = columns(s);
-  return w >= width ? s + " " : s + std::string(width - w, ' ');
+  return w >= width ? s : s + std::string(width - w, ' ');
 }
 
-/// "opencl  CLBlast  pthread-…": a vendor BLAS's series names the library, gpudoctor's own
-/// kernel and a lone CPU BLAS do not.
-std::string row_name(const BenchResult& r) {
-  std::string name = r.series.api + "  ";
-  if (r.series.blas && (r.series.api != "blas" || r.series_of_device > 1)) {
-    name += *r.series.blas + "  ";
-  }
-  return clip(name + r.series.device, kNameWidth - 1);
+std::string pad_left(const std::string& s, std::size_t width) {
+  const std::size_t w = columns(s);
+  return w >= width ? s : std::string(width - w, ' ') + s;
+}
+
+/// Whose SGEMM ran: the library's name, or gpudoctor's own kernel.
+std::string kernel_name(const BenchResult& r) {
+  return r.series.blas.value_or(r.series.api == "blas" ? "BLAS" : "gpudoctor");
 }
 
 /// Two significant figures below 0.1 (lavapipe is thousands of times slower than BLAS).
@@ -55,19 +60,55 @@ std::string cell(const BenchPoint& p) {
   return s;
 }
 
+const BenchPoint* point_at(const BenchResult& r, int n) {
+  auto it = std::find_if(r.series.points.begin(), r.series.points.end(),
+                         [&](const BenchPoint& p) { return p.n == n; });
+  return it == r.series.points.end() ? nullptr : &*it;
+}
+
+/// Columns as wide as their widest entry: api, kernel and device left-aligned, one
+/// right-aligned column of figures per size. A device that has no timed size says why in its
+/// row instead of a row of dashes.
 void table(std::ostringstream& o, const BenchReport& report) {
   o << "Matmul fp32 C = A·B (n×n): GFLOPS, and (×) the speed-up over the fastest CPU BLAS\n\n";
-  o << pad("api   device", kNameWidth);
-  for (int n : report.sizes) o << pad("n=" + std::to_string(n), kCellWidth);
-  o << "\n";
+  std::size_t api_w = columns("api"), kernel_w = columns("kernel"), device_w = columns("device");
+  std::vector<std::size_t> cell_w;
+  for (int n : report.sizes) cell_w.push_back(columns("n=" + std::to_string(n)));
   for (const auto& r : report.results) {
-    o << pad(row_name(r), kNameWidth);
-    for (int n : report.sizes) {
-      auto it = std::find_if(r.series.points.begin(), r.series.points.end(),
-                             [&](const BenchPoint& p) { return p.n == n; });
-      o << pad(it == r.series.points.end() ? "—" : cell(*it), kCellWidth);
+    api_w = std::max(api_w, columns(r.series.api));
+    kernel_w = std::max(kernel_w, columns(kernel_name(r)));
+    device_w = std::max(device_w, std::min(kMaxDeviceWidth, columns(r.series.device)));
+    for (std::size_t i = 0; i < report.sizes.size(); ++i) {
+      const BenchPoint* p = point_at(r, report.sizes[i]);
+      cell_w[i] = std::max(cell_w[i], columns(p ? cell(*p) : "—"));
     }
-    o << "\n";
+  }
+  auto row = [&](const std::string& api, const std::string& kernel, const std::string& device,
+                 const std::vector<std::string>& cells) {
+    std::string line = pad(api, api_w) + kGap + pad(kernel, kernel_w) + kGap + pad(device, device_w);
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      line += kGap + (cells.size() == cell_w.size() ? pad_left(cells[i], cell_w[i]) : cells[i]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    o << line << "\n";
+  };
+  std::vector<std::string> header;
+  for (int n : report.sizes) header.push_back("n=" + std::to_string(n));
+  row("api", "kernel", "device", header);
+  for (const auto& r : report.results) {
+    const std::string device = clip(r.series.device, kMaxDeviceWidth);
+    const bool timed = std::any_of(r.series.points.begin(), r.series.points.end(),
+                                   [](const BenchPoint& p) { return p.gflops.has_value(); });
+    if (!timed && r.series.error) {
+      row(r.series.api, kernel_name(r), device, {clip("✗ " + *r.series.error, kMaxRowError)});
+      continue;
+    }
+    std::vector<std::string> cells;
+    for (int n : report.sizes) {
+      const BenchPoint* p = point_at(r, n);
+      cells.push_back(p ? cell(*p) : "—");
+    }
+    row(r.series.api, kernel_name(r), device, cells);
   }
 }
 
@@ -153,7 +194,11 @@ void details(std::ostringstream& o, const BenchResult& r, bool has_cpu) {
     }
   }
   for (const auto& p : r.series.points) {
-    if (p.ms && p.gflops) o << "  " << timing_line(p) << "\n";
+    if (p.ms && p.gflops) {
+      o << "  " << timing_line(p) << "\n";
+    } else if (p.error) {
+      o << "  n=" << p.n << ": ✗ " << *p.error << "\n";
+    }
   }
   if (r.series.bandwidth) o << "  " << copies_line(*r.series.bandwidth) << "\n";
   if (r.link) o << "  " << link_line(*r.link) << "\n";
@@ -169,6 +214,7 @@ std::string render_text(const BenchReport& report) {
     return o.str();
   }
   table(o, report);
+  if (const auto note = cpu_only_note(report)) o << "\n! " << *note << "\n";
   const bool has_cpu = report.results.front().series.api == "blas";
   for (const auto& r : report.results) details(o, r, has_cpu);
   // A missing driver is a fact; a child that failed, crashed or hung is a problem.

@@ -1,5 +1,6 @@
 // The machine's half of the HTML report, from the facts layer: the devices with every API's
 // view, each backend's section, the smoke tests and how each probe ended.
+#include <algorithm>
 #include <cstdio>
 
 #include "report/html.hpp"
@@ -12,8 +13,24 @@ namespace {
 
 using Rows = std::vector<std::vector<std::string>>;
 
+/// A section of list items only (toolkits, Python environments): a list, items under the one
+/// above them indented, not a table whose label column stays empty.
+std::string rows_list(const std::vector<facts::Row>& rows) {
+  std::string out;
+  for (const auto& r : rows) {
+    std::string text = facts::row_text(r);
+    if (!r.note.empty()) text += text.empty() ? r.note : " (" + r.note + ")";
+    if (text.empty()) continue;
+    out += std::string(r.depth > 0 ? "<li class=\"sub\">" : "<li>") + escape(text) + "</li>";
+  }
+  return out.empty() ? "" : "<ul class=\"items\">" + out + "</ul>\n";
+}
+
 /// Label → text for every row; a continuation row or a list item has an empty label.
 std::string rows_table(const std::vector<facts::Row>& rows) {
+  if (std::all_of(rows.begin(), rows.end(), [](const facts::Row& r) { return r.list; })) {
+    return rows_list(rows);
+  }
   std::vector<std::pair<std::string, std::string>> pairs;
   for (const auto& r : rows) {
     std::string text = facts::row_text(r);
@@ -23,8 +40,12 @@ std::string rows_table(const std::vector<facts::Row>& rows) {
   return facts_table(pairs);
 }
 
+/// Headed by the device's index and bus id as the table above gives them: identical cards
+/// (eight H100s) are told apart by these alone.
 std::string device_views(const facts::Device& d) {
-  return "<details><summary>" + escape(d.name) + ": every API's view</summary>\n" +
+  std::string head = "#" + std::to_string(d.index) + " " + d.name;
+  if (d.pci_address) head += " (" + *d.pci_address + ")";
+  return "<details><summary>" + escape(head) + ": every API's view</summary>\n" +
          rows_table(d.rows) + "</details>\n";
 }
 
@@ -62,7 +83,11 @@ std::string software_section(const facts::Machine& m, const Json& environment) {
   std::string out = "<h2>Software</h2>\n";
   for (const auto& s : m.sections) {
     std::string body = rows_table(s.rows);
-    if (body.empty() && !s.when_empty.empty()) body = "<p class=\"none\">" + escape(s.when_empty) + "</p>\n";
+    // A section with nothing to say says so, rather than leave its heading over nothing.
+    if (body.empty()) {
+      body = "<p class=\"none\">" + escape(s.when_empty.empty() ? "nothing found" : s.when_empty) +
+             "</p>\n";
+    }
     out += "<h3>" + escape(s.title) + "</h3>\n";
     if (!s.subtitle.empty()) out += "<p class=\"meta\">" + escape(s.subtitle) + "</p>\n";
     out += body;

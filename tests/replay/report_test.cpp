@@ -295,5 +295,33 @@ TEST(ReportCli, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error(test::run_gpudoctor({"diff", tmp.path(), newer}), "a directory, not a file");
 }
 
+
+// Eight identical H100s: each one's "every API's view" is headed by its index and bus id, as
+// the devices table gives them, so that the eight can be told apart.
+TEST(ReportHtml, IdenticalDevicesViewsNameTheirIndexAndBusId) {
+  const std::string html = html_of("server-h100-torch-cu124", {});
+  EXPECT_NE(html.find("<summary>#0 GH100[H100 SXM5 80GB] (0000:1b:00.0): every API's view"),
+            std::string::npos);
+  EXPECT_NE(html.find("<summary>#7 GH100[H100 SXM5 80GB] (0000:df:00.0): every API"),
+            std::string::npos);
+}
+
+// Sections of list items only are lists, not a table with an empty label column; a section with
+// nothing in it says so under its heading.
+TEST(ReportHtml, ListSectionsAreListsAndEmptySectionsSaySo) {
+  const std::string broken = html_of("nvidia-driver-library-mismatch", {});
+  const std::string toolkits = section_of(broken, "<h3>CUDA toolkits</h3>");
+  EXPECT_NE(toolkits.find("</h3>\n<ul class=\"items\"><li>none found</li></ul>"),
+            std::string::npos)
+      << toolkits;
+  EXPECT_NE(section_of(broken, "<h3>Host</h3>").find("</h3>\n<p class=\"none\">nothing found</p>"),
+            std::string::npos);
+  const std::string python =
+      section_of(html_of("server-h100-torch-cu124", {}), "<h3>Python environments</h3>");
+  EXPECT_NE(python.find("</h3>\n<ul class=\"items\"><li>/opt/conda"), std::string::npos) << python;
+  EXPECT_NE(python.find("<li class=\"sub\">nvidia-cuda-nvrtc-cu12"), std::string::npos) << python;
+  EXPECT_EQ(python.find("<th>"), std::string::npos) << python;
+}
+
 }  // namespace
 }  // namespace gpudoctor
