@@ -9,6 +9,8 @@
 #include "cuda/cuda_probe.hpp"
 #include "host/host_probe.hpp"
 #include "macos/macos_probe.hpp"
+#include "metal/metal_probe.hpp"
+#include "platform/platform.hpp"
 #include "nvidia/nvidia_system_probe.hpp"
 #include "nvml/nvml_probe.hpp"
 #include "opencl/opencl_probe.hpp"
@@ -95,6 +97,7 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   if (wanted(kBackendVulkan)) snap.vulkan = vulkan::discover(ctx);
   if (wanted(kBackendCuda)) snap.cuda = CudaInfo{};
   if (wanted(kBackendNvml)) snap.nvml = NvmlInfo{};
+  if (wanted(kBackendMetal) && ctx.platform == kPlatformMacos) snap.metal = MetalInfo{};
 
   // 2. Everything that loads a vendor library goes into isolated children: the first few start
   //    now, the rest as slots free up in wait() (IsolatedRun::default_max_children()).
@@ -107,6 +110,7 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   std::size_t g_nvml = batch.add(snap.nvml ? nvml::jobs(ctx) : std::vector<IsolatedJob>{});
   std::size_t g_rocm =
       batch.add(wanted(kBackendRocm) ? hip::jobs(ctx) : std::vector<IsolatedJob>{});
+  std::size_t g_metal = batch.add(snap.metal ? metal::jobs(ctx) : std::vector<IsolatedJob>{});
   batch.start();
 
   // 3. In-process probes (files only) run while the children work.
@@ -141,6 +145,7 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   fold(snap, snap.cuda, batch.take(g_cuda), ctx.live, cuda::assemble);
   fold(snap, snap.nvml, batch.take(g_nvml), ctx.live, nvml::assemble);
   fold(snap, snap.rocm, batch.take(g_rocm), ctx.live, hip::assemble);
+  fold(snap, snap.metal, batch.take(g_metal), ctx.live, metal::assemble);
   return snap;
 }
 
