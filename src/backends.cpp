@@ -63,7 +63,7 @@ const std::vector<Backend>& all_backends() {
       {"macos",
        "sw_vers, sysctl and system_profiler SPDisplaysDataType (on a Mac, or recorded under "
        "--sysroot)",
-       {"DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "SYSTEM_VERSION_COMPAT", "MTL_*"},
+       {"DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "SYSTEM_VERSION_COMPAT"},
        false, macos_facts, macos_device_view},
       {"metal",
        "Metal's devices through the Objective-C runtime and Metal.framework, in an isolated "

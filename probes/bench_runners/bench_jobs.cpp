@@ -5,6 +5,7 @@
 #include "backends.hpp"
 #include "bench_runners/blas_sweep.hpp"
 #include "bench_runners/cuda_bench.hpp"
+#include "bench_runners/metal_bench.hpp"
 #include "bench_runners/opencl_bench.hpp"
 #include "bench_runners/vulkan_bench.hpp"
 #include "core/host_platform.hpp"
@@ -80,6 +81,13 @@ std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& pl
       return cuda_bench(sizes, cublas);
     };
     jobs.push_back(std::move(job));
+  }
+  if (const auto metal = metal::metal_libraries(host_platform());
+      wanted(kBackendMetal) && !metal.metal.empty()) {
+    jobs.push_back({std::string(kBackendMetal), "Metal.framework", metal.metal,
+                    [metal, sizes = plan.sizes, mps = plan.vendor_series] {
+                      return metal_bench(metal, sizes, mps);
+                    }});
   }
   return jobs;
 }

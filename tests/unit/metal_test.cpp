@@ -16,10 +16,12 @@
 #include <set>
 
 #include "api/metal/metal_families.hpp"
+#include "checks/area_status.hpp"
 #include "checks/checks.hpp"
 #include "compat/compat_data.hpp"
 #include "devices.hpp"
 #include "facts/facts.hpp"
+#include "bench_runners/metal_bench.hpp"
 #include "metal/matmul_msl.hpp"
 #include "metal/metal_device.hpp"
 #include "metal/metal_enumerate.hpp"
@@ -438,15 +440,23 @@ TEST(MetalFacts, DeviceRowAndSmokeFinding) {
   wrong.status = "fail";
   wrong.reason = "1 of 65536 entries wrong";
   wrong.max_abs_error = 1.0;
-  snap.metal->smoke = {wrong};
+  SmokeResult fine = wrong;
+  fine.status = "pass";
+  fine.reason.reset();
+  fine.max_abs_error = 0.0;
+  SmokeResult igpu = fine, vm = fine;
+  igpu.device = "Intel(R) UHD Graphics 630";
+  vm.device = "Apple Paravirtual device";
+  snap.metal->smoke = {wrong, igpu, vm};  // one per device, in Metal's order
   const auto merged = merge_devices(snap);
   const facts::Machine m = facts::describe(snap, merged);
   std::string rows;
   for (const auto& r : m.devices[1].rows) rows += facts::row_text(r) + "\n";
-  EXPECT_NE(rows.find("external 0, removable (eGPU)"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("AMD Radeon RX 5700 XT · external, removable (eGPU)"), std::string::npos) << rows;
   EXPECT_NE(rows.find("families Mac2, Common3, Metal3"), std::string::npos) << rows;
-  ASSERT_EQ(m.smoke.size(), 1u);
+  ASSERT_EQ(m.smoke.size(), 3u);
   EXPECT_EQ(m.smoke[0].device_index, 1u);
+  EXPECT_EQ(m.smoke[1].device_index, 2u);
 
   const auto findings = run_checks(CheckInput{snap, merged, builtin_compat()});
   auto f = std::find_if(findings.begin(), findings.end(),
@@ -457,6 +467,69 @@ TEST(MetalFacts, DeviceRowAndSmokeFinding) {
   ASSERT_TRUE(f->fix);
   EXPECT_NE(f->fix->find("Software Update"), std::string::npos);
   EXPECT_EQ(f->fix->find("dpkg"), std::string::npos);
+}
+
+std::optional<AreaStatus> metal_area(const Snapshot& snap) {
+  const auto merged = merge_devices(snap);
+  for (const auto& a : area_statuses(snap, merged, {})) {
+    if (a.area == "metal") return a;
+  }
+  return std::nullopt;
+}
+
+TEST(MetalArea, OkOnlyWithDevicesFromALiveProbe) {
+  Snapshot snap = mac_snapshot();
+  snap.metal->library = "/System/Library/Frameworks/Metal.framework/Metal";
+  auto a = metal_area(snap);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->state, AreaState::ok);
+  EXPECT_NE(a->summary.find("AMD Radeon RX 5700 XT"), std::string::npos) << a->summary;
+
+  snap.live = false;  // a Mac's files under --sysroot: Metal was not loaded
+  a = metal_area(snap);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->state, AreaState::not_examined);
+
+  snap.live = true;
+  snap.metal.reset();  // a report made without the metal backend
+  a = metal_area(snap);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->state, AreaState::not_examined);
+
+  snap.metal = MetalInfo{};
+  snap.metal->library = "/System/Library/Frameworks/Metal.framework/Metal";
+  a = metal_area(snap);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->state, AreaState::absent);
+}
+
+TEST(MetalArea, LinuxSnapshotSaysNothingAboutMetal) {
+  Snapshot snap;
+  snap.host = HostInfo{};
+  snap.metal = MetalInfo{};  // even a stray section (a hand-edited report) is not shown
+  EXPECT_FALSE(metal_area(snap));
+}
+
+TEST(MetalBench, KernelAndMpsSeriesPerDevice) {
+  FakeGpu egpu;
+  egpu.name = "AMD Radeon RX 5700 XT";
+  egpu.mps_unavailable = "MetalPerformanceShaders does not support this GPU (MPSSupportsMTLDevice)";
+  FakeCalls calls({FakeGpu{}, egpu});
+  const auto series = bench::metal_series(calls, "Metal", {16, 48}, true);
+  ASSERT_EQ(series.size(), 4u);
+  EXPECT_EQ(series[0].api, "metal");
+  EXPECT_EQ(series[0].blas, std::nullopt);
+  EXPECT_EQ(series[0].kernel, std::string(metal::kKernelDescription));
+  ASSERT_EQ(series[0].points.size(), 2u);
+  EXPECT_TRUE(series[0].points[1].gflops.has_value());
+  EXPECT_EQ(series[1].blas, "MPS");
+  EXPECT_EQ(series[1].points.size(), 2u);
+  EXPECT_EQ(series[1].error, std::nullopt);
+  EXPECT_EQ(series[3].device, "AMD Radeon RX 5700 XT");
+  EXPECT_TRUE(series[3].points.empty());
+  EXPECT_EQ(series[3].error, egpu.mps_unavailable);
+  EXPECT_EQ(calls.live_objects(), 0u);
+  EXPECT_EQ(bench::metal_series(calls, "Metal", {16}, false).size(), 2u);  // --no-vendor-blas
 }
 
 }  // namespace
