@@ -95,12 +95,10 @@ MetalMatmul::~MetalMatmul() {
 SmokeResult MetalMatmul::run(const smoke::MatmulRequest& req) {
   SmokeResult r = smoke::start_run(base_, req.n);
   if (!ready_ || r.status == "skip" || r.status == "fail") return r;
-  return engine_ == MatmulEngine::kernel ? run_kernel(std::move(r), req)
-                                         : run_mps(std::move(r), req);
-}
-
-SmokeResult MetalMatmul::run_kernel(SmokeResult r, const smoke::MatmulRequest& req) {
-  const smoke::PaddedLayout layout = smoke::padded_layout(req.n, kMatmulTile);
+  // The kernel takes whole tiles; MPS any n, with rows 16 floats (64 bytes) longer like the
+  // kernel's, so that the two series lay memory out the same way.
+  const smoke::PaddedLayout layout =
+      smoke::padded_layout(req.n, engine_ == MatmulEngine::kernel ? kMatmulTile : 1);
   if (max_buffer_bytes_ && layout.bytes > *max_buffer_bytes_) {
     smoke::record_skip(r, "a " + std::to_string(layout.padded) + "x" +
                               std::to_string(layout.padded) + " matrix exceeds maxBufferLength");
@@ -115,59 +113,44 @@ SmokeResult MetalMatmul::run_kernel(SmokeResult r, const smoke::MatmulRequest& r
     smoke::record_failure(r, buffers.error);
     return r;
   }
-  const MatmulSizes sizes{static_cast<unsigned>(layout.padded), static_cast<unsigned>(layout.ld)};
-  const std::vector<Object> bound = {buffers.held[0].get(), buffers.held[1].get(),
-                                     buffers.held[2].get()};
-  const std::uint64_t groups = static_cast<std::uint64_t>(layout.padded / kMatmulTile);
-  const smoke::TimedRuns timed = smoke::time_runs(req, [&] {
-    return calls_.dispatch(queue_, pipeline_, bound, &sizes, sizeof sizes, {groups, groups, 1},
-                           {kMatmulTile, kMatmulTile, 1});
-  });
-  finish(r, req, in, layout, timed, calls_.contents(buffers.held[2].get()));
+  const std::vector<Object> abc = {buffers.held[0].get(), buffers.held[1].get(),
+                                   buffers.held[2].get()};
+  const smoke::TimedRuns timed = engine_ == MatmulEngine::kernel
+                                     ? time_kernel(req, layout, abc)
+                                     : time_mps(req, layout, abc);
+  finish(r, req, in, layout, timed, calls_.contents(abc[2]));
   return r;
 }
 
-SmokeResult MetalMatmul::run_mps(SmokeResult r, const smoke::MatmulRequest& req) {
-  // MPS takes any n; rows are padded to 16 floats (64 bytes) like the kernel's, so that the
-  // two series lay memory out the same way.
-  const smoke::PaddedLayout layout = smoke::padded_layout(req.n, 1);
-  if (max_buffer_bytes_ && layout.bytes > *max_buffer_bytes_) {
-    smoke::record_skip(r, "a " + std::to_string(req.n) + "x" + std::to_string(req.n) +
-                              " matrix exceeds maxBufferLength");
-    return r;
-  }
-  const smoke::MatmulInputs in = smoke::matmul_inputs(req.n);
-  Buffers buffers = make_buffers(calls_, device_,
-                                 smoke::pad_matrix(in.a, req.n, layout.padded, layout.ld),
-                                 smoke::pad_matrix(in.b, req.n, layout.padded, layout.ld),
-                                 layout.bytes);
-  if (buffers.held.empty()) {
-    smoke::record_failure(r, buffers.error);
-    return r;
-  }
+smoke::TimedRuns MetalMatmul::time_kernel(const smoke::MatmulRequest& req,
+                                          const smoke::PaddedLayout& layout,
+                                          const std::vector<Object>& abc) {
+  const MatmulSizes sizes{static_cast<unsigned>(layout.padded), static_cast<unsigned>(layout.ld)};
+  const auto groups = static_cast<std::uint64_t>(layout.padded / kMatmulTile);
+  return smoke::time_runs(req, [&] {
+    return calls_.dispatch(queue_, pipeline_, abc, &sizes, sizeof sizes, {groups, groups, 1},
+                           {kMatmulTile, kMatmulTile, 1});
+  });
+}
+
+smoke::TimedRuns MetalMatmul::time_mps(const smoke::MatmulRequest& req,
+                                       const smoke::PaddedLayout& layout,
+                                       const std::vector<Object>& abc) {
   const auto n = static_cast<std::uint64_t>(req.n);
   const std::uint64_t row_bytes = static_cast<std::uint64_t>(layout.ld) * sizeof(float);
   std::vector<Held> matrices;
-  for (const Held& buffer : buffers.held) {
-    Made m = calls_.new_mps_matrix(buffer.get(), n, n, row_bytes);
-    if (m.object == nullptr) {
-      smoke::record_failure(r, m.error);
-      return r;
-    }
+  for (Object buffer : abc) {
+    Made m = calls_.new_mps_matrix(buffer, n, n, row_bytes);
+    if (m.object == nullptr) return {{}, m.error};
     matrices.emplace_back(calls_, m.object);
   }
   Made mm = calls_.new_mps_multiplication(device_, n);
-  if (mm.object == nullptr) {
-    smoke::record_failure(r, mm.error);
-    return r;
-  }
+  if (mm.object == nullptr) return {{}, mm.error};
   Held multiplication(calls_, mm.object);
-  const smoke::TimedRuns timed = smoke::time_runs(req, [&] {
+  return smoke::time_runs(req, [&] {
     return calls_.mps_run(queue_, multiplication.get(), matrices[0].get(), matrices[1].get(),
                           matrices[2].get());
   });
-  finish(r, req, in, layout, timed, calls_.contents(buffers.held[2].get()));
-  return r;
 }
 
 }  // namespace gpudoctor::metal

@@ -7,10 +7,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "metal/metal_calls.hpp"
 #include "model/smoke.hpp"
+#include "smoke/matmul_reference.hpp"
 #include "smoke/matmul_request.hpp"
+#include "smoke/timed_runs.hpp"
 
 namespace gpudoctor::metal {
 
@@ -29,8 +32,10 @@ class MetalMatmul {
 
  private:
   void setup();
-  SmokeResult run_kernel(SmokeResult r, const smoke::MatmulRequest& req);
-  SmokeResult run_mps(SmokeResult r, const smoke::MatmulRequest& req);
+  smoke::TimedRuns time_kernel(const smoke::MatmulRequest& req,
+                               const smoke::PaddedLayout& layout, const std::vector<Object>& abc);
+  smoke::TimedRuns time_mps(const smoke::MatmulRequest& req, const smoke::PaddedLayout& layout,
+                            const std::vector<Object>& abc);
 
   MetalCalls& calls_;
   Object device_;

@@ -58,18 +58,13 @@ void metal_facts(const Snapshot& snap, Sink& out) {
   if (!snap.metal) return;
   const MetalInfo& info = *snap.metal;
   Section s{"metal", "Metal", info.library.value_or(""), {}, "no Metal device"};
-  for (const auto& e : info.load_errors) {
+  std::vector<std::string> problems = info.load_errors;
+  if (info.error) problems.push_back(*info.error);
+  for (const auto& e : problems) {
     Row r;
     r.list = true;
     r.warning = true;
-    r.parts = Parts().text("load_error", e).take();
-    s.rows.push_back(std::move(r));
-  }
-  if (info.error) {
-    Row r;
-    r.list = true;
-    r.warning = true;
-    r.parts = Parts().text("error", *info.error).take();
+    r.parts = Parts().text("error", e).take();
     s.rows.push_back(std::move(r));
   }
   std::vector<std::string> families;
