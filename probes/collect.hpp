@@ -10,7 +10,7 @@
 namespace gpudoctor {
 
 struct CollectRequest {
-  std::vector<std::string> backends;      ///< from kAllBackends; empty means all
+  std::vector<std::string> backends;      ///< names from all_backends(); empty means all
   std::filesystem::path root = "/";
   std::chrono::milliseconds timeout{5000};
   std::string tool_version;

@@ -35,7 +35,7 @@ void metal_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<
 const std::vector<Backend>& all_backends() {
   using namespace facts;
   static const std::vector<Backend> backends = {
-      {"host", "OS, kernel, CPU, memory, container, VM or WSL (files)", {"PATH"}, false,
+      {"host", "OS, kernel, CPU, memory, container, VM or WSL (files)", {"PATH", "WSL_DISTRO_NAME"}, false,
        host_facts, nullptr},
       {"pci", "display, 3D and accelerator PCI functions, their drivers and links (libpci, sysfs)",
        {}, false, nullptr, pci_device_view},

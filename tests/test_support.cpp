@@ -157,7 +157,14 @@ std::vector<Finding> run_all_checks(const Snapshot& s) {
   return run_checks(CheckInput{s, devices, builtin_compat()});
 }
 
-std::vector<Finding> with_id(const std::vector<Finding>& all, const std::string& id) {
+const Json* find_finding(const std::vector<Json>& findings, std::string_view id) {
+  for (const auto& f : findings) {
+    if (f.is_object() && f.value("id", "") == id) return &f;
+  }
+  return nullptr;
+}
+
+std::vector<Finding> with_id(const std::vector<Finding>& all, std::string_view id) {
   std::vector<Finding> out;
   for (const auto& f : all) {
     if (f.id == id) out.push_back(f);
@@ -181,15 +188,6 @@ void expect_golden(const std::string& fixture, const std::string& file, const st
   std::stringstream ss;
   ss << in.rdbuf();
   EXPECT_EQ(ss.str(), text) << "golden " << path << " differs (GPUDOCTOR_REGOLD=1 rewrites it)";
-}
-
-std::vector<const Finding*> findings_with(const std::vector<Finding>& findings,
-                                          std::string_view id) {
-  std::vector<const Finding*> out;
-  for (const auto& f : findings) {
-    if (f.id == id) out.push_back(&f);
-  }
-  return out;
 }
 
 const Finding* find_finding(const std::vector<Finding>& findings, std::string_view id) {

@@ -30,12 +30,12 @@ std::string fixture_path(const std::string& name);
 /// set, writes it instead.
 void expect_golden(const std::string& fixture, const std::string& file, const std::string& text);
 
-/// Every finding with this id, in order.
-std::vector<const Finding*> findings_with(const std::vector<Finding>& findings, std::string_view id);
 /// The first finding with this id; nullptr when there is none.
 const Finding* find_finding(const std::vector<Finding>& findings, std::string_view id);
 /// The same in JSON: `j` is a findings array, or `check --json` / report output holding one.
 const Json* find_finding(const Json& j, std::string_view id);
+/// The first of these JSON findings with this id; nullptr when there is none.
+const Json* find_finding(const std::vector<Json>& findings, std::string_view id);
 /// The findings of one area in `gpudoctor check --json --sysroot root`, with extra environment.
 std::vector<Json> area_findings(const std::string& root, const std::string& area,
                                 const std::vector<std::string>& extra_env = {});
@@ -43,7 +43,7 @@ std::vector<Json> area_findings(const std::string& root, const std::string& area
 /// Every check on a snapshot, with the built-in tables, as `gpudoctor check` runs them.
 std::vector<Finding> run_all_checks(const Snapshot& s);
 
-/// The findings with this id.
-std::vector<Finding> with_id(const std::vector<Finding>& all, const std::string& id);
+/// Every finding with this id, in order (copies).
+std::vector<Finding> with_id(const std::vector<Finding>& all, std::string_view id);
 
 }  // namespace gpudoctor::test

@@ -1,14 +1,18 @@
 #pragma once
-// The Vulkan layers an application on this machine gets, found in the parent (manifests read
-// under the root), and tried in each driver's child one at a time after the driver alone: so a
-// layer that crashes or hangs is named as the layer, never as the driver it was loaded with.
+// The Vulkan layers an application on this machine gets. One walk reads the implicit and
+// explicit layer manifests where the loader looks (under the root, in the parent); from it come
+// the implicit layers recorded in the snapshot (VulkanInfo::implicit_layers, which the checks
+// judge) and the plan of layers tried in each driver's child one at a time after the driver
+// alone, so that a layer that crashes or hangs is named as the layer, never as the driver.
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/library_search.hpp"
 #include "json.hpp"
 #include "model/probe_outcome.hpp"
+#include "model/vulkan.hpp"
 #include "probe_context.hpp"
 
 namespace gpudoctor::vulkan {
@@ -30,9 +34,21 @@ struct LayerPlan {
   std::vector<std::string> implicit_disables;
 };
 
-/// Reads the implicit and explicit layer manifests the loader would, and keeps the layers an
-/// application gets. Files only.
+/// Fills info.layer_search_paths, info.implicit_layers and info.layer_environment: every
+/// implicit layer the loader would find, its library located, and whether this environment
+/// switches it on. Files only.
+void discover_implicit_layers(const ProbeContext& ctx, const LibrarySearch& libs,
+                              VulkanInfo& info);
+
+/// The layers an application gets (implicit and explicit), to try in the drivers' children.
+/// Files only.
 LayerPlan discover_layers(const ProbeContext& ctx);
+
+/// A manifest's library as the loader opens it: an absolute path as written, a relative one
+/// from the manifest's directory, a bare name through the dynamic loader's search.
+std::optional<std::string> resolve_manifest_library(const Root& root, const LibrarySearch& libs,
+                                                    const std::string& manifest,
+                                                    const std::string& library);
 
 /// In a child, before the loader is used: no layer at all.
 void load_no_layers(const LayerPlan& plan);

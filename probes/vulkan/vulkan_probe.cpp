@@ -14,7 +14,7 @@
 #include "platform/library_names.hpp"
 #include "text.hpp"
 #include "vulkan/vulkan_enumerate.hpp"
-#include "vulkan/vulkan_layers_probe.hpp"
+#include "vulkan/vulkan_layers.hpp"
 #include "api/vulkan/vulkan_search.hpp"
 
 namespace gpudoctor::vulkan {

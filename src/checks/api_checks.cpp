@@ -51,6 +51,25 @@ std::vector<const PciDevice*> bound_gpus(const Snapshot& s) {
   return out;
 }
 
+/// The vendor of this machine's GPU as any backend saw it: a bound PCI GPU first, else a
+/// hardware device some API showed (NVML, CUDA, HIP, system_profiler), else a loaded NVIDIA
+/// kernel module. A tree without the PCI list still has a GPU whose driver to name.
+std::optional<std::uint16_t> gpu_vendor(const CheckInput& in) {
+  auto gpus = bound_gpus(in.snap);
+  if (!gpus.empty()) return gpus.front()->vendor_id;
+  for (const auto& m : in.devices) {
+    if (!m.software && m.vendor_id) return static_cast<std::uint16_t>(*m.vendor_id);
+  }
+  if (in.snap.nvidia && in.snap.nvidia->kernel.module_version) return kPciVendorNvidia;
+  return std::nullopt;
+}
+
+/// What to install when an API has no driver at all: the GPU's own, else a CPU one.
+std::string missing_driver_package(const CheckInput& in, bool vulkan) {
+  if (auto vendor = gpu_vendor(in)) return driver_package(*vendor, vulkan);
+  return vulkan ? "mesa-vulkan-drivers (lavapipe, on the CPU)" : "pocl-opencl-icd (OpenCL on the CPU)";
+}
+
 void software_only(const CheckSpec& self, const CheckInput& in, bool vulkan,
                    std::vector<Finding>& out) {
   auto gpus = bound_gpus(in.snap);
@@ -233,8 +252,7 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
     f.evidence.push_back("no .icd files in " +
                          (cl.vendors_dir.empty() ? std::string("/etc/OpenCL/vendors")
                                                  : cl.vendors_dir));
-    f.fix = "install " + (gpus.empty() ? std::string("pocl-opencl-icd (OpenCL on the CPU)")
-                                       : driver_package(gpus.front()->vendor_id, false));
+    f.fix = "install " + missing_driver_package(in, false);
     out.push_back(std::move(f));
     return;
   }
@@ -275,8 +293,7 @@ void check_vulkan_manifests(const CheckSpec& self, const CheckInput& in,
                                       "fails with VK_ERROR_INCOMPATIBLE_DRIVER"
                                     : "Vulkan is not installed (no loader, no driver)");
     f.id = "vulkan.no_driver";
-    f.fix = "install " + (gpus.empty() ? std::string("mesa-vulkan-drivers (lavapipe, on the CPU)")
-                                       : driver_package(gpus.front()->vendor_id, true));
+    f.fix = "install " + missing_driver_package(in, true);
     out.push_back(std::move(f));
     return;
   }

@@ -276,7 +276,8 @@ std::vector<CheckSpec> make_check_list() {
        check_macos_dyld_library_path, "", kOnlyMacos},
       {"macos.cuda", "macos",
        "NVIDIA GPUs in system_profiler and CUDA toolkits on a Mac.",
-       "CUDA 10.2 was the last toolkit and driver release for macOS.",
+       "NVIDIA stopped shipping CUDA for macOS; its last release there (data/compat/"
+       "cuda_platforms.json) is the newest a Mac can run.",
        "https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/index.html",
        check_macos_cuda, "", kOnlyMacos},
       {"macos.mps", "macos",

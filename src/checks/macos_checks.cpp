@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "checks/check_util.hpp"
+#include "compat/compat_query.hpp"
 
 namespace gpudoctor {
 
@@ -158,15 +159,18 @@ void check_macos_cuda(const CheckSpec& self, const CheckInput& in, std::vector<F
     for (const auto& t : s.nvidia->toolkits)
       seen.push_back("CUDA toolkit " + t.version.value_or(t.path));
   }
-  if (seen.empty()) return;
+  const CudaPlatformEnd* end = last_cuda_for(in.compat, CompatOs::kMacos);
+  if (seen.empty() || !end) return;
+  const std::string last = end->last_cuda.text;
   Finding f = make_finding(self, Severity::info,
-                           "CUDA on macOS ends with CUDA 10.2: no newer toolkit or driver exists "
-                           "for the Mac, and frameworks ship no macOS CUDA builds");
+                           "CUDA on macOS ends with CUDA " + last +
+                               ": no newer toolkit or driver exists for the Mac, and frameworks "
+                               "ship no macOS CUDA builds");
   f.evidence = seen;
   if (auto v = macos_version(s)) f.evidence.push_back("macOS " + v->text);
-  f.fix =
-      "keep CUDA ≤ 10.2 with its matching CUDA driver on this Mac and build frameworks from "
-      "source, or use the GPU under Linux (or Apple silicon with Metal: MPS, tensorflow-metal)";
+  f.fix = "keep CUDA ≤ " + last +
+          " with its matching CUDA driver on this Mac and build frameworks from source, or use "
+          "the GPU under Linux (or Apple silicon with Metal: MPS, tensorflow-metal)";
   out.push_back(std::move(f));
 }
 

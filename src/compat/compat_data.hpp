@@ -229,6 +229,14 @@ struct RocmOverride {
   Provenance from;
 };
 
+// ---- cuda_platforms.json
+/// An operating system NVIDIA no longer ships CUDA for, and its last release there.
+struct CudaPlatformEnd {
+  CompatOs os = CompatOs::kMacos;
+  Version last_cuda;  ///< "10.2"
+  Provenance from;
+};
+
 // ---- gpu_fp32_lanes.json
 /// FP32 FMA lanes per compute unit of an architecture, for the expected peak.
 struct Fp32Lanes {
@@ -304,6 +312,7 @@ struct CompatData {
   std::vector<RocmGpu> rocm_gpus;
   std::vector<RocmOverride> rocm_overrides;
   std::vector<Fp32Lanes> fp32_lanes;
+  std::vector<CudaPlatformEnd> cuda_platform_ends;
   std::vector<FrameworkLibrarySearch> framework_library_search;
   std::vector<FrameworkWheelPin> framework_wheel_pins;
   std::vector<AmdgpuKfdChip> amdgpu_kfd_chips;

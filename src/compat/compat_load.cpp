@@ -263,6 +263,7 @@ const std::set<std::string>& known_files() {
                                               "tensorflow_metal.json",
                                               "rocm.json",
                                               "gpu_fp32_lanes.json",
+                                              "cuda_platforms.json",
                                               "framework_cuda_libs.json",
                                               "vulkan_layers.json"};
   return names;

@@ -157,6 +157,16 @@ void fp32_lanes(const FileContext& file, const Json& rows, CompatData& data) {
   });
 }
 
+void platform_ends(const FileContext& file, const Json& rows, CompatData& data) {
+  for_each_row(file, rows, [&](RowReader& r, const Provenance& p) {
+    CudaPlatformEnd e;
+    e.os = r.os("os");
+    e.last_cuda = r.version("last_cuda");
+    e.from = p;
+    if (r.ok()) data.cuda_platform_ends.push_back(std::move(e));
+  });
+}
+
 }  // namespace
 
 void load_nvidia_file(const FileContext& file, const Json& rows, CompatData& data) {
@@ -167,6 +177,7 @@ void load_nvidia_file(const FileContext& file, const Json& rows, CompatData& dat
   if (file.name == "gpu_compute_capability.json") compute_capability(file, rows, data);
   if (file.name == "cudnn.json") cudnn(file, rows, data);
   if (file.name == "gpu_fp32_lanes.json") fp32_lanes(file, rows, data);
+  if (file.name == "cuda_platforms.json") platform_ends(file, rows, data);
 }
 
 }  // namespace gpudoctor::compat_detail

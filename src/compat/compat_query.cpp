@@ -312,6 +312,13 @@ std::optional<AmdgpuKfdChip> amdgpu_kfd_chip(const CompatData& data, std::uint16
 }
 
 
+const CudaPlatformEnd* last_cuda_for(const CompatData& data, CompatOs os) {
+  for (const auto& e : data.cuda_platform_ends) {
+    if (e.os == os) return &e;
+  }
+  return nullptr;
+}
+
 std::optional<Fp32Lanes> nvidia_fp32_lanes(const CompatData& data, int major, int minor) {
   for (const Fp32Lanes& row : data.fp32_lanes) {
     if (row.vendor == "nvidia" && row.cc && row.cc->major == major && row.cc->minor == minor &&

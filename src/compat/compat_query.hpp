@@ -108,6 +108,10 @@ std::vector<RocmOverride> rocm_overrides(const CompatData& data, std::string_vie
 std::optional<AmdgpuKfdChip> amdgpu_kfd_chip(const CompatData& data, std::uint16_t device_id);
 
 /// FP32 FMA lanes per SM of an NVIDIA GPU of this compute capability.
+/// The last CUDA release for an operating system NVIDIA stopped shipping CUDA for; nullopt
+/// while it still ships (cuda_platforms.json).
+const CudaPlatformEnd* last_cuda_for(const CompatData& data, CompatOs os);
+
 std::optional<Fp32Lanes> nvidia_fp32_lanes(const CompatData& data, int major, int minor);
 /// FP32 FMA lanes per compute unit for an AMD gfx major or an Intel GPU ("amd", "intel").
 std::optional<Fp32Lanes> vendor_fp32_lanes(const CompatData& data, std::string_view vendor,

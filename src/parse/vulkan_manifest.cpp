@@ -46,7 +46,8 @@ VulkanLayerEntry layer_entry(const Json& layer) {
 
 VulkanLayerManifestFile parse_vulkan_layer_manifest(std::string_view text) {
   VulkanLayerManifestFile m;
-  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  // Bounded nesting: a layer manifest is three levels deep, a hostile one 100,000.
+  Json j = parse_json_bounded(text);
   if (j.is_discarded() || !j.is_object()) {
     m.error = j.is_discarded() ? "not valid JSON" : "not a JSON object";
     return m;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "backends.hpp"
 #include "facts/facts.hpp"
 #include "text.hpp"
 
@@ -67,7 +68,7 @@ std::string status_text(ProbeStatus s, const Style& st) {
 
 void render_probe_lines(std::ostringstream& os, const Snapshot& snap, const Style& st) {
   os << st.bold("Probes") << "\n";
-  for (const auto& p : snap.probes) {
+  auto line = [&](const ProbeOutcome& p) {
     bool sub = p.label != p.backend;
     std::string name = sub ? "  " + p.label : p.backend;
     if (name.size() < 24) name.resize(24, ' ');
@@ -79,6 +80,24 @@ void render_probe_lines(std::ostringstream& os, const Snapshot& snap, const Styl
     }
     os << "  " << name << " " << status_text(p.status, st) << "  " << p.detail
        << (secs.empty() ? "" : "  " + st.dim(secs)) << "\n";
+  };
+  // In registry order: each backend's line, then its children's under it, wherever collect()
+  // recorded them (in-process probes finish first; ROCm folds its HIP child last).
+  const auto& probes = snap.probes;
+  std::vector<bool> shown(probes.size(), false);
+  auto backend_lines = [&](std::string_view backend) {
+    for (bool top : {true, false}) {
+      for (std::size_t i = 0; i < probes.size(); ++i) {
+        if (shown[i] || probes[i].backend != backend) continue;
+        if ((probes[i].label == probes[i].backend) != top) continue;
+        line(probes[i]);
+        shown[i] = true;
+      }
+    }
+  };
+  for (const auto& b : all_backends()) backend_lines(b.name);
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    if (!shown[i]) line(probes[i]);  // an outcome of no known backend (a report from elsewhere)
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 
+#include "backends.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -11,23 +12,6 @@ namespace gpudoctor {
 namespace {
 
 // clang-format off
-/// Variables that change which GPU, driver, library or Python a program gets.
-constexpr std::string_view kGpuVariables[] = {
-    "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH",
-    "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME",
-    "OPENCL_VENDOR_PATH", "ROCM_PATH", "GPU_DEVICE_ORDINAL", "KERAS_BACKEND", "KERAS_HOME",
-    "XLA_FLAGS", "TORCH_CUDA_ARCH_LIST", "SYSTEM_VERSION_COMPAT", "DRI_PRIME",
-    "ONEAPI_DEVICE_SELECTOR", "__NV_PRIME_RENDER_OFFLOAD", "__GLX_VENDOR_LIBRARY_NAME",
-    "XDG_SESSION_TYPE", "DISPLAY", "WAYLAND_DISPLAY", "WSL_DISTRO_NAME",
-    "TF_FORCE_GPU_ALLOW_GROWTH", "TF_ENABLE_ONEDNN_OPTS"};
-
-/// Families of such variables, by prefix.
-constexpr std::string_view kGpuPrefixes[] = {
-    "CUDA_", "CUDNN_", "NCCL_", "NVIDIA_", "OCL_ICD_", "POCL_", "VK_", "HSA_", "ROCR_", "HIP_",
-    "HCC_", "MESA_", "LIBGL_", "ZE_", "SYCL_", "JAX_", "XLA_PYTHON_", "PYTORCH_", "MTL_",
-    // TensorFlow's own, not all of TF_: Terraform's TF_VAR_* may hold anything.
-    "TF_CPP_", "TF_GPU_", "TF_CUDNN_", "TF_XLA_"};
-
 /// Words in a name that mean its value may be a secret, wherever they appear in it.
 constexpr std::string_view kSecretWords[] = {
     "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "AUTH", "KEY",
@@ -53,14 +37,7 @@ std::string upper(std::string_view s) {
 
 }  // namespace
 
-bool gpu_relevant_variable(std::string_view name) {
-  if (std::find(std::begin(kGpuVariables), std::end(kGpuVariables), name) !=
-      std::end(kGpuVariables)) {
-    return true;
-  }
-  return std::any_of(std::begin(kGpuPrefixes), std::end(kGpuPrefixes),
-                     [name](std::string_view p) { return starts_with(name, p); });
-}
+bool gpu_relevant_variable(std::string_view name) { return backend_variable(name); }
 
 bool secret_variable(std::string_view name) {
   const std::string n = upper(name);

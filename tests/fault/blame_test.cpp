@@ -11,10 +11,10 @@
 #include <map>
 #include <string>
 
-#include "api/vulkan/vulkan_layer_activation.hpp"
+#include "api/vulkan/vulkan_layers.hpp"
 #include "api/vulkan/vulkan_search.hpp"
 #include "json.hpp"
-#include "parse/vulkan_layer_manifest.hpp"
+#include "parse/vulkan_manifest.hpp"
 #include "temp_tree.hpp"
 #include "test_support.hpp"
 
@@ -172,9 +172,24 @@ TEST(DriverBlame, WhenEveryVulkanDriverFailsTheLoaderIsNotReportedAsABrokenDrive
 
 Environment env_of(std::map<std::string, std::string> vars) { return Environment(std::move(vars)); }
 
+VulkanLayerEntry layer(std::string name, std::optional<std::string> disable,
+                       std::optional<std::pair<std::string, std::string>> enable = std::nullopt) {
+  VulkanLayerEntry e;
+  e.name = std::move(name);
+  e.library_path = "lib" + *e.name + ".so";
+  if (disable) e.disable_environment = std::make_pair(*disable, std::string("1"));
+  e.enable_environment = std::move(enable);
+  return e;
+}
+
+std::optional<std::string> vulkan_layer_active_because(const VulkanLayerEntry& l, bool implicit,
+                                                       const Environment& env) {
+  auto d = vulkan_layer_decision(l, implicit, env);
+  return d.active ? std::optional<std::string>(d.because) : std::nullopt;
+}
+
 TEST(VulkanLayerRules, ImplicitLayersAsTheLoaderEnablesThem) {
-  VulkanLayerManifest select{"VK_LAYER_MESA_device_select", "libVkLayer_MESA_device_select.so",
-                             false, "NODEVICE_SELECT", std::nullopt};
+  auto select = layer("VK_LAYER_MESA_device_select", "NODEVICE_SELECT");
   EXPECT_EQ(vulkan_layer_active_because(select, true, env_of({})), "implicit");
   EXPECT_FALSE(vulkan_layer_active_because(select, true, env_of({{"NODEVICE_SELECT", ""}})));
   EXPECT_FALSE(vulkan_layer_active_because(select, true,
@@ -189,8 +204,8 @@ TEST(VulkanLayerRules, ImplicitLayersAsTheLoaderEnablesThem) {
   EXPECT_FALSE(vulkan_layer_active_because(
       select, true, env_of({{"VK_LOADER_LAYERS_ENABLE", "*"}, {"NODEVICE_SELECT", "1"}})));
 
-  VulkanLayerManifest obs{"VK_LAYER_OBS_HOOK", "libobs.so", false, "DISABLE_VULKAN_OBS_CAPTURE",
-                          std::make_pair(std::string("OBS_VKCAPTURE"), std::string("1"))};
+  auto obs = layer("VK_LAYER_OBS_HOOK", "DISABLE_VULKAN_OBS_CAPTURE",
+                   std::make_pair(std::string("OBS_VKCAPTURE"), std::string("1")));
   EXPECT_FALSE(vulkan_layer_active_because(obs, true, env_of({})));
   EXPECT_FALSE(vulkan_layer_active_because(obs, true, env_of({{"OBS_VKCAPTURE", "0"}})));
   EXPECT_EQ(vulkan_layer_active_because(obs, true, env_of({{"OBS_VKCAPTURE", "1"}})),
@@ -198,8 +213,7 @@ TEST(VulkanLayerRules, ImplicitLayersAsTheLoaderEnablesThem) {
 }
 
 TEST(VulkanLayerRules, ExplicitLayersOnlyWhenNamed) {
-  VulkanLayerManifest v{"VK_LAYER_KHRONOS_validation", "libVkLayer_khronos_validation.so", false,
-                        std::nullopt, std::nullopt};
+  auto v = layer("VK_LAYER_KHRONOS_validation", std::nullopt);
   EXPECT_FALSE(vulkan_layer_active_because(v, false, env_of({})));
   EXPECT_EQ(
       vulkan_layer_active_because(
@@ -218,21 +232,16 @@ TEST(VulkanLayerRules, FilterSyntax) {
   EXPECT_FALSE(vulkan_layer_filter_matches("~explicit~", "VK_LAYER_X", true));
 }
 
-TEST(VulkanLayerManifests, OneLayerOrManyAndHostileFiles) {
-  auto one = parse_vulkan_layer_entries(R"({"file_format_version": "1.0.0", "layer": {
-      "name": "VK_LAYER_MESA_device_select", "type": "GLOBAL",
-      "library_path": "libVkLayer_MESA_device_select.so", "api_version": "1.3.211",
-      "implementation_version": "1", "description": "Linux device selection layer",
-      "disable_environment": {"NODEVICE_SELECT": "1"}}})");
-  ASSERT_EQ(one.size(), 1u);
-  EXPECT_EQ(one[0].name, "VK_LAYER_MESA_device_select");
-  EXPECT_EQ(one[0].disable_environment, "NODEVICE_SELECT");
-  auto many = parse_vulkan_layer_entries(R"({"file_format_version": "1.0.1", "layers": [
+// Hostile manifests: nested absurdly deep, not JSON; the parser says why and gives no layer.
+TEST(VulkanLayerManifests, HostileFiles) {
+  auto deep = parse_vulkan_layer_manifest(std::string(100000, '['));
+  EXPECT_TRUE(deep.layers.empty());
+  EXPECT_TRUE(deep.error);
+  EXPECT_TRUE(parse_vulkan_layer_manifest("not json").layers.empty());
+  auto many = parse_vulkan_layer_manifest(R"({"file_format_version": "1.0.1", "layers": [
       {"name": "A", "library_path": "a.so"}, {"name": "B", "component_layers": ["A"]}]})");
-  ASSERT_EQ(many.size(), 2u);
-  EXPECT_TRUE(many[1].meta);
-  EXPECT_TRUE(parse_vulkan_layer_entries(std::string(100000, '[')).empty());
-  EXPECT_TRUE(parse_vulkan_layer_entries("not json").empty());
+  ASSERT_EQ(many.layers.size(), 2u);
+  EXPECT_TRUE(many.layers[1].meta);
 }
 
 TEST(VulkanLayerSearch, ImplicitAndExplicitDirectories) {

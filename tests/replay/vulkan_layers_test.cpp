@@ -12,7 +12,7 @@
 #include "parse/vulkan_manifest.hpp"
 #include "temp_tree.hpp"
 #include "test_support.hpp"
-#include "vulkan/vulkan_layers_probe.hpp"
+#include "vulkan/vulkan_layers.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -58,13 +58,6 @@ std::vector<Json> findings_at(const std::string& root, const std::string& area,
   return test::area_findings(root, area, env);
 }
 
-const Json* with_id(const std::vector<Json>& fs, const std::string& id) {
-  for (const auto& f : fs) {
-    if (f["id"] == id) return &f;
-  }
-  return nullptr;
-}
-
 TEST(VulkanLayers, ManifestsReadAsTheLoaderReadsThem) {
   auto m = parse_vulkan_layer_manifest(kDeviceSelect);
   ASSERT_FALSE(m.error);
@@ -92,14 +85,20 @@ TEST(VulkanLayers, ManifestsReadAsTheLoaderReadsThem) {
 
 TEST(VulkanLayers, DisableFiltersMatchAsTheLoaderDoes) {
   EXPECT_TRUE(
-      vulkan_layer_filter_matches("VK_LAYER_MESA_device_select", "VK_LAYER_MESA_device_select"));
-  EXPECT_TRUE(vulkan_layer_filter_matches("vk_layer_mesa_*", "VK_LAYER_MESA_device_select"));
-  EXPECT_TRUE(vulkan_layer_filter_matches("*device*", "VK_LAYER_MESA_device_select"));
-  EXPECT_TRUE(vulkan_layer_filter_matches("*_select", "VK_LAYER_MESA_device_select"));
-  EXPECT_TRUE(vulkan_layer_filter_matches("foo,~implicit~", "VK_LAYER_x"));
-  EXPECT_TRUE(vulkan_layer_filter_matches("~all~", "VK_LAYER_x"));
-  EXPECT_FALSE(vulkan_layer_filter_matches("~explicit~", "VK_LAYER_x"));
-  EXPECT_FALSE(vulkan_layer_filter_matches("VK_LAYER_MESA", "VK_LAYER_MESA_device_select"));
+      vulkan_layer_filter_matches("VK_LAYER_MESA_device_select", "VK_LAYER_MESA_device_select", true));
+  EXPECT_TRUE(vulkan_layer_filter_matches("vk_layer_mesa_*", "VK_LAYER_MESA_device_select", true));
+  EXPECT_TRUE(vulkan_layer_filter_matches("*device*", "VK_LAYER_MESA_device_select", true));
+  EXPECT_TRUE(vulkan_layer_filter_matches("*_select", "VK_LAYER_MESA_device_select", true));
+  EXPECT_TRUE(vulkan_layer_filter_matches("foo,~implicit~", "VK_LAYER_x", true));
+  EXPECT_TRUE(vulkan_layer_filter_matches("~all~", "VK_LAYER_x", true));
+  EXPECT_FALSE(vulkan_layer_filter_matches("~explicit~", "VK_LAYER_x", true));
+  EXPECT_FALSE(vulkan_layer_filter_matches("VK_LAYER_MESA", "VK_LAYER_MESA_device_select", true));
+}
+
+std::optional<std::string> implicit_layer_inactive(const VulkanLayerEntry& layer,
+                                                   const Environment& env) {
+  auto d = vulkan_layer_decision(layer, true, env);
+  return d.active ? std::nullopt : std::optional<std::string>(d.because);
 }
 
 TEST(VulkanLayers, ActivityFollowsTheEnvironment) {
@@ -125,7 +124,7 @@ TEST(VulkanLayers, ActivityFollowsTheEnvironment) {
 }
 
 TEST(VulkanLayers, SearchOrderIsTheLoaders) {
-  auto plan = vulkan_implicit_layer_search_plan(env_of({{"HOME", "/home/me"}}));
+  auto plan = vulkan_layer_search_plan(env_of({{"HOME", "/home/me"}}), true);
   std::vector<std::string> paths;
   for (const auto& p : plan.places) paths.push_back(p.path);
   EXPECT_EQ(paths,
@@ -133,11 +132,16 @@ TEST(VulkanLayers, SearchOrderIsTheLoaders) {
                 "/home/me/.config/vulkan/implicit_layer.d", "/etc/xdg/vulkan/implicit_layer.d",
                 "/etc/vulkan/implicit_layer.d", "/home/me/.local/share/vulkan/implicit_layer.d",
                 "/usr/local/share/vulkan/implicit_layer.d", "/usr/share/vulkan/implicit_layer.d"}));
-  auto only = vulkan_implicit_layer_search_plan(
-      env_of({{"VK_IMPLICIT_LAYER_PATH", "/opt/l"}, {"VK_ADD_IMPLICIT_LAYER_PATH", "/x"}}));
-  ASSERT_EQ(only.places.size(), 1u);
+  // Loaders from 1.3.296 search only VK_IMPLICIT_LAYER_PATH; older ones (Debian 12 has
+  // 1.3.239) do not know it and still search the rest, so both are searched.
+  auto only = vulkan_layer_search_plan(
+      env_of({{"VK_IMPLICIT_LAYER_PATH", "/opt/l"}, {"VK_ADD_IMPLICIT_LAYER_PATH", "/x"}}), true);
+  EXPECT_EQ(only.override_variable, "VK_IMPLICIT_LAYER_PATH");
+  ASSERT_GE(only.places.size(), 2u);
   EXPECT_EQ(only.places[0].path, "/opt/l");
-  auto add = vulkan_implicit_layer_search_plan(env_of({{"VK_ADD_IMPLICIT_LAYER_PATH", "/x"}}));
+  EXPECT_EQ(only.places[1].path, "/x");
+  EXPECT_EQ(only.places.back().path, "/usr/share/vulkan/implicit_layer.d");
+  auto add = vulkan_layer_search_plan(env_of({{"VK_ADD_IMPLICIT_LAYER_PATH", "/x"}}), true);
   EXPECT_EQ(add.places.front().path, "/x");
 }
 
@@ -145,7 +149,7 @@ TEST(VulkanLayerScenario, ForcedDefaultDeviceHidesTheArc) {
   // lutris/lutris#3447: MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE=1 left only the TGL iGPU.
   const std::string root = test::fixture_path("vulkan-devselect-force-default");
   auto fs = findings_at(root, "vulkan", {"MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE=1"});
-  const Json* f = with_id(fs, "vulkan.layer_hides_devices");
+  const Json* f = test::find_finding(fs, "vulkan.layer_hides_devices");
   ASSERT_NE(f, nullptr) << Json(fs).dump(2);
   EXPECT_EQ((*f)["severity"], "warn");
   EXPECT_NE((*f)["title"].get<std::string>().find("every GPU but the default one"),
@@ -157,12 +161,12 @@ TEST(VulkanLayerScenario, ForcedDefaultDeviceHidesTheArc) {
             "headers 1.3.234 or later), or export NODEVICE_SELECT=1");
   EXPECT_EQ((*f)["source"], "https://docs.mesa3d.org/envvars.html");
   // "vid:did!" does the same; the layer switched off, or the variable unset, nothing is said.
-  EXPECT_NE(with_id(findings_at(root, "vulkan", {"MESA_VK_DEVICE_SELECT=8086:56a1!"}),
+  EXPECT_NE(test::find_finding(findings_at(root, "vulkan", {"MESA_VK_DEVICE_SELECT=8086:56a1!"}),
                     "vulkan.layer_hides_devices"),
             nullptr);
-  EXPECT_EQ(with_id(findings_at(root, "vulkan"), "vulkan.layer_hides_devices"), nullptr);
+  EXPECT_EQ(test::find_finding(findings_at(root, "vulkan"), "vulkan.layer_hides_devices"), nullptr);
   EXPECT_EQ(
-      with_id(findings_at(root, "vulkan",
+      test::find_finding(findings_at(root, "vulkan",
                           {"MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE=1", "NODEVICE_SELECT=1"}),
               "vulkan.layer_hides_devices"),
       nullptr);
@@ -179,14 +183,14 @@ TEST(VulkanLayerScenario, AmdvlkLayerHidesRadv) {
       R"("/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so"}, "file_format_version": "1.0.0"})");
   root.write("usr/lib/x86_64-linux-gnu/libvulkan_radeon.so", "");
   auto fs = findings_at(root.path(), "vulkan");
-  const Json* f = with_id(fs, "vulkan.layer_hides_devices");
+  const Json* f = test::find_finding(fs, "vulkan.layer_hides_devices");
   ASSERT_NE(f, nullptr) << Json(fs).dump(2);
   EXPECT_NE(f->dump().find("libvulkan_radeon.so"), std::string::npos);
   EXPECT_NE((*f)["fix"].get<std::string>().find("DISABLE_LAYER_AMD_SWITCHABLE_GRAPHICS_1=1"),
             std::string::npos);
   EXPECT_EQ((*f)["source"], "https://github.com/ValveSoftware/Proton/pull/4931");
   EXPECT_EQ(
-      with_id(findings_at(root.path(), "vulkan", {"DISABLE_LAYER_AMD_SWITCHABLE_GRAPHICS_1=1"}),
+      test::find_finding(findings_at(root.path(), "vulkan", {"DISABLE_LAYER_AMD_SWITCHABLE_GRAPHICS_1=1"}),
               "vulkan.layer_hides_devices"),
       nullptr);
 }
@@ -202,7 +206,7 @@ TEST(VulkanLayerScenario, StaleLayerManifestIsNamedByFile) {
           "api_version": "1.2.136",
           "disable_environment": {"DISABLE_VK_LAYER_VALVE_steam_overlay_1": "1"}}})");
   auto fs = findings_at(root.path(), "vulkan", {"HOME=/home/me"});
-  const Json* f = with_id(fs, "vulkan.layer_broken");
+  const Json* f = test::find_finding(fs, "vulkan.layer_broken");
   ASSERT_NE(f, nullptr) << Json(fs).dump(2);
   EXPECT_EQ((*f)["severity"], "warn");
   EXPECT_NE((*f)["title"].get<std::string>().find(
@@ -211,7 +215,7 @@ TEST(VulkanLayerScenario, StaleLayerManifestIsNamedByFile) {
   EXPECT_NE((*f)["fix"].get<std::string>().find(
                 "VK_LOADER_LAYERS_DISABLE=VK_LAYER_VALVE_steam_overlay_64"),
             std::string::npos);
-  EXPECT_EQ(with_id(findings_at(root.path(), "vulkan",
+  EXPECT_EQ(test::find_finding(findings_at(root.path(), "vulkan",
                                 {"HOME=/home/me", "DISABLE_VK_LAYER_VALVE_steam_overlay_1=1"}),
                     "vulkan.layer_broken"),
             nullptr);
@@ -220,13 +224,13 @@ TEST(VulkanLayerScenario, StaleLayerManifestIsNamedByFile) {
 TEST(VulkanSoftwareOnly, MullinsOnRadeonHasNoVulkanGpu) {
   // vinegarhq/sober#98: a Mullins APU held by radeon; RADV needs amdgpu.
   auto fs = findings_at(test::fixture_path("vulkan-mullins-radeon-kmd"), "vulkan");
-  const Json* f = with_id(fs, "vulkan.radeon_kernel_driver");
+  const Json* f = test::find_finding(fs, "vulkan.radeon_kernel_driver");
   ASSERT_NE(f, nullptr) << Json(fs).dump(2);
   EXPECT_EQ((*f)["severity"], "warn");
   EXPECT_NE(f->dump().find("CHIP_MULLINS, Sea Islands (GCN 2) APU"), std::string::npos);
   EXPECT_NE((*f)["fix"].get<std::string>().find("radeon.cik_support=0 amdgpu.cik_support=1"),
             std::string::npos);
-  EXPECT_EQ(with_id(fs, "vulkan.software_only"), nullptr);  // one cause, one finding
+  EXPECT_EQ(test::find_finding(fs, "vulkan.software_only"), nullptr);  // one cause, one finding
 }
 
 TEST(VulkanSoftwareOnly, OnlyLavapipeNextToARadeonIsJudgedFromTheManifests) {
@@ -239,7 +243,7 @@ TEST(VulkanSoftwareOnly, OnlyLavapipeNextToARadeonIsJudgedFromTheManifests) {
   root.write("usr/share/vulkan/icd.d/lvp_icd.x86_64.json", kLavapipe);
   root.write("usr/lib/x86_64-linux-gnu/libvulkan_lvp.so", "");
   auto fs = findings_at(root.path(), "vulkan");
-  const Json* f = with_id(fs, "vulkan.software_only");
+  const Json* f = test::find_finding(fs, "vulkan.software_only");
   ASSERT_NE(f, nullptr) << Json(fs).dump(2);
   EXPECT_NE(f->dump().find("lavapipe"), std::string::npos);
   EXPECT_EQ((*f)["fix"], "install mesa-vulkan-drivers (RADV)");
@@ -249,7 +253,7 @@ TEST(VulkanSoftwareOnly, OnlyLavapipeNextToARadeonIsJudgedFromTheManifests) {
       R"("/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so"}, "file_format_version": "1.0.0"})");
   root.write("usr/lib/x86_64-linux-gnu/libvulkan_radeon.so", "");
   root.write("dev/dri/renderD128", "");
-  EXPECT_EQ(with_id(findings_at(root.path(), "vulkan"), "vulkan.software_only"), nullptr);
+  EXPECT_EQ(test::find_finding(findings_at(root.path(), "vulkan"), "vulkan.software_only"), nullptr);
 }
 
 TEST(VulkanSoftwareOnly, OnlyPoclNextToAGpuIsJudgedFromTheIcdFiles) {
@@ -260,7 +264,7 @@ TEST(VulkanSoftwareOnly, OnlyPoclNextToAGpuIsJudgedFromTheIcdFiles) {
   root.write("etc/OpenCL/vendors/pocl.icd", "libpocl.so.2.10.0\n");
   root.write("usr/lib/x86_64-linux-gnu/libpocl.so.2.10.0", "");
   auto fs = findings_at(root.path(), "opencl");
-  const Json* f = with_id(fs, "opencl.cpu_only");
+  const Json* f = test::find_finding(fs, "opencl.cpu_only");
   ASSERT_NE(f, nullptr) << Json(fs).dump(2);
   EXPECT_NE(f->dump().find("PoCL"), std::string::npos);
 }

@@ -140,9 +140,9 @@ TEST(FrameworkChecks, JaxPluginOfAnotherReleaseThanJaxlibIsDropped) {
   Snapshot s = nvidia_machine(0x2204, "GA102 [GeForce RTX 3090]", "550.90.07");
   s.python = py;
   auto fs = run(s);
-  auto found = test::findings_with(fs, "python.jax_cuda");
+  auto found = test::with_id(fs, "python.jax_cuda");
   ASSERT_EQ(found.size(), 1U);
-  const Finding* f = found.front();
+  const Finding* f = &found.front();
   EXPECT_EQ(f->severity, Severity::fail);
   EXPECT_NE(f->title.find("jax-cuda12-plugin 0.9.2"), std::string::npos) << f->title;
   EXPECT_NE(f->title.find("jaxlib 0.9.0.1"), std::string::npos) << f->title;

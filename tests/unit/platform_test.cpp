@@ -58,6 +58,32 @@ Snapshot bare_linux() {
   return s;
 }
 
+// A tree without the PCI list (a container, a partial --sysroot copy) where the NVIDIA kernel
+// module is loaded: the missing OpenCL and Vulkan drivers are the NVIDIA driver's, not a CPU
+// implementation's.
+TEST(Platform, MissingDriverFixNamesTheGpuAnyBackendSaw) {
+  Snapshot s;
+  s.opencl = OpenClInfo{};
+  s.opencl->loader = "/usr/lib/x86_64-linux-gnu/libOpenCL.so.1";
+  s.vulkan = VulkanInfo{};
+  s.vulkan->loader = "/usr/lib/x86_64-linux-gnu/libvulkan.so.1";
+  auto cpu_only = run(s);
+  const Finding* cl = test::find_finding(cpu_only, "opencl.no_icd");
+  ASSERT_NE(cl, nullptr);
+  EXPECT_NE(cl->fix->find("pocl-opencl-icd"), std::string::npos) << *cl->fix;
+
+  s.nvidia = NvidiaSystem{};
+  s.nvidia->kernel.module_version = "550.54.14";
+  auto nvidia = run(s);
+  cl = test::find_finding(nvidia, "opencl.no_icd");
+  const Finding* vk = test::find_finding(nvidia, "vulkan.no_driver");
+  ASSERT_NE(cl, nullptr);
+  ASSERT_NE(vk, nullptr);
+  EXPECT_NE(cl->fix->find("nvidia-opencl-icd"), std::string::npos) << *cl->fix;
+  EXPECT_EQ(cl->fix->find("pocl"), std::string::npos) << *cl->fix;
+  EXPECT_NE(vk->fix->find("nvidia-vulkan-icd"), std::string::npos) << *vk->fix;
+}
+
 TEST(Platform, LinuxOnlyChecksSkipAMac) {
   Snapshot s = bare_linux();
   auto linux_findings = run(s);

@@ -1,0 +1,94 @@
+#include "probe_list.hpp"
+
+#include "backends.hpp"
+#include "cuda/cuda_probe.hpp"
+#include "host/host_probe.hpp"
+#include "macos/macos_probe.hpp"
+#include "metal/metal_probe.hpp"
+#include "nvidia/nvidia_system_probe.hpp"
+#include "nvml/nvml_probe.hpp"
+#include "opencl/opencl_probe.hpp"
+#include "pci/pci_probe.hpp"
+#include "python/python_probe.hpp"
+#include "rocm/hip_probe.hpp"
+#include "rocm/rocm_system_probe.hpp"
+#include "vulkan/vulkan_probe.hpp"
+#include "platform/platform.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// Step 4 for a section filled by children: the backend's own outcome (what assemble() makes
+/// of them), then each child's. Nothing when the section was never started.
+template <auto Section, auto Assemble>
+void fold_section(Snapshot& snap, std::vector<IsolatedResult> results, bool live) {
+  auto& section = snap.*Section;
+  if (!section) return;
+  snap.probes.push_back(Assemble(*section, results, live));
+  for (auto& r : results) snap.probes.push_back(std::move(r.outcome));
+}
+
+using Request = CollectRequest;
+using Context = ProbeContext;
+
+}  // namespace
+
+const std::vector<ProbeSteps>& all_probes() {
+  static const std::vector<ProbeSteps> probes = {
+      {kBackendHost, nullptr, nullptr,
+       [](const Context& ctx, const Request&, Snapshot& s, ProbeOutcome&) {
+         s.host = probe_host(ctx);
+       }},
+      {kBackendPci, nullptr, nullptr,
+       [](const Context& ctx, const Request&, Snapshot& s, ProbeOutcome& out) {
+         s.pci = probe_pci(ctx, out);
+       }},
+      {kBackendOpenCl,
+       [](const Context& ctx, const Request&, Snapshot& s) { s.opencl = opencl::discover(ctx); },
+       [](const Context& ctx, const Snapshot& s) { return opencl::jobs(ctx, *s.opencl); },
+       nullptr, fold_section<&Snapshot::opencl, opencl::assemble>},
+      {kBackendVulkan,
+       [](const Context& ctx, const Request&, Snapshot& s) { s.vulkan = vulkan::discover(ctx); },
+       [](const Context& ctx, const Snapshot& s) { return vulkan::jobs(ctx, *s.vulkan); },
+       nullptr, fold_section<&Snapshot::vulkan, vulkan::assemble>},
+      {kBackendNvidia, nullptr, nullptr,
+       [](const Context& ctx, const Request&, Snapshot& s, ProbeOutcome&) {
+         s.nvidia = probe_nvidia_system(ctx);
+       }},
+      {kBackendCuda, [](const Context&, const Request&, Snapshot& s) { s.cuda = CudaInfo{}; },
+       [](const Context& ctx, const Snapshot&) { return cuda::jobs(ctx); }, nullptr,
+       fold_section<&Snapshot::cuda, cuda::assemble>},
+      {kBackendNvml, [](const Context&, const Request&, Snapshot& s) { s.nvml = NvmlInfo{}; },
+       [](const Context& ctx, const Snapshot&) { return nvml::jobs(ctx); }, nullptr,
+       fold_section<&Snapshot::nvml, nvml::assemble>},
+      {kBackendPython, nullptr, nullptr,
+       [](const Context& ctx, const Request& req, Snapshot& s, ProbeOutcome&) {
+         s.python = probe_python(ctx, req.python_env_dirs);
+       }},
+      {kBackendMacos, nullptr, nullptr,
+       [](const Context& ctx, const Request& req, Snapshot& s, ProbeOutcome& out) {
+         s.macos = probe_macos(ctx, macos_command_runner(), req.timeout, out);
+       }},
+      // Metal exists only on a Mac: a Mac's tree under --sysroot gets the section (not loaded),
+      // a Linux machine none.
+      {kBackendMetal,
+       [](const Context& ctx, const Request&, Snapshot& s) {
+         if (ctx.platform == kPlatformMacos) s.metal = MetalInfo{};
+       },
+       [](const Context& ctx, const Snapshot& s) {
+         return s.metal ? metal::jobs(ctx) : std::vector<IsolatedJob>{};
+       },
+       nullptr, fold_section<&Snapshot::metal, metal::assemble>},
+      // ROCm reads its files in process (the KFD topology, installs), and libamdhip64 in a
+      // child whose result joins that section.
+      {kBackendRocm, nullptr, [](const Context& ctx, const Snapshot&) { return hip::jobs(ctx); },
+       [](const Context& ctx, const Request&, Snapshot& s, ProbeOutcome&) {
+         s.rocm = probe_rocm_system(ctx);
+       },
+       fold_section<&Snapshot::rocm, hip::assemble>},
+  };
+  return probes;
+}
+
+}  // namespace gpudoctor
