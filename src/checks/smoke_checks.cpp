@@ -1,6 +1,6 @@
-// The smoke matmul on every device of every API (CUDA, OpenCL, Vulkan): a device that computes
-// wrong numbers, or whose driver dies running a kernel, fails; one that could not be tested is
-// a note saying why.
+// The smoke matmul on every device of every API (CUDA, OpenCL, Vulkan, Metal): a device that
+// computes wrong numbers, or whose driver dies running a kernel, fails; one that could not be
+// tested is a note saying why.
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 

@@ -74,7 +74,7 @@ TEST(Manual, BenchCompletesOnlyTheApisItTakes) {
     if (c.name != "bench") continue;
     const CliOption* backend = find_option(c, "--backend");
     ASSERT_NE(backend, nullptr);
-    EXPECT_EQ(backend->choices, (std::vector<std::string>{"opencl", "vulkan", "cuda"}));
+    EXPECT_EQ(backend->choices, (std::vector<std::string>{"opencl", "vulkan", "cuda", "metal"}));
   }
 }
 
