@@ -4,6 +4,7 @@
 #include "cuda/cuda_probe.hpp"
 #include "host/host_probe.hpp"
 #include "macos/macos_probe.hpp"
+#include "metal/metal_probe.hpp"
 #include "nvidia/nvidia_system_probe.hpp"
 #include "nvml/nvml_probe.hpp"
 #include "opencl/opencl_probe.hpp"
@@ -12,6 +13,7 @@
 #include "rocm/hip_probe.hpp"
 #include "rocm/rocm_system_probe.hpp"
 #include "vulkan/vulkan_probe.hpp"
+#include "platform/platform.hpp"
 
 namespace gpudoctor {
 
@@ -68,6 +70,16 @@ const std::vector<ProbeSteps>& all_probes() {
        [](const Context& ctx, const Request& req, Snapshot& s, ProbeOutcome& out) {
          s.macos = probe_macos(ctx, macos_command_runner(), req.timeout, out);
        }},
+      // Metal exists only on a Mac: a Mac's tree under --sysroot gets the section (not loaded),
+      // a Linux machine none.
+      {kBackendMetal,
+       [](const Context& ctx, const Request&, Snapshot& s) {
+         if (ctx.platform == kPlatformMacos) s.metal = MetalInfo{};
+       },
+       [](const Context& ctx, const Snapshot& s) {
+         return s.metal ? metal::jobs(ctx) : std::vector<IsolatedJob>{};
+       },
+       nullptr, fold_section<&Snapshot::metal, metal::assemble>},
       // ROCm reads its files in process (the KFD topology, installs), and libamdhip64 in a
       // child whose result joins that section.
       {kBackendRocm, nullptr, [](const Context& ctx, const Snapshot&) { return hip::jobs(ctx); },

@@ -19,6 +19,7 @@ void nvml_facts(const Snapshot& snap, Sink& out);
 void rocm_facts(const Snapshot& snap, Sink& out);
 void macos_facts(const Snapshot& snap, Sink& out);
 void python_facts(const Snapshot& snap, Sink& out);
+void metal_facts(const Snapshot& snap, Sink& out);
 
 /// The backend's view of one merged device, as rows.
 void pci_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
@@ -28,6 +29,7 @@ void cuda_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<R
 void nvml_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
 void rocm_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
 void macos_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+void metal_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
 }  // namespace facts
 
 const std::vector<Backend>& all_backends() {
@@ -61,8 +63,12 @@ const std::vector<Backend>& all_backends() {
       {"macos",
        "sw_vers, sysctl and system_profiler SPDisplaysDataType (on a Mac, or recorded under "
        "--sysroot)",
-       {"DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "SYSTEM_VERSION_COMPAT", "MTL_*"},
+       {"DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "SYSTEM_VERSION_COMPAT"},
        false, macos_facts, macos_device_view},
+      {"metal",
+       "Metal's devices through the Objective-C runtime and Metal.framework, in an isolated "
+       "child (macOS only)",
+       {"MTL_*", "METAL_*"}, true, metal_facts, metal_device_view},
       {"rocm",
        "the KFD topology, the amdgpu module, /dev/kfd and render nodes, ROCm installs, then "
        "libamdhip64 in an isolated child",

@@ -21,6 +21,7 @@ inline constexpr std::string_view kBackendNvml = "nvml";
 inline constexpr std::string_view kBackendPython = "python";
 inline constexpr std::string_view kBackendMacos = "macos";
 inline constexpr std::string_view kBackendRocm = "rocm";
+inline constexpr std::string_view kBackendMetal = "metal";
 
 struct Backend {
   std::string_view name;  ///< what `--backend` takes

@@ -48,6 +48,9 @@ class Merger {
     if (snap_.vulkan) {
       for (std::size_t i = 0; i < snap_.vulkan->devices.size(); ++i) add_vulkan(i);
     }
+    if (snap_.metal) {
+      for (std::size_t i = 0; i < snap_.metal->devices.size(); ++i) add_metal(i);
+    }
     if (snap_.opencl) {
       for (std::size_t p = 0; p < snap_.opencl->platforms.size(); ++p) {
         for (std::size_t d = 0; d < snap_.opencl->platforms[p].devices.size(); ++d) {
@@ -113,6 +116,44 @@ class Merger {
       m->device_id = g.device_id;
     }
     m->macos = i;
+  }
+
+  /// A Metal device joins the system_profiler GPU of the same machine: system_profiler's JSON
+  /// gives no registry id, so by name ("AMD Radeon RX 5700 XT" from Metal, "Radeon RX 5700 XT"
+  /// or the same from system_profiler), and only where exactly one GPU fits; else an entry of
+  /// its own.
+  void add_metal(std::size_t i) {
+    const MetalDevice& d = snap_.metal->devices[i];
+    MergedDevice* m = d.name ? find_mac_gpu(*d.name) : nullptr;
+    if (m == nullptr) {
+      out_.push_back(MergedDevice{});
+      m = &out_.back();
+      m->name = d.name.value_or("Metal device");
+      if (d.name) m->name_source = "metal";
+      m->kind = DeviceKind::gpu;
+    }
+    m->metal.push_back(i);
+  }
+
+  MergedDevice* find_mac_gpu(const std::string& metal_name) {
+    const std::string want = to_lower(metal_name);
+    MergedDevice* hit = nullptr;
+    int hits = 0;
+    for (auto& m : out_) {
+      if (!m.macos || !m.metal.empty()) continue;
+      const auto& name = snap_.macos->gpus[*m.macos].name;
+      if (!name || name->empty()) continue;
+      const std::string have = to_lower(*name);
+      // Metal prefixes the vendor system_profiler leaves out ("AMD ", "Intel(R) "…).
+      const bool same = have == want || (want.size() > have.size() &&
+                                         want.compare(want.size() - have.size(), have.size(),
+                                                      have) == 0 &&
+                                         want[want.size() - have.size() - 1] == ' ');
+      if (!same) continue;
+      hit = &m;
+      ++hits;
+    }
+    return hits == 1 ? hit : nullptr;
   }
 
   /// A CUDA or NVML device: always a GPU, always NVIDIA, usually with a PCI address.
@@ -352,6 +393,8 @@ Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices
     for (auto k : m.kfd) j["kfd"].push_back(snap.rocm->nodes[k]);
     j["hip"] = Json::array();
     for (auto h : m.hip) j["hip"].push_back(snap.rocm->hip->devices[h]);
+    j["metal"] = Json::array();
+    for (auto d : m.metal) j["metal"].push_back(snap.metal->devices[d]);
     arr.push_back(std::move(j));
   }
   return arr;

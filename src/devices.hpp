@@ -33,6 +33,7 @@ struct MergedDevice {
   std::optional<std::size_t> macos;                         ///< snapshot.macos->gpus[i]
   std::vector<std::size_t> kfd;                             ///< snapshot.rocm->nodes[i]
   std::vector<std::size_t> hip;                             ///< snapshot.rocm->hip->devices[i]
+  std::vector<std::size_t> metal;                           ///< snapshot.metal->devices[i]
 };
 
 /// Joins the backends' device lists: on PCI address, then UUID, then vendor+device id (only

@@ -6,6 +6,7 @@
 #include "bench_runners/blas_sweep.hpp"
 #include "bench_runners/cuda_bench.hpp"
 #include "bench_runners/hip_bench.hpp"
+#include "bench_runners/metal_bench.hpp"
 #include "bench_runners/opencl_bench.hpp"
 #include "bench_runners/vulkan_bench.hpp"
 #include "core/host_platform.hpp"
@@ -89,6 +90,13 @@ std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& pl
       return hip_bench(sizes, rocblas);
     };
     jobs.push_back(std::move(job));
+  }
+  if (const auto metal = metal::metal_libraries(host_platform());
+      wanted(kBackendMetal) && !metal.metal.empty()) {
+    jobs.push_back({std::string(kBackendMetal), "Metal.framework", metal.metal,
+                    [metal, sizes = plan.sizes, mps = plan.vendor_series] {
+                      return metal_bench(metal, sizes, mps);
+                    }});
   }
   return jobs;
 }

@@ -15,7 +15,8 @@ namespace gpudoctor {
 namespace {
 
 constexpr std::string_view kAreas[] = {"host",   "gpu",    "nvidia", "cuda", "opencl",
-                                       "vulkan", "python", "macos",  "rocm", "ollama"};
+                                       "vulkan", "python", "macos",  "metal", "rocm",
+                                       "ollama"};
 
 /// The area's own verdict, before its findings; nullopt when the area was not asked for.
 struct Base {
@@ -385,6 +386,22 @@ MaybeBase api_base(const Snapshot& s, const std::vector<MergedDevice>& devices, 
   return Base{AreaState::ok, api_summary(listed, smoke, true)};
 }
 
+/// Metal, on a Mac only: the devices MTLCopyAllDevices listed and their smoke results; not
+/// examined when its child never ran (under --sysroot, or a report made without it).
+MaybeBase metal_base(const Snapshot& s) {
+  if (!s.macos) return std::nullopt;
+  if (!s.metal) return Base{AreaState::not_examined, "Metal was not probed"};
+  if (!s.live) return Base{AreaState::not_examined, "Metal.framework is not loaded under --sysroot"};
+  if (probe_went_wrong(s, "metal")) {
+    return Base{AreaState::fail, "Metal gave no answer (its probe failed)"};
+  }
+  if (!s.metal->library) return Base{AreaState::not_examined, "Metal was not loaded"};
+  std::vector<ApiDevice> listed;
+  for (const auto& d : s.metal->devices) listed.push_back({d.name.value_or("Metal device"), false});
+  if (listed.empty()) return Base{AreaState::absent, "MTLCopyAllDevices listed no GPU"};
+  return Base{AreaState::ok, api_summary(listed, s.metal->smoke, true)};
+}
+
 MaybeBase python_base(const Snapshot& s) {
   if (!s.python) return std::nullopt;
   std::vector<std::string> frameworks;
@@ -435,6 +452,7 @@ MaybeBase base_of(std::string_view area, const Snapshot& s,
     if (!summary.empty()) return Base{AreaState::ok, summary};
   }
   if (area == "rocm") return rocm_base(s);
+  if (area == "metal") return metal_base(s);
   return std::nullopt;
 }
 

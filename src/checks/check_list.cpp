@@ -247,9 +247,9 @@ std::vector<CheckSpec> make_check_list() {
        "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderLayerInterface.md",
        check_vulkan_layers, "vulkan.layer_hides_devices", kOnlyLinux},
       {"smoke.failed", "cuda",
-       "The smoke matmul's result on each device of every API (CUDA, OpenCL, Vulkan) against "
-       "the CPU reference, and whether its driver survived running it; a test that could not "
-       "run is a note saying why.",
+       "The smoke matmul's result on each device of every API (CUDA, OpenCL, Vulkan, Metal) "
+       "against the CPU reference, and whether its driver survived running it; a test that "
+       "could not run is a note saying why.",
        "A device that enumerates but computes wrong numbers is worse than one that is missing.",
        "", check_smoke_results},
       {"macos.rosetta_python", "macos",

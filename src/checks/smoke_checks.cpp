@@ -1,6 +1,6 @@
-// The smoke matmul on every device of every API (CUDA, OpenCL, Vulkan): a device that computes
-// wrong numbers, or whose driver dies running a kernel, fails; one that could not be tested is
-// a note saying why.
+// The smoke matmul on every device of every API (CUDA, OpenCL, Vulkan, Metal): a device that
+// computes wrong numbers, or whose driver dies running a kernel, fails; one that could not be
+// tested is a note saying why.
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 
@@ -12,6 +12,7 @@ std::string api_name(const std::string& api) {
   if (api == "cuda") return "CUDA";
   if (api == "opencl") return "OpenCL";
   if (api == "vulkan") return "Vulkan";
+  if (api == "metal") return "Metal";
   return api;
 }
 
@@ -64,6 +65,7 @@ void check_smoke_results(const CheckSpec& self, const CheckInput& in, std::vecto
   if (in.snap.cuda) add_findings(self, in, in.snap.cuda->smoke, out);
   if (in.snap.opencl) add_findings(self, in, in.snap.opencl->smoke, out);
   if (in.snap.vulkan) add_findings(self, in, in.snap.vulkan->smoke, out);
+  if (in.snap.metal) add_findings(self, in, in.snap.metal->smoke, out);
 }
 
 }  // namespace gpudoctor

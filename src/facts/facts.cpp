@@ -103,6 +103,7 @@ void compare_devices(const Snapshot& s, const std::vector<MergedDevice>& devices
   if (s.cuda) smoke(s.cuda->smoke);
   if (s.opencl) smoke(s.opencl->smoke);
   if (s.vulkan) smoke(s.vulkan->smoke);
+  if (s.metal) smoke(s.metal->smoke);
 }
 
 }  // namespace

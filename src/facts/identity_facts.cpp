@@ -107,6 +107,11 @@ std::vector<Smoke> smoke_facts(const Snapshot& snap, const std::vector<MergedDev
         snap.vulkan->smoke, snap.vulkan->devices.size(), devices,
         [](const MergedDevice& m, std::size_t i) { return holds(m.vulkan, i); }, out);
   }
+  if (snap.metal) {
+    add_smoke(
+        snap.metal->smoke, snap.metal->devices.size(), devices,
+        [](const MergedDevice& m, std::size_t i) { return holds(m.metal, i); }, out);
+  }
   return out;
 }
 

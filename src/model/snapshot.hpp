@@ -7,6 +7,7 @@
 #include "model/cuda.hpp"
 #include "model/host.hpp"
 #include "model/macos.hpp"
+#include "model/metal.hpp"
 #include "model/nvidia_system.hpp"
 #include "model/nvml.hpp"
 #include "model/opencl.hpp"
@@ -39,10 +40,11 @@ struct Snapshot {
   std::optional<PythonInfo> python;
   std::optional<MacosInfo> macos;
   std::optional<RocmInfo> rocm;
+  std::optional<MetalInfo> metal;
   std::optional<OllamaInfo> ollama;  ///< from an ollama server log (check --from)
   std::vector<Symptom> symptoms;     ///< messages seen in a log or pasted dump
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, root, live, probes, host, pci, opencl,
-               vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms)
+               vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal)
 
 }  // namespace gpudoctor

@@ -42,6 +42,7 @@ const LibraryNames kMacos{
     "/usr/lib/libobjc.A.dylib",
     "/System/Library/Frameworks/Metal.framework/Metal",
     "/System/Library/Frameworks/MetalPerformanceShaders.framework/MetalPerformanceShaders",
+    "/System/Library/Frameworks/CoreGraphics.framework/CoreGraphics",
 };
 
 }  // namespace

@@ -22,6 +22,9 @@ struct LibraryNames {
   std::string objc_runtime;
   std::string metal;
   std::string mps;
+  /// Loaded before Metal: without it a command-line program gets no default Metal device
+  /// (https://developer.apple.com/documentation/metal/mtlcreatesystemdefaultdevice()).
+  std::string core_graphics;
 };
 
 /// The names for kPlatformLinux or kPlatformMacos (platform/platform.hpp); Linux's for others.
