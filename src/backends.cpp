@@ -32,6 +32,17 @@ void macos_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<
 void metal_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
 }  // namespace facts
 
+namespace {
+
+/// A section's smoke results; null when the section is absent.
+template <auto Section>
+const std::vector<SmokeResult>* smoke_of(const Snapshot& snap) {
+  const auto& section = snap.*Section;
+  return section ? &section->smoke : nullptr;
+}
+
+}  // namespace
+
 const std::vector<Backend>& all_backends() {
   using namespace facts;
   static const std::vector<Backend> backends = {
@@ -40,17 +51,19 @@ const std::vector<Backend>& all_backends() {
       {"pci", "display, 3D and accelerator PCI functions, their drivers and links (libpci, sysfs)",
        {}, false, nullptr, pci_device_view},
       {"opencl", "OpenCL ICDs, one isolated child per ICD",
-       {"OCL_ICD_*", "OPENCL_VENDOR_PATH", "POCL_*"}, true, opencl_facts, opencl_device_view},
+       {"OCL_ICD_*", "OPENCL_VENDOR_PATH", "POCL_*"}, true, opencl_facts, opencl_device_view,
+       smoke_of<&Snapshot::opencl>},
       {"vulkan", "Vulkan drivers through the loader, one isolated child per driver manifest",
        {"VK_*", "MESA_*", "DRI_PRIME", "LIBGL_*", "XDG_SESSION_TYPE", "DISPLAY",
         "WAYLAND_DISPLAY", "__NV_PRIME_RENDER_OFFLOAD", "__GLX_VENDOR_LIBRARY_NAME"},
-       true, vulkan_facts, vulkan_device_view},
+       true, vulkan_facts, vulkan_device_view, smoke_of<&Snapshot::vulkan>},
       {"nvidia",
        "NVIDIA kernel module, /dev nodes, Secure Boot, dkms, the libcuda and libnvidia-ml the "
        "loader would pick, CUDA toolkits, cuDNN, NCCL (files)",
        {"LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_*", "CUDNN_*", "NCCL_*", "NVIDIA_*"}, false,
        nvidia_facts, nullptr},
-      {"cuda", "libcuda.so.1, deviceQuery-grade", {"CUDA_*"}, true, cuda_facts, cuda_device_view},
+      {"cuda", "libcuda.so.1, deviceQuery-grade", {"CUDA_*"}, true, cuda_facts, cuda_device_view,
+       smoke_of<&Snapshot::cuda>},
       {"nvml", "libnvidia-ml.so.1", {"CUDA_VISIBLE_DEVICES"}, true, nvml_facts, nvml_device_view},
       {"python",
        "Python environments and their GPU packages, read from files, never imported",
@@ -68,7 +81,7 @@ const std::vector<Backend>& all_backends() {
       {"metal",
        "Metal's devices through the Objective-C runtime and Metal.framework, in an isolated "
        "child (macOS only)",
-       {"MTL_*", "METAL_*"}, true, metal_facts, metal_device_view},
+       {"MTL_*", "METAL_*"}, true, metal_facts, metal_device_view, smoke_of<&Snapshot::metal>},
       {"rocm",
        "the KFD topology, the amdgpu module, /dev/kfd and render nodes, ROCm installs, then "
        "libamdhip64 in an isolated child",
@@ -89,6 +102,17 @@ std::string backend_names(std::string_view separator) {
   std::vector<std::string> names;
   for (const auto& b : all_backends()) names.emplace_back(b.name);
   return join(names, separator);
+}
+
+std::vector<const SmokeResult*> smoke_results(const Snapshot& snap) {
+  std::vector<const SmokeResult*> out;
+  for (const auto& b : all_backends()) {
+    if (!b.smoke) continue;
+    if (const auto* results = b.smoke(snap)) {
+      for (const auto& r : *results) out.push_back(&r);
+    }
+  }
+  return out;
 }
 
 bool backend_variable(std::string_view name) {

@@ -35,6 +35,8 @@ struct Backend {
   void (*facts)(const Snapshot&, facts::Sink&) = nullptr;
   /// Its view of a merged device; null when it sees no devices.
   void (*device_view)(const Snapshot&, const MergedDevice&, std::vector<facts::Row>&) = nullptr;
+  /// Its smoke matmul results; null when it runs none.
+  const std::vector<SmokeResult>* (*smoke)(const Snapshot&) = nullptr;
 };
 
 /// Every backend, in the order they are listed, run and shown.
@@ -45,6 +47,9 @@ const Backend* find_backend(std::string_view name);
 
 /// "host, pci, opencl, …"
 std::string backend_names(std::string_view separator = ", ");
+
+/// Every smoke matmul result of the snapshot, backend by backend in registry order.
+std::vector<const SmokeResult*> smoke_results(const Snapshot& snap);
 
 /// Whether a variable of this name matters to some backend.
 bool backend_variable(std::string_view name);

@@ -1,6 +1,7 @@
 // The smoke matmul on every device of every API (CUDA, OpenCL, Vulkan, Metal): a device that
 // computes wrong numbers, or whose driver dies running a kernel, fails; one that could not be
 // tested is a note saying why.
+#include "backends.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 
@@ -50,22 +51,14 @@ Finding smoke_finding(const CheckSpec& self, const SmokeResult& s, bool macos) {
   return f;
 }
 
-void add_findings(const CheckSpec& self, const CheckInput& in,
-                  const std::vector<SmokeResult>& results, std::vector<Finding>& out) {
-  for (const auto& s : results) {
-    if (s.status == "fail" || s.status == "skip") {
-      out.push_back(smoke_finding(self, s, on_macos(in.snap)));
-    }
-  }
-}
-
 }  // namespace
 
 void check_smoke_results(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
-  if (in.snap.cuda) add_findings(self, in, in.snap.cuda->smoke, out);
-  if (in.snap.opencl) add_findings(self, in, in.snap.opencl->smoke, out);
-  if (in.snap.vulkan) add_findings(self, in, in.snap.vulkan->smoke, out);
-  if (in.snap.metal) add_findings(self, in, in.snap.metal->smoke, out);
+  for (const SmokeResult* s : smoke_results(in.snap)) {
+    if (s->status == "fail" || s->status == "skip") {
+      out.push_back(smoke_finding(self, *s, on_macos(in.snap)));
+    }
+  }
 }
 
 }  // namespace gpudoctor

@@ -97,13 +97,9 @@ void compare_devices(const Snapshot& s, const std::vector<MergedDevice>& devices
   }
   out.compare_set(Weight::device, "devices", "devices", names);
   out.compare(Weight::device, "devices", "device count", std::to_string(devices.size()));
-  auto smoke = [&out](const std::vector<SmokeResult>& results) {
-    for (const auto& r : results) out.compare(Weight::smoke, "smoke", r.api + " " + r.device, r.status);
-  };
-  if (s.cuda) smoke(s.cuda->smoke);
-  if (s.opencl) smoke(s.opencl->smoke);
-  if (s.vulkan) smoke(s.vulkan->smoke);
-  if (s.metal) smoke(s.metal->smoke);
+  for (const SmokeResult* r : smoke_results(s)) {
+    out.compare(Weight::smoke, "smoke", r->api + " " + r->device, r->status);
+  }
 }
 
 }  // namespace

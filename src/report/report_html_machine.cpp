@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "backends.hpp"
 #include "report/html.hpp"
 #include "report/report_html_machine.hpp"
 #include "text.hpp"
@@ -102,16 +103,11 @@ std::string software_section(const facts::Machine& m, const Json& environment) {
 
 std::string smoke_section(const Snapshot& snap) {
   Rows rows;
-  auto add = [&rows](const std::vector<SmokeResult>& results) {
-    for (const auto& r : results) {
-      rows.push_back({r.api, r.device, r.status, r.n ? std::to_string(*r.n) : "",
-                      number_text(r.max_rel_error), number_text(r.kernel_ms),
-                      number_text(r.gflops), r.reason.value_or("")});
-    }
-  };
-  if (snap.cuda) add(snap.cuda->smoke);
-  if (snap.opencl) add(snap.opencl->smoke);
-  if (snap.vulkan) add(snap.vulkan->smoke);
+  for (const SmokeResult* r : smoke_results(snap)) {
+    rows.push_back({r->api, r->device, r->status, r->n ? std::to_string(*r->n) : "",
+                    number_text(r->max_rel_error), number_text(r->kernel_ms),
+                    number_text(r->gflops), r->reason.value_or("")});
+  }
   if (rows.empty()) return "";
   return "<h2>Smoke tests</h2>\n" +
          table({"API", "device", "result", "n", "max rel. error", "kernel ms", "GFLOPS", "why"},

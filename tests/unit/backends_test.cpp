@@ -34,6 +34,31 @@ TEST(Backends, FindAndNames) {
   }
 }
 
+// Every reader of smoke results (the smoke check, diff's facts, the HTML report) takes them from
+// the registry: each backend that runs one, in registry order, Metal's included.
+TEST(Backends, SmokeResultsComeFromEveryBackendThatRunsOne) {
+  Snapshot s;
+  auto result = [](const char* api, const char* device) {
+    SmokeResult r;
+    r.api = api;
+    r.device = device;
+    r.status = "pass";
+    return r;
+  };
+  s.cuda = CudaInfo{};
+  s.cuda->smoke.push_back(result("cuda", "H100"));
+  s.opencl = OpenClInfo{};
+  s.opencl->smoke.push_back(result("opencl", "PoCL"));
+  s.metal = MetalInfo{};
+  s.metal->smoke.push_back(result("metal", "Apple M1 Pro"));
+  std::vector<std::string> apis;
+  for (const SmokeResult* r : smoke_results(s)) apis.push_back(r->api);
+  EXPECT_EQ(apis, (std::vector<std::string>{"opencl", "cuda", "metal"}));
+  std::size_t with_smoke = 0;
+  for (const auto& b : all_backends()) with_smoke += b.smoke != nullptr;
+  EXPECT_EQ(with_smoke, 4u);  // opencl, vulkan, cuda, metal
+}
+
 // The report's environment section keeps exactly the variables the backends declare; these
 // are the ones it kept when it had its own list, each from a backend row now.
 TEST(Backends, ReportKeepsEveryVariableABackendReads) {
