@@ -52,15 +52,24 @@ std::vector<const PciDevice*> bound_gpus(const Snapshot& s) {
 }
 
 /// The vendor of this machine's GPU as any backend saw it: a bound PCI GPU first, else a
-/// hardware device some API showed (NVML, CUDA, HIP, system_profiler), else a loaded NVIDIA
-/// kernel module. A tree without the PCI list still has a GPU whose driver to name.
+/// hardware device some API showed (NVML, CUDA, HIP, system_profiler), else a loaded nvidia or
+/// nouveau kernel module. A tree without the PCI list still has a GPU whose driver to name.
 std::optional<std::uint16_t> gpu_vendor(const CheckInput& in) {
   auto gpus = bound_gpus(in.snap);
   if (!gpus.empty()) return gpus.front()->vendor_id;
   for (const auto& m : in.devices) {
     if (!m.software && m.vendor_id) return static_cast<std::uint16_t>(*m.vendor_id);
   }
-  if (in.snap.nvidia && in.snap.nvidia->kernel.module_version) return kPciVendorNvidia;
+  if (in.snap.nvidia) {
+    const NvidiaKernel& k = in.snap.nvidia->kernel;
+    // nvidia or nouveau loaded: both drive only NVIDIA GPUs.
+    const bool nvidia_module =
+        k.module_version || std::any_of(k.loaded_modules.begin(), k.loaded_modules.end(),
+                                        [](const std::string& m) {
+                                          return m == "nvidia" || m == "nouveau";
+                                        });
+    if (nvidia_module) return kPciVendorNvidia;
+  }
   return std::nullopt;
 }
 

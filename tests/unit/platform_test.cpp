@@ -82,6 +82,14 @@ TEST(Platform, MissingDriverFixNamesTheGpuAnyBackendSaw) {
   EXPECT_NE(cl->fix->find("nvidia-opencl-icd"), std::string::npos) << *cl->fix;
   EXPECT_EQ(cl->fix->find("pocl"), std::string::npos) << *cl->fix;
   EXPECT_NE(vk->fix->find("nvidia-vulkan-icd"), std::string::npos) << *vk->fix;
+
+  // nouveau drives only NVIDIA GPUs too (the nvidia-nouveau-bound fixture has no PCI list).
+  s.nvidia->kernel.module_version.reset();
+  s.nvidia->kernel.loaded_modules = {"nouveau"};
+  const auto nouveau = run(s);
+  cl = test::find_finding(nouveau, "opencl.no_icd");
+  ASSERT_NE(cl, nullptr);
+  EXPECT_NE(cl->fix->find("nvidia-opencl-icd"), std::string::npos) << *cl->fix;
 }
 
 TEST(Platform, LinuxOnlyChecksSkipAMac) {
