@@ -5,6 +5,7 @@
 // https://github.com/NVIDIA/cuda-samples/blob/master/Samples/1_Utilities/deviceQuery/deviceQuery.cpp
 #include <cctype>
 
+#include "api/cuda/cuda_codes.hpp"
 #include "paste/readers.hpp"
 #include "text.hpp"
 
@@ -145,9 +146,9 @@ class DeviceQuery {
       auto [driver, runtime] = driver_runtime_versions(l.value);
       if (driver) {
         sink_.cuda().driver_version = driver;
-        sink_.fact("nvidia.cuda_max", cuda_text(*driver), i);
+        sink_.fact("nvidia.cuda_max", cuda_version_text(*driver), i);
       }
-      if (runtime) sink_.fact("cuda.runtime", cuda_text(*runtime), i);
+      if (runtime) sink_.fact("cuda.runtime", cuda_version_text(*runtime), i);
       return;
     }
     if (!device_) {
@@ -197,11 +198,6 @@ class DeviceQuery {
     devices.push_back(CudaDevice{});
     devices.back().ordinal = ordinal;
     return devices.back();
-  }
-
-  /// The CUDA version a packed number stands for: 12020 → "12.2".
-  static std::string cuda_text(int packed) {
-    return std::to_string(packed / 1000) + "." + std::to_string(packed % 1000 / 10);
   }
 
   PasteSink& sink_;

@@ -208,12 +208,6 @@ std::string nvrm_words(std::string_view t) {
   return std::string(trim(out));
 }
 
-/// "[   12.014918] NVRM: …" / "Jun 30 11:07:05 host kernel: NVRM: …": a line that opens a
-/// message; a bare "NVRM: …" continues the one before.
-bool opens_message(std::string_view t) {
-  return !starts_with(t, "NVRM:");
-}
-
 std::string nvrm_version_after(std::string_view t, std::string_view key) {
   const auto at = t.find(key);
   if (at == std::string_view::npos) return "";
@@ -240,15 +234,14 @@ class KernelLog {
       if (t.find("NVRM:") == std::string_view::npos) continue;
       sink_.claim(i, kFormat_kernel_log);
       const std::string words = nvrm_words(t);
-      if (messages_.empty() || opens_message(t) || !continues_) {
-        messages_.push_back({words, i});
-      } else {
+      // "[   12.014918] NVRM: …" / "Jun 30 11:07:05 host kernel: NVRM: …" opens a message; a
+      // bare "NVRM: …" right under an NVRM line continues it.
+      const bool continues = !messages_.empty() && starts_with(t, "NVRM:") && i > 0 &&
+                             trim(lines[i - 1].text).find("NVRM:") != std::string_view::npos;
+      if (continues) {
         messages_.back().text += " " + words;
-      }
-      continues_ = true;
-      // A line of another message between two NVRM lines ends the run.
-      if (i + 1 < lines.size() && trim(lines[i + 1].text).find("NVRM:") == std::string_view::npos) {
-        continues_ = false;
+      } else {
+        messages_.push_back({words, i});
       }
     }
   }
@@ -347,7 +340,6 @@ class KernelLog {
 
   PasteSink& sink_;
   std::vector<NvrmMessage> messages_;
-  bool continues_ = false;
   bool mismatch_ = false;
 };
 
