@@ -34,11 +34,19 @@ void metal_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<
 
 namespace {
 
-/// A section's smoke results; null when the section is absent.
+/// How many devices a section lists (OpenCL: across its platforms).
+template <typename Section>
+std::size_t listed_devices(const Section& section) {
+  return section.devices.size();
+}
+std::size_t listed_devices(const OpenClInfo& section) { return opencl_device_count(section); }
+
+/// A section's smoke results and device count; no results when the section is absent.
 template <auto Section>
-const std::vector<SmokeResult>* smoke_of(const Snapshot& snap) {
+SmokeOf smoke_of(const Snapshot& snap) {
   const auto& section = snap.*Section;
-  return section ? &section->smoke : nullptr;
+  if (!section) return {};
+  return {&section->smoke, listed_devices(*section)};
 }
 
 }  // namespace
@@ -46,26 +54,29 @@ const std::vector<SmokeResult>* smoke_of(const Snapshot& snap) {
 const std::vector<Backend>& all_backends() {
   using namespace facts;
   static const std::vector<Backend> backends = {
-      {"host", "OS, kernel, CPU, memory, container, VM or WSL (files)", {"PATH", "WSL_DISTRO_NAME"}, false,
-       host_facts, nullptr},
-      {"pci", "display, 3D and accelerator PCI functions, their drivers and links (libpci, sysfs)",
-       {}, false, nullptr, pci_device_view},
-      {"opencl", "OpenCL ICDs, one isolated child per ICD",
+      {"host", "host", "OS, kernel, CPU, memory, container, VM or WSL (files)",
+       {"PATH", "WSL_DISTRO_NAME"}, false, host_facts, nullptr},
+      {"pci", "PCI",
+       "display, 3D and accelerator PCI functions, their drivers and links (libpci, sysfs)", {},
+       false, nullptr, pci_device_view},
+      {"opencl", "OpenCL", "OpenCL ICDs, one isolated child per ICD",
        {"OCL_ICD_*", "OPENCL_VENDOR_PATH", "POCL_*"}, true, opencl_facts, opencl_device_view,
        smoke_of<&Snapshot::opencl>},
-      {"vulkan", "Vulkan drivers through the loader, one isolated child per driver manifest",
+      {"vulkan", "Vulkan",
+       "Vulkan drivers through the loader, one isolated child per driver manifest",
        {"VK_*", "MESA_*", "DRI_PRIME", "LIBGL_*", "XDG_SESSION_TYPE", "DISPLAY",
         "WAYLAND_DISPLAY", "__NV_PRIME_RENDER_OFFLOAD", "__GLX_VENDOR_LIBRARY_NAME"},
        true, vulkan_facts, vulkan_device_view, smoke_of<&Snapshot::vulkan>},
-      {"nvidia",
+      {"nvidia", "NVIDIA",
        "NVIDIA kernel module, /dev nodes, Secure Boot, dkms, the libcuda and libnvidia-ml the "
        "loader would pick, CUDA toolkits, cuDNN, NCCL (files)",
        {"LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_*", "CUDNN_*", "NCCL_*", "NVIDIA_*"}, false,
        nvidia_facts, nullptr},
-      {"cuda", "libcuda.so.1, deviceQuery-grade", {"CUDA_*"}, true, cuda_facts, cuda_device_view,
-       smoke_of<&Snapshot::cuda>},
-      {"nvml", "libnvidia-ml.so.1", {"CUDA_VISIBLE_DEVICES"}, true, nvml_facts, nvml_device_view},
-      {"python",
+      {"cuda", "CUDA", "libcuda.so.1, deviceQuery-grade", {"CUDA_*"}, true, cuda_facts,
+       cuda_device_view, smoke_of<&Snapshot::cuda>},
+      {"nvml", "NVML", "libnvidia-ml.so.1", {"CUDA_VISIBLE_DEVICES"}, true, nvml_facts,
+       nvml_device_view},
+      {"python", "Python",
        "Python environments and their GPU packages, read from files, never imported",
        {"VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "PYTHONPATH", "PYTHONHOME",
         "KERAS_BACKEND", "KERAS_HOME", "XLA_FLAGS", "TORCH_CUDA_ARCH_LIST", "JAX_*",
@@ -73,16 +84,16 @@ const std::vector<Backend>& all_backends() {
         "TF_FORCE_GPU_ALLOW_GROWTH", "TF_ENABLE_ONEDNN_OPTS", "ONEAPI_DEVICE_SELECTOR",
         "ZE_*", "SYCL_*"},
        false, python_facts, nullptr},
-      {"macos",
+      {"macos", "macOS",
        "sw_vers, sysctl and system_profiler SPDisplaysDataType (on a Mac, or recorded under "
        "--sysroot)",
        {"DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "SYSTEM_VERSION_COMPAT"},
        false, macos_facts, macos_device_view},
-      {"metal",
+      {"metal", "Metal",
        "Metal's devices through the Objective-C runtime and Metal.framework, in an isolated "
        "child (macOS only)",
        {"MTL_*", "METAL_*"}, true, metal_facts, metal_device_view, smoke_of<&Snapshot::metal>},
-      {"rocm",
+      {"rocm", "ROCm",
        "the KFD topology, the amdgpu module, /dev/kfd and render nodes, ROCm installs, then "
        "libamdhip64 in an isolated child",
        {"ROCM_PATH", "HSA_*", "ROCR_*", "HIP_*", "HCC_*", "GPU_DEVICE_ORDINAL"}, true, rocm_facts,
@@ -108,7 +119,7 @@ std::vector<const SmokeResult*> smoke_results(const Snapshot& snap) {
   std::vector<const SmokeResult*> out;
   for (const auto& b : all_backends()) {
     if (!b.smoke) continue;
-    if (const auto* results = b.smoke(snap)) {
+    if (const auto* results = b.smoke(snap).results) {
       for (const auto& r : *results) out.push_back(&r);
     }
   }

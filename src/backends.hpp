@@ -23,8 +23,17 @@ inline constexpr std::string_view kBackendMacos = "macos";
 inline constexpr std::string_view kBackendRocm = "rocm";
 inline constexpr std::string_view kBackendMetal = "metal";
 
+/// A backend's smoke matmul results and how many devices it lists: results are one per device,
+/// in its list's order (MergedDevice::seen_by under the backend's name), when the two counts
+/// agree.
+struct SmokeOf {
+  const std::vector<SmokeResult>* results = nullptr;  ///< null when its section is absent
+  std::size_t devices = 0;
+};
+
 struct Backend {
-  std::string_view name;  ///< what `--backend` takes
+  std::string_view name;   ///< what `--backend` takes
+  std::string_view title;  ///< how findings name it: "OpenCL", "CUDA"
   std::string_view help;  ///< one line: what it reads
   /// The environment variables that change what it finds: exact names, or prefixes ending in
   /// '*' ("VK_*").
@@ -35,8 +44,8 @@ struct Backend {
   void (*facts)(const Snapshot&, facts::Sink&) = nullptr;
   /// Its view of a merged device; null when it sees no devices.
   void (*device_view)(const Snapshot&, const MergedDevice&, std::vector<facts::Row>&) = nullptr;
-  /// Its smoke matmul results; null when it runs none.
-  const std::vector<SmokeResult>* (*smoke)(const Snapshot&) = nullptr;
+  /// Its smoke matmul results and its device count; null when it runs none.
+  SmokeOf (*smoke)(const Snapshot&) = nullptr;
 };
 
 /// Every backend, in the order they are listed, run and shown.

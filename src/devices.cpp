@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/pci/gpu_ids.hpp"
+#include "backends.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -52,9 +53,10 @@ class Merger {
       for (std::size_t i = 0; i < snap_.metal->devices.size(); ++i) add_metal(i);
     }
     if (snap_.opencl) {
+      std::size_t flat = 0;
       for (std::size_t p = 0; p < snap_.opencl->platforms.size(); ++p) {
         for (std::size_t d = 0; d < snap_.opencl->platforms[p].devices.size(); ++d) {
-          add_opencl(p, d);
+          add_opencl(p, d, flat++);
         }
       }
     }
@@ -106,7 +108,7 @@ class Merger {
     const MacGpu& g = snap_.macos->gpus[i];
     MergedDevice* m = g.vendor_id ? find(std::nullopt, std::nullopt, g.vendor_id, g.device_id)
                                   : nullptr;
-    if (m == nullptr || m->macos) {
+    if (m == nullptr || m->saw(kBackendMacos)) {
       out_.push_back(MergedDevice{});
       m = &out_.back();
       m->name = g.name.value_or("GPU");
@@ -115,7 +117,7 @@ class Merger {
       m->vendor_id = g.vendor_id;
       m->device_id = g.device_id;
     }
-    m->macos = i;
+    m->seen_by[std::string(kBackendMacos)].push_back(i);
   }
 
   /// A Metal device joins the system_profiler GPU of the same machine: system_profiler's JSON
@@ -132,7 +134,7 @@ class Merger {
       if (d.name) m->name_source = "metal";
       m->kind = DeviceKind::gpu;
     }
-    m->metal.push_back(i);
+    m->seen_by[std::string(kBackendMetal)].push_back(i);
   }
 
   MergedDevice* find_mac_gpu(const std::string& metal_name) {
@@ -140,8 +142,8 @@ class Merger {
     MergedDevice* hit = nullptr;
     int hits = 0;
     for (auto& m : out_) {
-      if (!m.macos || !m.metal.empty()) continue;
-      const auto& name = snap_.macos->gpus[*m.macos].name;
+      if (!m.saw(kBackendMacos) || m.saw(kBackendMetal)) continue;
+      const auto& name = snap_.macos->gpus[m.in(kBackendMacos).front()].name;
       if (!name || name->empty()) continue;
       const std::string have = to_lower(*name);
       // Metal prefixes the vendor system_profiler leaves out ("AMD ", "Intel(R) "…).
@@ -178,11 +180,11 @@ class Merger {
     if (!is_cuda && !m->device_id && snap_.nvml->devices[i].pci_device_id) {
       m->device_id = *snap_.nvml->devices[i].pci_device_id >> 16;  // NVML packs device, vendor
     }
-    if (name && (m->pci || !m->vulkan.empty())) {
+    if (name && (m->pci || m->saw(kBackendVulkan))) {
       m->name = *name;
       m->name_source = is_cuda ? "cuda" : "nvml";
     }
-    (is_cuda ? m->cuda : m->nvml).push_back(i);
+    m->seen_by[std::string(is_cuda ? kBackendCuda : kBackendNvml)].push_back(i);
   }
 
   /// KFD nodes and HIP devices: AMD GPUs, joined on their PCI address.
@@ -190,22 +192,23 @@ class Merger {
     for (std::size_t i = 0; i < r.nodes.size(); ++i) {
       const KfdNode& n = r.nodes[i];
       MergedDevice* m = find(n.pci_address, std::nullopt, kVendorAmd, n.device_id);
-      if (m != nullptr && !n.pci_address && !m->kfd.empty()) m = nullptr;  // another node's GPU
+      if (m != nullptr && !n.pci_address && m->saw(kApiKfd)) m = nullptr;  // another node's GPU
       const std::string name = "AMD GPU" + (n.gfx_target ? " (" + *n.gfx_target + ")" : "");
       MergedDevice& entry = amd_entry(m, n.pci_address, n.device_id, name);
-      if (!entry.pci && entry.kfd.empty() && entry.name_source == "none") entry.name_source = "kfd";
-      entry.kfd.push_back(i);
+      if (!entry.pci && !entry.saw(kApiKfd) && entry.name_source == "none")
+        entry.name_source = "kfd";
+      entry.seen_by[std::string(kApiKfd)].push_back(i);
     }
     if (!r.hip) return;
     for (std::size_t i = 0; i < r.hip->devices.size(); ++i) {
       const HipDevice& d = r.hip->devices[i];
       MergedDevice& m = amd_entry(find(d.pci_bus_id, std::nullopt, kVendorAmd, std::nullopt),
                                   d.pci_bus_id, std::nullopt, d.name.value_or("AMD GPU"));
-      if (d.name && (m.pci || !m.kfd.empty() || m.name_source == "none")) {
+      if (d.name && (m.pci || m.saw(kApiKfd) || m.name_source == "none")) {
         m.name = *d.name;  // beats pci.ids and KFD
         m.name_source = "hip";
       }
-      m.hip.push_back(i);
+      m.seen_by[std::string(kApiHip)].push_back(i);
     }
   }
 
@@ -241,14 +244,14 @@ class Merger {
     }
     if (!m->uuid && !software) m->uuid = v.device_uuid;
     // The driver's name beats a stale pci.ids entry (but CUDA/NVML names win over Vulkan's).
-    if (m->pci && v.name && m->cuda.empty() && m->nvml.empty()) {
+    if (m->pci && v.name && !m->saw(kBackendCuda) && !m->saw(kBackendNvml)) {
       m->name = *v.name;
       m->name_source = "vulkan";
     }
-    m->vulkan.push_back(i);
+    m->seen_by[std::string(kBackendVulkan)].push_back(i);
   }
 
-  void add_opencl(std::size_t p, std::size_t d) {
+  void add_opencl(std::size_t p, std::size_t d, std::size_t flat) {
     const OpenClDevice& c = snap_.opencl->platforms[p].devices[d];
     bool software = c.type == std::optional<std::string>("CPU");
     MergedDevice* m =
@@ -264,11 +267,12 @@ class Merger {
       if (c.pci_bus_id) m->pci_address = lower_hex_address(*c.pci_bus_id);
     }
     if (!m->uuid && !software) m->uuid = c.uuid;
-    if (m->pci && m->vulkan.empty() && m->cuda.empty() && m->nvml.empty() && c.name) {
+    if (m->pci && !m->saw(kBackendVulkan) && !m->saw(kBackendCuda) && !m->saw(kBackendNvml) &&
+        c.name) {
       m->name = *c.name;
       m->name_source = "opencl";
     }
-    m->opencl.emplace_back(p, d);
+    m->seen_by[std::string(kBackendOpenCl)].push_back(flat);
   }
 
   /// The host CPU: every software implementation runs on it.
@@ -359,6 +363,30 @@ std::string normalize_uuid(std::string_view uuid) {
 
 std::vector<MergedDevice> merge_devices(const Snapshot& snap) { return Merger(snap).run(); }
 
+const std::vector<std::size_t>& MergedDevice::in(std::string_view api) const {
+  static const std::vector<std::size_t> none;
+  const auto it = seen_by.find(api);
+  return it == seen_by.end() ? none : it->second;
+}
+
+bool MergedDevice::saw(std::string_view api) const { return !in(api).empty(); }
+
+std::optional<std::pair<std::size_t, std::size_t>> opencl_position(const OpenClInfo& info,
+                                                                   std::size_t i) {
+  for (std::size_t p = 0; p < info.platforms.size(); ++p) {
+    const std::size_t n = info.platforms[p].devices.size();
+    if (i < n) return std::make_pair(p, i);
+    i -= n;
+  }
+  return std::nullopt;
+}
+
+std::size_t opencl_device_count(const OpenClInfo& info) {
+  std::size_t n = 0;
+  for (const auto& p : info.platforms) n += p.devices.size();
+  return n;
+}
+
 Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices) {
   Json arr = Json::array();
   for (std::size_t i = 0; i < devices.size(); ++i) {
@@ -374,27 +402,27 @@ Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices
               {"device_id", m.device_id},
               {"uuid", m.uuid}};
     j["pci"] = m.pci ? Json(snap.pci->devices[*m.pci]) : Json(nullptr);
-    j["opencl"] = Json::array();
-    for (auto [p, d] : m.opencl) {
+    auto listed = [&](std::string_view api, auto&& entry) {
+      Json list = Json::array();
+      for (auto i : m.in(api)) list.push_back(entry(i));
+      j[std::string(api)] = std::move(list);
+    };
+    listed(kBackendOpenCl, [&](std::size_t i) {
+      const auto [p, d] = *opencl_position(*snap.opencl, i);
       const auto& plat = snap.opencl->platforms[p];
       Json v = plat.devices[d];
       v["platform"] = plat.name;
       v["library"] = plat.library;
-      j["opencl"].push_back(std::move(v));
-    }
-    j["vulkan"] = Json::array();
-    for (auto v : m.vulkan) j["vulkan"].push_back(snap.vulkan->devices[v]);
-    j["cuda"] = Json::array();
-    for (auto c : m.cuda) j["cuda"].push_back(snap.cuda->devices[c]);
-    j["nvml"] = Json::array();
-    for (auto n : m.nvml) j["nvml"].push_back(snap.nvml->devices[n]);
-    j["macos"] = m.macos ? Json(snap.macos->gpus[*m.macos]) : Json(nullptr);
-    j["kfd"] = Json::array();
-    for (auto k : m.kfd) j["kfd"].push_back(snap.rocm->nodes[k]);
-    j["hip"] = Json::array();
-    for (auto h : m.hip) j["hip"].push_back(snap.rocm->hip->devices[h]);
-    j["metal"] = Json::array();
-    for (auto d : m.metal) j["metal"].push_back(snap.metal->devices[d]);
+      return v;
+    });
+    listed(kBackendVulkan, [&](std::size_t i) { return Json(snap.vulkan->devices[i]); });
+    listed(kBackendCuda, [&](std::size_t i) { return Json(snap.cuda->devices[i]); });
+    listed(kBackendNvml, [&](std::size_t i) { return Json(snap.nvml->devices[i]); });
+    j["macos"] =
+        m.saw(kBackendMacos) ? Json(snap.macos->gpus[m.in(kBackendMacos).front()]) : Json(nullptr);
+    listed(kApiKfd, [&](std::size_t i) { return Json(snap.rocm->nodes[i]); });
+    listed(kApiHip, [&](std::size_t i) { return Json(snap.rocm->hip->devices[i]); });
+    listed(kBackendMetal, [&](std::size_t i) { return Json(snap.metal->devices[i]); });
     arr.push_back(std::move(j));
   }
   return arr;

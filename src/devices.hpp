@@ -1,7 +1,9 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -11,6 +13,10 @@
 namespace gpudoctor {
 
 enum class DeviceKind { gpu, accelerator, cpu, other };
+
+/// The two APIs of the rocm backend, as MergedDevice::seen_by names them.
+inline constexpr std::string_view kApiKfd = "kfd";
+inline constexpr std::string_view kApiHip = "hip";
 
 /// One physical device and every backend's view of it, by index into the snapshot's sections.
 struct MergedDevice {
@@ -25,15 +31,18 @@ struct MergedDevice {
   std::optional<std::uint32_t> vendor_id;
   std::optional<std::uint32_t> device_id;
   std::optional<std::string> uuid;
-  std::optional<std::size_t> pci;                           ///< snapshot.pci->devices[i]
-  std::vector<std::pair<std::size_t, std::size_t>> opencl;  ///< platforms[p].devices[d]
-  std::vector<std::size_t> vulkan;                          ///< snapshot.vulkan->devices[i]
-  std::vector<std::size_t> cuda;                            ///< snapshot.cuda->devices[i]
-  std::vector<std::size_t> nvml;                            ///< snapshot.nvml->devices[i]
-  std::optional<std::size_t> macos;                         ///< snapshot.macos->gpus[i]
-  std::vector<std::size_t> kfd;                             ///< snapshot.rocm->nodes[i]
-  std::vector<std::size_t> hip;                             ///< snapshot.rocm->hip->devices[i]
-  std::vector<std::size_t> metal;                           ///< snapshot.metal->devices[i]
+  std::optional<std::size_t> pci;  ///< snapshot.pci->devices[i]: the hardware list, not an API
+  /// Every API that saw it: the API's name → positions in that API's device list, in the order
+  /// it lists them. A backend keys its devices under its own name ("cuda", "vulkan", "metal"…:
+  /// its section's `devices`; "opencl": its devices counted across platforms, see
+  /// opencl_position; "macos": snapshot.macos->gpus); ROCm under two, kApiKfd
+  /// (snapshot.rocm->nodes) and kApiHip (snapshot.rocm->hip->devices).
+  std::map<std::string, std::vector<std::size_t>, std::less<>> seen_by;
+
+  /// The positions in `api`'s list; empty when that API did not see this device.
+  const std::vector<std::size_t>& in(std::string_view api) const;
+  /// Whether `api` saw this device.
+  bool saw(std::string_view api) const;
 };
 
 /// Joins the backends' device lists: on PCI address, then UUID, then vendor+device id (only
@@ -47,6 +56,14 @@ std::optional<std::string> normalize_pci_address(std::string_view address);
 
 /// "GPU-1a2b…" (CUDA, NVML) or "1a2b…" (Vulkan, OpenCL) → lower-case hex without dashes.
 std::string normalize_uuid(std::string_view uuid);
+
+/// OpenCL device number `i`, counted across platforms platform by platform, as its platform
+/// and its place there; nullopt past the last.
+std::optional<std::pair<std::size_t, std::size_t>> opencl_position(const OpenClInfo& info,
+                                                                   std::size_t i);
+
+/// How many devices OpenCL lists, across platforms.
+std::size_t opencl_device_count(const OpenClInfo& info);
 
 /// The merged devices with each backend's view copied in, for `query --json`.
 Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices);

@@ -2,6 +2,7 @@
 // fall back to the CPU.
 #include <algorithm>
 
+#include "backends.hpp"
 #include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
@@ -30,14 +31,14 @@ std::string driver_package(std::uint16_t vendor, bool vulkan) {
 
 bool has_hardware_device(const CheckInput& in, bool vulkan) {
   return std::any_of(in.devices.begin(), in.devices.end(), [&](const MergedDevice& m) {
-    return !m.software && (vulkan ? !m.vulkan.empty() : !m.opencl.empty());
+    return !m.software && m.saw(vulkan ? kBackendVulkan : kBackendOpenCl);
   });
 }
 
 std::size_t software_devices(const CheckInput& in, bool vulkan) {
   std::size_t n = 0;
   for (const auto& m : in.devices) {
-    if (m.software) n += vulkan ? m.vulkan.size() : m.opencl.size();
+    if (m.software) n += m.in(vulkan ? kBackendVulkan : kBackendOpenCl).size();
   }
   return n;
 }

@@ -4,8 +4,9 @@
 #include <cstdio>
 #include <optional>
 
-#include "api/pci/gpu_ids.hpp"
 #include "api/cuda/cuda_codes.hpp"
+#include "api/pci/gpu_ids.hpp"
+#include "backends.hpp"
 #include "facts/area_summaries.hpp"
 #include "paste/pasted_root.hpp"
 #include "text.hpp"
@@ -63,9 +64,12 @@ std::vector<ApiDevice> api_devices(const Snapshot& s, const std::vector<MergedDe
   std::vector<ApiDevice> out;
   for (const auto& m : devices) {
     if (vulkan) {
-      for (auto i : m.vulkan) out.push_back({s.vulkan->devices[i].name.value_or(m.name), m.software});
+      for (auto i : m.in(kBackendVulkan)) {
+        out.push_back({s.vulkan->devices[i].name.value_or(m.name), m.software});
+      }
     } else {
-      for (auto [p, d] : m.opencl) {
+      for (auto flat : m.in(kBackendOpenCl)) {
+        const auto [p, d] = *opencl_position(*s.opencl, flat);
         const auto& plat = s.opencl->platforms[p];
         out.push_back({plat.devices[d].name.value_or(m.name) + (plat.name ? " on " + *plat.name : std::string()),
                        m.software});

@@ -1,4 +1,5 @@
 // The driver, toolkit, cuDNN and GPU against the vendors' compatibility matrices.
+#include "backends.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 #include "compat/compat_query.hpp"
@@ -16,13 +17,13 @@ std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in) {
   for (const auto& m : in.devices) {
     if (m.vendor_id != std::optional<std::uint32_t>(kPciVendorNvidia) || m.software) continue;
     GpuCapability g{m.name, std::nullopt};
-    for (auto c : m.cuda) {
+    for (auto c : m.in(kBackendCuda)) {
       const auto& d = in.snap.cuda->devices[c];
       if (d.cc_major && d.cc_minor) {
         g.cc = parse_version(std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor));
       }
     }
-    for (auto n : m.nvml) {
+    for (auto n : m.in(kBackendNvml)) {
       const auto& d = in.snap.nvml->devices[n];
       if (!g.cc && d.cc_major && d.cc_minor) {
         g.cc = parse_version(std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor));

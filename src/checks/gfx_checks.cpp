@@ -3,6 +3,7 @@
 // judges the build by ROCm's compatibility matrix instead.
 #include <algorithm>
 
+#include "backends.hpp"
 #include "checks/arch_facts.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
@@ -20,7 +21,8 @@ std::string gpu_label(const CheckInput& in, std::size_t i) {
   const KfdNode& n = in.snap.rocm->nodes[i];
   std::string name = "KFD node " + std::to_string(n.node);
   for (const auto& m : in.devices) {
-    if (std::find(m.kfd.begin(), m.kfd.end(), i) != m.kfd.end()) name = m.name;
+    const auto& kfd = m.in(kApiKfd);
+    if (std::find(kfd.begin(), kfd.end(), i) != kfd.end()) name = m.name;
   }
   return name + " (" + *n.gfx_target + ")";
 }

@@ -1,6 +1,7 @@
 // The GPU as the kernel sees it: bound driver, NVIDIA module state, device nodes, versions.
 #include <algorithm>
 
+#include "backends.hpp"
 #include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
@@ -83,8 +84,12 @@ void check_no_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Findi
   std::vector<std::string> cpu_only;
   for (const auto& m : in.devices) {
     if (!m.software) continue;
-    if (!m.opencl.empty()) cpu_only.push_back("OpenCL (" + std::to_string(m.opencl.size()) + ")");
-    if (!m.vulkan.empty()) cpu_only.push_back("Vulkan (" + std::to_string(m.vulkan.size()) + ")");
+    if (const auto& cl = m.in(kBackendOpenCl); !cl.empty()) {
+      cpu_only.push_back("OpenCL (" + std::to_string(cl.size()) + ")");
+    }
+    if (const auto& vk = m.in(kBackendVulkan); !vk.empty()) {
+      cpu_only.push_back("Vulkan (" + std::to_string(vk.size()) + ")");
+    }
   }
   if (!cpu_only.empty()) {
     f.evidence.push_back("only CPU implementations answer: " + join(cpu_only, ", "));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "backends.hpp"
 #include "checks/arch_facts.hpp"
 #include "checks/check_util.hpp"
 
@@ -47,7 +48,8 @@ std::string node_label(const CheckInput& in, std::size_t i) {
   const KfdNode& n = in.snap.rocm->nodes[i];
   std::string name = "KFD node " + std::to_string(n.node);
   for (const auto& m : in.devices) {
-    if (std::find(m.kfd.begin(), m.kfd.end(), i) != m.kfd.end()) name = m.name;
+    const auto& kfd = m.in(kApiKfd);
+    if (std::find(kfd.begin(), kfd.end(), i) != kfd.end()) name = m.name;
   }
   std::vector<std::string> extra;
   for (const auto& part : {n.gfx_target, n.pci_address}) {

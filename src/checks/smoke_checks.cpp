@@ -10,11 +10,8 @@ namespace gpudoctor {
 namespace {
 
 std::string api_name(const std::string& api) {
-  if (api == "cuda") return "CUDA";
-  if (api == "opencl") return "OpenCL";
-  if (api == "vulkan") return "Vulkan";
-  if (api == "metal") return "Metal";
-  return api;
+  const Backend* b = find_backend(api);
+  return b ? std::string(b->title) : api;
 }
 
 Finding smoke_finding(const CheckSpec& self, const SmokeResult& s, bool macos) {

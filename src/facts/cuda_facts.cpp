@@ -1,5 +1,6 @@
 // CUDA through the driver API: each device deviceQuery-grade, and what libcuda itself said.
 #include "api/cuda/cuda_codes.hpp"
+#include "backends.hpp"
 #include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
@@ -29,7 +30,7 @@ std::string sm_text(const CudaDevice& d) {
 }  // namespace
 
 void cuda_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows) {
-  for (auto c : m.cuda) {
+  for (auto c : m.in(kBackendCuda)) {
     const CudaDevice& d = snap.cuda->devices[c];
     RowValues head;
     head.opt("name", d.name);

@@ -86,7 +86,7 @@ void compare_devices(const Snapshot& s, const std::vector<MergedDevice>& devices
   std::vector<std::string> names;
   for (const auto& d : devices) {
     std::string name = d.name;
-    for (auto c : d.cuda) {
+    for (auto c : d.in(kBackendCuda)) {
       const auto& cd = s.cuda->devices[c];
       if (cd.cc_major && cd.cc_minor) {
         name += " (compute capability " + std::to_string(*cd.cc_major) + "." +

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "backends.hpp"
 #include "facts/facts.hpp"
 
 namespace gpudoctor::facts {
@@ -74,12 +75,12 @@ Identity device_identity(const Snapshot& snap, const MergedDevice& m) {
     if (d.name) id.model_name = *d.name;
     if (auto bus = nvml_bus_id(d.pci_bus_id)) id.pci_bus_id = bus;
   };
-  if (!m.cuda.empty() && snap.cuda) {
-    const CudaDevice& c = snap.cuda->devices[m.cuda.front()];
+  if (m.saw(kBackendCuda) && snap.cuda) {
+    const CudaDevice& c = snap.cuda->devices[m.in(kBackendCuda).front()];
     take(c.ordinal, c);
   }
-  if (!m.nvml.empty() && snap.nvml) {
-    const NvmlDevice& n = snap.nvml->devices[m.nvml.front()];
+  if (m.saw(kBackendNvml) && snap.nvml) {
+    const NvmlDevice& n = snap.nvml->devices[m.in(kBackendNvml).front()];
     take(n.index, n);
   }
   return id;
@@ -87,30 +88,12 @@ Identity device_identity(const Snapshot& snap, const MergedDevice& m) {
 
 std::vector<Smoke> smoke_facts(const Snapshot& snap, const std::vector<MergedDevice>& devices) {
   std::vector<Smoke> out;
-  if (snap.cuda) {
+  for (const auto& b : all_backends()) {
+    const SmokeOf run = b.smoke ? b.smoke(snap) : SmokeOf{};
+    if (!run.results) continue;
     add_smoke(
-        snap.cuda->smoke, snap.cuda->devices.size(), devices,
-        [](const MergedDevice& m, std::size_t i) { return holds(m.cuda, i); }, out);
-  }
-  if (snap.opencl) {
-    std::vector<std::pair<std::size_t, std::size_t>> flat;
-    for (std::size_t p = 0; p < snap.opencl->platforms.size(); ++p) {
-      for (std::size_t d = 0; d < snap.opencl->platforms[p].devices.size(); ++d)
-        flat.emplace_back(p, d);
-    }
-    add_smoke(
-        snap.opencl->smoke, flat.size(), devices,
-        [&flat](const MergedDevice& m, std::size_t i) { return holds(m.opencl, flat[i]); }, out);
-  }
-  if (snap.vulkan) {
-    add_smoke(
-        snap.vulkan->smoke, snap.vulkan->devices.size(), devices,
-        [](const MergedDevice& m, std::size_t i) { return holds(m.vulkan, i); }, out);
-  }
-  if (snap.metal) {
-    add_smoke(
-        snap.metal->smoke, snap.metal->devices.size(), devices,
-        [](const MergedDevice& m, std::size_t i) { return holds(m.metal, i); }, out);
+        *run.results, run.devices, devices,
+        [&b](const MergedDevice& m, std::size_t i) { return holds(m.in(b.name), i); }, out);
   }
   return out;
 }

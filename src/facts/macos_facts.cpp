@@ -1,5 +1,6 @@
 // macOS: each GPU as system_profiler lists it, the OS, CPU and variables, and what diff
 // compares of them.
+#include "backends.hpp"
 #include "facts/area_summaries.hpp"
 #include "facts/row_values.hpp"
 #include "text.hpp"
@@ -64,8 +65,8 @@ void compare_macos(const MacosInfo& m, Sink& out) {
 }  // namespace
 
 void macos_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows) {
-  if (!m.macos || !snap.macos) return;
-  const MacGpu& g = snap.macos->gpus[*m.macos];
+  if (!m.saw(kBackendMacos) || !snap.macos) return;
+  const MacGpu& g = snap.macos->gpus[m.in(kBackendMacos).front()];
   std::string ids;
   if (g.vendor_id && g.device_id) ids = hex(*g.vendor_id, 4) + ":" + hex(*g.device_id, 4);
   std::string bus = g.bus.value_or("");

@@ -1,6 +1,7 @@
 // Metal: each device as MTLCopyAllDevices lists it (its row under the merged device), and what
 // diff compares: the devices' GPU families and the smoke verdicts (compared with every API's).
 #include "api/metal/metal_families.hpp"
+#include "backends.hpp"
 #include "facts/row_values.hpp"
 #include "text.hpp"
 
@@ -35,7 +36,7 @@ std::string placement(const MetalDevice& d) {
 
 void metal_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows) {
   if (!snap.metal) return;
-  for (auto i : m.metal) {
+  for (auto i : m.in(kBackendMetal)) {
     const MetalDevice& d = snap.metal->devices[i];
     add_row(rows, "Metal",
             RowValues()

@@ -1,5 +1,6 @@
 // NVML: each device's memory, clocks, power, PCIe, ECC; and what libnvidia-ml itself said.
 #include "api/cuda/cuda_codes.hpp"
+#include "backends.hpp"
 #include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
@@ -20,7 +21,7 @@ std::string opt_int(const std::optional<int>& v, const std::string& prefix) {
 }  // namespace
 
 void nvml_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows) {
-  for (auto n : m.nvml) {
+  for (auto n : m.in(kBackendNvml)) {
     const NvmlDevice& d = snap.nvml->devices[n];
     std::string mem;
     if (d.memory_total_bytes) {

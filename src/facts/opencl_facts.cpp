@@ -1,6 +1,7 @@
 // OpenCL: each device as its ICD reports it, the registered ICDs, the platforms for diff.
 #include <set>
 
+#include "backends.hpp"
 #include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
@@ -17,7 +18,8 @@ std::string units_text(const OpenClDevice& d) {
 }  // namespace
 
 void opencl_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows) {
-  for (auto [p, i] : m.opencl) {
+  for (auto flat : m.in(kBackendOpenCl)) {
+    const auto [p, i] = *opencl_position(*snap.opencl, flat);
     const OpenClPlatform& plat = snap.opencl->platforms[p];
     const OpenClDevice& d = plat.devices[i];
     add_row(rows, "OpenCL",

@@ -2,6 +2,7 @@
 // variables and HIP as a section; what diff compares of them.
 #include <set>
 
+#include "backends.hpp"
 #include "facts/area_summaries.hpp"
 #include "facts/row_values.hpp"
 
@@ -205,8 +206,8 @@ void compare_rocm(const RocmInfo& r, Sink& out) {
 
 void rocm_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows) {
   if (!snap.rocm) return;
-  for (auto k : m.kfd) kfd_view(snap.rocm->nodes[k], rows);
-  for (auto h : m.hip) hip_view(snap.rocm->hip->devices[h], rows);
+  for (auto k : m.in(kApiKfd)) kfd_view(snap.rocm->nodes[k], rows);
+  for (auto h : m.in(kApiHip)) hip_view(snap.rocm->hip->devices[h], rows);
 }
 
 void rocm_facts(const Snapshot& snap, Sink& out) {

@@ -1,11 +1,12 @@
 // Vulkan: each physical device as its driver reports it, the driver manifests, the drivers for
 // diff.
+#include "backends.hpp"
 #include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
 
 void vulkan_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows) {
-  for (auto i : m.vulkan) {
+  for (auto i : m.in(kBackendVulkan)) {
     const VulkanDevice& v = snap.vulkan->devices[i];
     add_row(rows, "Vulkan",
             RowValues()

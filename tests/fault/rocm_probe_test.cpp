@@ -89,7 +89,7 @@ TEST(RocmProbe, ContainerDeviceFilesAndGroups) {
   auto devices = merge_devices(s);
   ASSERT_EQ(devices.size(), 2u);
   EXPECT_EQ(devices[0].name, "AMD GPU (gfx90a)");
-  EXPECT_EQ(devices[1].kfd, std::vector<std::size_t>{1});
+  EXPECT_EQ(devices[1].in("kfd"), std::vector<std::size_t>{1});
 }
 
 TEST(RocmProbe, GroupListedButNotInThisSession) {

@@ -312,8 +312,8 @@ TEST(MacosScenario, MoltenVkJoinsTheSystemProfilerGpu) {
   s.vulkan->devices = {vk};
   auto merged = merge_devices(s);
   ASSERT_EQ(merged.size(), 1u);
-  EXPECT_EQ(merged[0].macos, std::optional<std::size_t>(0));
-  EXPECT_EQ(merged[0].vulkan, std::vector<std::size_t>{0});
+  EXPECT_EQ(merged[0].in("macos"), std::vector<std::size_t>{0});
+  EXPECT_EQ(merged[0].in("vulkan"), std::vector<std::size_t>{0});
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // Merging the backends' device lists into one entry per physical device.
+#include "devices.hpp"
+
 #include <gtest/gtest.h>
 
-#include "devices.hpp"
+#include "facts/facts.hpp"
 
 namespace gpudoctor {
 namespace {
@@ -61,10 +63,10 @@ TEST(MergeDevices, OneGpuSeenByEveryApiIsOneDevice) {
   EXPECT_EQ(d[0].kind, DeviceKind::gpu);
   EXPECT_FALSE(d[0].software);
   EXPECT_EQ(d[0].pci, 0u);
-  EXPECT_EQ(d[0].nvml.size(), 1u);
-  EXPECT_EQ(d[0].cuda.size(), 1u);
-  EXPECT_EQ(d[0].vulkan.size(), 1u);
-  EXPECT_EQ(d[0].opencl.size(), 1u);
+  EXPECT_EQ(d[0].in("nvml").size(), 1u);
+  EXPECT_EQ(d[0].in("cuda").size(), 1u);
+  EXPECT_EQ(d[0].in("vulkan").size(), 1u);
+  EXPECT_EQ(d[0].in("opencl").size(), 1u);
 }
 
 TEST(MergeDevices, SoftwareImplementationsJoinTheHostCpu) {
@@ -89,8 +91,8 @@ TEST(MergeDevices, SoftwareImplementationsJoinTheHostCpu) {
   EXPECT_EQ(d[0].kind, DeviceKind::cpu);
   EXPECT_TRUE(d[0].software);
   EXPECT_EQ(d[0].name, "AMD EPYC 7B13");
-  EXPECT_EQ(d[0].opencl.size(), 1u);
-  EXPECT_EQ(d[0].vulkan.size(), 1u);
+  EXPECT_EQ(d[0].in("opencl").size(), 1u);
+  EXPECT_EQ(d[0].in("vulkan").size(), 1u);
 }
 
 TEST(MergeDevices, VendorAndDeviceIdJoinOnlyWhenUnique) {
@@ -106,8 +108,8 @@ TEST(MergeDevices, VendorAndDeviceIdJoinOnlyWhenUnique) {
   s.vulkan->devices.push_back(intel);
   auto d = merge_devices(s);
   ASSERT_EQ(d.size(), 2u);
-  EXPECT_EQ(d[0].vulkan.size(), 1u);
-  EXPECT_TRUE(d[1].vulkan.empty());
+  EXPECT_EQ(d[0].in("vulkan").size(), 1u);
+  EXPECT_TRUE(d[1].in("vulkan").empty());
 
   // Two identical GPUs: a Vulkan device without bus info cannot be placed, so it stands alone.
   Snapshot two;
@@ -122,9 +124,9 @@ TEST(MergeDevices, VendorAndDeviceIdJoinOnlyWhenUnique) {
   two.vulkan->devices.push_back(nv);
   auto d2 = merge_devices(two);
   ASSERT_EQ(d2.size(), 3u);
-  EXPECT_TRUE(d2[0].vulkan.empty());
-  EXPECT_TRUE(d2[1].vulkan.empty());
-  EXPECT_EQ(d2[2].vulkan.size(), 1u);
+  EXPECT_TRUE(d2[0].in("vulkan").empty());
+  EXPECT_TRUE(d2[1].in("vulkan").empty());
+  EXPECT_EQ(d2[2].in("vulkan").size(), 1u);
 }
 
 TEST(MergeDevices, ProcessingAcceleratorClassIsAnAccelerator) {
@@ -144,6 +146,53 @@ TEST(MergeDevices, ProcessingAcceleratorClassIsAnAccelerator) {
   EXPECT_EQ(unknown[0].name, "PCI device 1002:7fff");
   EXPECT_EQ(unknown[0].name_source, "none");
   EXPECT_EQ(unknown[0].chip, std::nullopt);
+}
+
+// OpenCL's devices are numbered across platforms (PoCL's CPU first, then two GPUs of another
+// ICD), and each smoke result reaches the merged device of its number through the registry.
+TEST(MergeDevices, OpenClDevicesAreNumberedAcrossPlatformsAndSmokeResultsFindThem) {
+  Snapshot s;
+  s.pci = PciInfo{};
+  s.pci->devices.push_back(pci("0000:01:00.0", 0x1002, 0x73df));
+  s.pci->devices.push_back(pci("0000:02:00.0", 0x1002, 0x73df));
+  s.opencl = OpenClInfo{};
+  s.opencl->platforms.resize(2);
+  s.opencl->platforms[0].devices.push_back(OpenClDevice{});
+  s.opencl->platforms[0].devices[0].type = "CPU";
+  for (const char* bus : {"0000:02:00.0", "0000:01:00.0"}) {
+    s.opencl->platforms[1].devices.push_back(OpenClDevice{});
+    s.opencl->platforms[1].devices.back().type = "GPU";
+    s.opencl->platforms[1].devices.back().pci_bus_id = bus;
+  }
+  for (const char* name : {"cpu", "second", "first"}) {
+    SmokeResult r;
+    r.api = "opencl";
+    r.device = name;
+    r.status = "pass";
+    s.opencl->smoke.push_back(r);
+  }
+
+  const auto d = merge_devices(s);
+  ASSERT_EQ(d.size(), 3u);  // two GPUs, then the host CPU
+  EXPECT_EQ(d[0].in("opencl"), std::vector<std::size_t>{2});
+  EXPECT_EQ(d[1].in("opencl"), std::vector<std::size_t>{1});
+  EXPECT_EQ(d[2].in("opencl"), std::vector<std::size_t>{0});
+  EXPECT_TRUE(d[0].in("vulkan").empty());
+  EXPECT_FALSE(d[0].saw("vulkan"));
+  EXPECT_EQ(opencl_position(*s.opencl, 0), std::make_pair(std::size_t{0}, std::size_t{0}));
+  EXPECT_EQ(opencl_position(*s.opencl, 2), std::make_pair(std::size_t{1}, std::size_t{1}));
+  EXPECT_EQ(opencl_position(*s.opencl, 3), std::nullopt);
+  EXPECT_EQ(opencl_device_count(*s.opencl), 3u);
+
+  const auto smoke = facts::smoke_facts(s, d);
+  ASSERT_EQ(smoke.size(), 3u);
+  EXPECT_EQ(smoke[0].device_index, std::optional<std::size_t>(2));  // "cpu": the host CPU
+  EXPECT_EQ(smoke[1].device_index, std::optional<std::size_t>(1));  // "second": 0000:02:00.0
+  EXPECT_EQ(smoke[2].device_index, std::optional<std::size_t>(0));
+
+  // One result for three devices: which device it ran on is not known, so none is claimed.
+  s.opencl->smoke.resize(1);
+  EXPECT_EQ(facts::smoke_facts(s, merge_devices(s))[0].device_index, std::nullopt);
 }
 
 }  // namespace

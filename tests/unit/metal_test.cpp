@@ -419,14 +419,14 @@ TEST(MetalMerge, JoinsSystemProfilersGpuByName) {
   const auto merged = merge_devices(snap);
   ASSERT_EQ(merged.size(), 4u);
   // "AMD Radeon RX 5700 XT" ends with system_profiler's "Radeon RX 5700 XT" after a space.
-  EXPECT_EQ(merged[1].macos, 1u);
-  EXPECT_EQ(merged[1].metal, std::vector<std::size_t>{0});
+  EXPECT_EQ(merged[1].in("macos"), std::vector<std::size_t>{1});
+  EXPECT_EQ(merged[1].in("metal"), std::vector<std::size_t>{0});
   EXPECT_EQ(merged[1].name, "Radeon RX 5700 XT");
   // "Intel(R) UHD Graphics 630" is not "Intel UHD Graphics 630": kept apart, not guessed.
-  EXPECT_TRUE(merged[0].metal.empty());
+  EXPECT_TRUE(merged[0].in("metal").empty());
   EXPECT_EQ(merged[2].name, "Intel(R) UHD Graphics 630");
   EXPECT_EQ(merged[2].name_source, "metal");
-  EXPECT_EQ(merged[3].metal, std::vector<std::size_t>{2});
+  EXPECT_EQ(merged[3].in("metal"), std::vector<std::size_t>{2});
   const Json j = devices_json(snap, merged);
   EXPECT_EQ(j[1]["metal"][0]["location"], "external");
 }

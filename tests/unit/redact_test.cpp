@@ -79,10 +79,10 @@ TEST(Redact, SameUuidThroughEveryApiKeepsOnePlaceholderAndTheJoinStillWorks) {
   const auto after = merge_devices(back);
   ASSERT_EQ(after.size(), 2u);
   for (const auto& d : after) {
-    EXPECT_EQ(d.cuda.size(), 1u);
-    EXPECT_EQ(d.nvml.size(), 1u);
-    EXPECT_EQ(d.vulkan.size(), 1u);
-    EXPECT_EQ(d.opencl.size(), 1u);
+    EXPECT_EQ(d.in("cuda").size(), 1u);
+    EXPECT_EQ(d.in("nvml").size(), 1u);
+    EXPECT_EQ(d.in("vulkan").size(), 1u);
+    EXPECT_EQ(d.in("opencl").size(), 1u);
   }
   EXPECT_NE(after[0].uuid, after[1].uuid);
   // The shapes survive: CUDA keeps "GPU-" and dashes, OpenCL its 32 bare digits.
