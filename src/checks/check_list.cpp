@@ -118,7 +118,9 @@ std::vector<CheckSpec> make_check_list() {
        "built for and the driver it needs.",
        "cuDNN ships one build per CUDA major version and sets its own driver minimum.",
        "https://docs.nvidia.com/deeplearning/cudnn/backend/v9.5.1/reference/support-matrix.html",
-       check_cudnn_for_toolkit, "cudnn.cuda_mismatch, cudnn.driver_too_old, cudnn.gpu_unsupported", kOnlyLinux},
+       check_cudnn_for_toolkit,
+       "cudnn.cuda_mismatch, cudnn.driver_too_old, cudnn.gpu_unsupported", kOnlyLinux,
+       OwnId::name_only},
       {"python.torch_cpu_only", "python",
        "torch/version.py (cuda, hip) of every torch installed in the Python environments found, "
        "on a machine with a usable NVIDIA GPU.",
@@ -219,7 +221,7 @@ std::vector<CheckSpec> make_check_list() {
        "The ICD loader skips ICDs it cannot load, silently; with none left clinfo shows 0 "
        "platforms and programs get -1001.",
        kOpenClIcdLoader, check_opencl_icds,
-       "opencl.no_icd, opencl.icd_broken, opencl.no_device", kOnlyLinux},
+       "opencl.no_icd, opencl.icd_broken, opencl.no_device", kOnlyLinux, OwnId::name_only},
       {"opencl.cpu_only", "opencl",
        "OpenCL devices (on a recorded machine: the .icd files) against the GPUs on PCI that have "
        "a driver bound.",
@@ -230,7 +232,7 @@ std::vector<CheckSpec> make_check_list() {
        "and whether each names a library that exists.",
        "The loader skips manifests it cannot use; with none, vkCreateInstance fails.",
        kVulkanLoaderDrivers, check_vulkan_manifests,
-       "vulkan.no_driver, vulkan.manifest_broken", kOnlyLinux},
+       "vulkan.no_driver, vulkan.manifest_broken", kOnlyLinux, OwnId::name_only},
       {"vulkan.software_only", "vulkan",
        "Vulkan physical devices (on a recorded machine: the driver manifests) against the GPUs "
        "on PCI that have a driver bound, and the kernel driver each GPU driver needs.",
@@ -298,7 +300,8 @@ std::vector<CheckSpec> make_check_list() {
        "PlaidML only runs Keras when Keras is switched to its backend and plaidml-setup chose "
        "a device; the project is no longer developed.",
        "https://github.com/plaidml/plaidml", check_macos_plaidml,
-       "macos.plaidml_backend, macos.plaidml_setup, macos.plaidml_unmaintained", kOnlyMacos},
+       "macos.plaidml_backend, macos.plaidml_setup, macos.plaidml_unmaintained", kOnlyMacos,
+       OwnId::name_only},
       {"rocm.gfx_unsupported", "rocm",
        "Each AMD GPU's gfx target (KFD gfx_target_version) against the targets the installed "
        "ROCm release and each torch +rocmX.Y build support (ROCm's compatibility matrix), and "
@@ -324,7 +327,8 @@ std::vector<CheckSpec> make_check_list() {
        "without it rocminfo says \"ROCk module is NOT loaded\".",
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/"
        "user-kernel-space-compat-matrix.html",
-       check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd", kOnlyLinux},
+       check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd", kOnlyLinux,
+       OwnId::name_only},
       {"rocm.gpu_not_in_kfd", "rocm",
        "Each AMD GPU on PCI that amdgpu drives against the GPU nodes of the KFD topology "
        "(/sys/class/kfd/kfd/topology/nodes), and what the kernel's KFD does with its ASIC.",
@@ -360,7 +364,7 @@ std::vector<CheckSpec> make_check_list() {
        "rocm.gfx_unsupported, "
        "ollama.gfx_unsupported, ollama.gpu_too_old, ollama.rocm_missing, ollama.no_gpu, "
        "opencl.no_icd, opencl.no_device, vulkan.no_driver, vulkan.software_only, python.vllm_dtype, "
-       "python.xformers_torch, python.vllm_torch, nvidia.nouveau_bound, cuda.driver_too_old"},
+       "python.xformers_torch, python.vllm_torch, nvidia.nouveau_bound, cuda.driver_too_old", "any", OwnId::name_only},
   };
 }
 

@@ -21,6 +21,10 @@ struct CheckSpec;
 /// A check appends what it concluded; it may conclude nothing when it does not apply.
 using CheckFn = void (*)(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out);
 
+/// Whether a check's own id is also a finding id, or only names the check (for `explain`,
+/// --only and --skip) while every finding it reports carries one of its also_emits ids.
+enum class OwnId { finding, name_only };
+
 /// One check: the ids it may emit (a prefix is enough), what it looks at, and why.
 struct CheckSpec {
   std::string_view id;           ///< "nvidia.nouveau_bound"
@@ -33,6 +37,7 @@ struct CheckSpec {
   /// Where it applies ("any", "linux", "macos"; platform/platform.hpp): run_checks skips it on
   /// a snapshot of another platform, so a Mac never gets advice about ICDs or kernel modules.
   std::string_view platforms = "any";
+  OwnId own_id = OwnId::finding;
 };
 
 /// The one list of checks, in the order they run and are shown.
