@@ -46,6 +46,8 @@ class MetalCalls {
   virtual bool flag(Object o, const char* selector) = 0;
   /// supportsFamily: (MTLGPUFamily is an NSInteger).
   virtual bool supports_family(Object device, long family) = 0;
+  /// supportsFeatureSet: (MTLFeatureSet is an NSUInteger), the call before supportsFamily:.
+  virtual bool supports_feature_set(Object device, unsigned long feature_set) = 0;
 
   /// newLibraryWithSource:options:error:, newFunctionWithName:, then
   /// newComputePipelineStateWithFunction:error:.

@@ -44,6 +44,13 @@ MetalDevice read_device(MetalCalls& calls, Object device, int index) {
       if (calls.supports_family(device, f.value)) supported.push_back(f.value);
     }
     d.families = family_names(supported);
+  } else if (calls.responds(device, "supportsFeatureSet:")) {
+    // macOS 10.11–10.14 (seed 002's High Sierra): the feature sets instead of the families.
+    std::vector<unsigned long> supported;
+    for (const auto& f : mac_feature_sets()) {
+      if (calls.supports_feature_set(device, f.value)) supported.push_back(f.value);
+    }
+    d.feature_set = highest_feature_set(supported);
   }
   return d;
 }

@@ -102,6 +102,10 @@ class ObjcMetal final : public MetalCalls {
     return send<ObjcBool, long>(device, "supportsFamily:", family) != 0;
   }
 
+  bool supports_feature_set(Object device, unsigned long feature_set) override {
+    return send<ObjcBool, unsigned long>(device, "supportsFeatureSet:", feature_set) != 0;
+  }
+
   Made new_pipeline(Object device, const std::string& source, const char* function) override {
     Pool pool(*this);
     Id error = nullptr;

@@ -15,6 +15,7 @@ std::string families_text(const MetalDevice& d) {
   for (std::string_view kind : {"Apple", "Mac", "Common", "Metal"}) {
     if (auto f = metal::highest_family(d.families, kind)) highest.push_back(*f);
   }
+  if (highest.empty() && d.feature_set) return "feature set " + *d.feature_set;
   return highest.empty() ? "" : "families " + join(highest, ", ");
 }
 
@@ -73,7 +74,9 @@ void metal_facts(const Snapshot& snap, Sink& out) {
     add_item(s.rows, RowValues().text("device", d.name.value_or("Metal device")).text("families",
                                                                                 families_text(d)));
     families.push_back(d.name.value_or("GPU") + ": " +
-                       (d.families.empty() ? "no family known" : join(d.families, " ")));
+                       (!d.families.empty() ? join(d.families, " ")
+                        : d.feature_set     ? *d.feature_set
+                                            : "no family known"));
   }
   out.section(std::move(s));
   out.compare_set(Weight::device, "metal", "Metal GPU families", families);

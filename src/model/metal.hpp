@@ -29,11 +29,14 @@ struct MetalDevice {
   /// is missing (before macOS 10.15).
   std::vector<std::string> families;
   std::optional<bool> families_known;  ///< whether supportsFamily: was there to ask
+  /// Before macOS 10.15, where supportsFamily: is missing: the newest macOS feature set
+  /// supportsFeatureSet: said yes to ("macOS_GPUFamily1_v3"); null where not asked or none.
+  std::optional<std::string> feature_set;
 };
 GPUDOCTOR_JSON(MetalDevice, index, name, registry_id, unified_memory,
                recommended_max_working_set_bytes, low_power, headless, removable, location,
                location_number, max_buffer_length_bytes, max_threadgroup_memory_bytes, families,
-               families_known)
+               families_known, feature_set)
 
 /// Metal through the Objective-C runtime (libobjc.A.dylib, Metal.framework), in a child.
 struct MetalInfo {

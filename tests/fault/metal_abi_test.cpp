@@ -97,6 +97,8 @@ TEST_F(MetalAbi, OldMetalIsAskedOnlyWhatItAnswers) {
   const MetalInfo info = enumerate(*calls, true);
   ASSERT_EQ(info.devices.size(), 1u);
   EXPECT_EQ(info.devices[0].families_known, false);
+  // supportsFeatureSet: instead, its NSUInteger argument through the ABI: 10000, 10001, 10003.
+  EXPECT_EQ(info.devices[0].feature_set, "macOS_GPUFamily1_v3");
   EXPECT_EQ(info.devices[0].unified_memory, std::nullopt);
   EXPECT_EQ(info.devices[0].registry_id, 0x100000abcu);
   ASSERT_EQ(info.smoke.size(), 1u);

@@ -52,6 +52,7 @@ struct FakeGpu {
                                        {"isHeadless", false},       {"isRemovable", false}};
   std::set<long> families = {1001, 1002, 1003, 1004, 1005, 1006, 1007, 2002, 3001, 3002, 3003,
                              5001};
+  std::set<unsigned long> feature_sets;  ///< what supportsFeatureSet: says yes to
   std::optional<std::string> compile_error;  ///< newLibraryWithSource's NSError
   std::optional<std::string> mps_unavailable;
   std::uint64_t max_threads = 1024;
@@ -74,6 +75,10 @@ class FakeCalls final : public metal::MetalCalls {
   bool supports_family(Object o, long family) override {
     asked_families_.push_back(family);
     return gpu(o).families.count(family) != 0;
+  }
+  bool supports_feature_set(Object o, unsigned long set) override {
+    asked_feature_sets_.push_back(set);
+    return gpu(o).feature_sets.count(set) != 0;
   }
   Made new_pipeline(Object device, const std::string& source, const char* function) override {
     const FakeGpu& g = gpu(device);
@@ -141,6 +146,7 @@ class FakeCalls final : public metal::MetalCalls {
   std::size_t live_objects() const { return live_.size(); }
   int dispatches_ = 0;
   std::vector<long> asked_families_;
+  std::vector<unsigned long> asked_feature_sets_;
   std::vector<std::string> sources_;
 
  private:
@@ -236,7 +242,46 @@ TEST(MetalDevice, OldMacosLeavesMissingSelectorsUnknownAndNeverSendsThem) {
   EXPECT_EQ(d.families_known, false);
   EXPECT_TRUE(d.families.empty());
   EXPECT_TRUE(calls.asked_families_.empty());  // supportsFamily: was never sent
+  EXPECT_TRUE(calls.asked_feature_sets_.empty());  // nor supportsFeatureSet:, not there either
+  EXPECT_EQ(d.feature_set, std::nullopt);
   for (Object o : devices) calls.release(o);
+}
+
+// macOS 10.11–10.14 (seed 002: a GTX 750 Ti on High Sierra) have supportsFeatureSet: and not
+// supportsFamily:; the newest macOS feature set it says yes to is the device's.
+TEST(MetalDevice, BeforeCatalinaTheFeatureSetIsAskedInstead) {
+  FakeGpu old;
+  old.name = "NVIDIA GeForce GTX 750 Ti";
+  old.selectors = {"name", "isLowPower", "isHeadless", "registryID", "isRemovable",
+                   "supportsFeatureSet:"};
+  old.numbers = {{"registryID", 0x1000002ab}};
+  old.flags = {{"isLowPower", false}, {"isHeadless", false}, {"isRemovable", false}};
+  old.feature_sets = {10000, 10001, 10003};
+  FakeCalls calls({old});
+  auto devices = calls.all_devices();
+  const MetalDevice d = metal::read_device(calls, devices[0], 0);
+  EXPECT_EQ(d.families_known, false);
+  EXPECT_TRUE(calls.asked_families_.empty());
+  EXPECT_EQ(d.feature_set, "macOS_GPUFamily1_v3");
+  // Every macOS feature set was asked, never the texture tier alias 10002.
+  EXPECT_EQ(calls.asked_feature_sets_,
+            (std::vector<unsigned long>{10000, 10001, 10003, 10004, 10005}));
+  for (Object o : devices) calls.release(o);
+}
+
+TEST(MetalFamilies, FeatureSetsFromAppleHeader) {
+  const auto& sets = metal::mac_feature_sets();
+  ASSERT_EQ(sets.size(), 5u);
+  EXPECT_EQ(sets.front().value, 10000u);
+  EXPECT_EQ(sets.front().name, "macOS_GPUFamily1_v1");
+  EXPECT_EQ(sets.back().value, 10005u);
+  EXPECT_EQ(sets.back().name, "macOS_GPUFamily2_v1");
+  for (const auto& f : sets) EXPECT_EQ(f.source.rfind("https://developer.apple.com/", 0), 0u);
+  EXPECT_EQ(metal::highest_feature_set({10000, 10001, 10003, 10004, 10005}),
+            "macOS_GPUFamily2_v1");
+  EXPECT_EQ(metal::highest_feature_set({10003, 10000}), "macOS_GPUFamily1_v3");
+  EXPECT_EQ(metal::highest_feature_set({10002}), std::nullopt);  // a texture tier, no family
+  EXPECT_EQ(metal::highest_feature_set({}), std::nullopt);
 }
 
 TEST(MetalDevice, EgpuIsExternalAndRemovable) {

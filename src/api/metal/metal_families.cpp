@@ -35,6 +35,34 @@ const std::vector<GpuFamily>& gpu_families() {
   return families;
 }
 
+const std::vector<FeatureSet>& mac_feature_sets() {
+  // Values: kGpuFamilyHeader (enum FeatureSet); the first macOS of each: its page.
+  static const std::vector<FeatureSet> sets = {
+      {10000, "macOS_GPUFamily1_v1", "10.11",
+       "https://developer.apple.com/documentation/metal/mtlfeatureset/macos_gpufamily1_v1"},
+      {10001, "macOS_GPUFamily1_v2", "10.12",
+       "https://developer.apple.com/documentation/metal/mtlfeatureset/macos_gpufamily1_v2"},
+      {10003, "macOS_GPUFamily1_v3", "10.13",
+       "https://developer.apple.com/documentation/metal/mtlfeatureset/macos_gpufamily1_v3"},
+      {10004, "macOS_GPUFamily1_v4", "10.14",
+       "https://developer.apple.com/documentation/metal/mtlfeatureset/macos_gpufamily1_v4"},
+      {10005, "macOS_GPUFamily2_v1", "10.14",
+       "https://developer.apple.com/documentation/metal/mtlfeatureset/macos_gpufamily2_v1"},
+  };
+  return sets;
+}
+
+std::optional<std::string> highest_feature_set(const std::vector<unsigned long>& supported) {
+  // The table is oldest first and family 2 after family 1, so the last it holds is the answer.
+  std::optional<std::string> best;
+  for (const auto& f : mac_feature_sets()) {
+    if (std::find(supported.begin(), supported.end(), f.value) != supported.end()) {
+      best = std::string(f.name);
+    }
+  }
+  return best;
+}
+
 std::vector<std::string> family_names(const std::vector<long>& supported) {
   std::vector<std::string> names;
   for (const auto& f : gpu_families()) {

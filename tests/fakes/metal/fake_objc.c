@@ -390,12 +390,15 @@ typedef struct Gpu {
   unsigned char unified, low_power, removable;
   unsigned long location, location_number;
   long families[16];
+  unsigned long feature_sets[8]; /* supportsFeatureSet:: family 1 up to its macOS 10.13 version */
 } Gpu;
 static const Gpu gpus[2] = {
     {"Fake Metal GPU", 0x100000abcu, 1ull << 34, 1ull << 33, 1, 0, 0, 0, 0,
-     {1001, 1002, 1003, 1004, 1005, 1006, 1007, 2002, 3001, 3002, 3003, 5001}},
+     {1001, 1002, 1003, 1004, 1005, 1006, 1007, 2002, 3001, 3002, 3003, 5001},
+     {10000, 10001, 10003}},
     {"Fake eGPU", 0x100000defu, 1ull << 33, 1ull << 32, 0, 0, 1, 2, 1,
-     {2001, 2002, 3001, 3002, 3003, 5001}},
+     {2001, 2002, 3001, 3002, 3003, 5001},
+     {10000, 10001, 10003, 10004, 10005}},
 };
 static const Gpu* gpu_of(id self) { return &gpus[((Obj*)self)->u[0]]; }
 
@@ -452,6 +455,13 @@ static unsigned char device_supports_family(id self, SEL sel, long family) {
   }
   return 0;
 }
+static unsigned char device_supports_feature_set(id self, SEL sel, unsigned long set) {
+  (void)sel;
+  for (const unsigned long* f = gpu_of(self)->feature_sets; *f != 0; ++f) {
+    if (*f == set) return 1;
+  }
+  return 0;
+}
 static id device_queue(id self, SEL sel) {
   (void)self;
   (void)sel;
@@ -491,7 +501,8 @@ static id device_buffer(id self, SEL sel, const void* bytes, unsigned long lengt
       {"isRemovable", (IMP)device_removable}, {"newCommandQueue", (IMP)device_queue},  \
       {"newLibraryWithSource:options:error:", (IMP)device_library},                    \
       {"newComputePipelineStateWithFunction:error:", (IMP)device_pipeline},           \
-      {"newBufferWithBytes:length:options:", (IMP)device_buffer}
+      {"newBufferWithBytes:length:options:", (IMP)device_buffer},                      \
+      {"supportsFeatureSet:", (IMP)device_supports_feature_set}
 static const Method device_methods[] = {
     DEVICE_BASE_METHODS,
     {"hasUnifiedMemory", (IMP)device_unified},
