@@ -41,6 +41,9 @@ const std::vector<Expected>& expected() {
       // No torch in the paste: the program's own build lacks the GPU's architecture.
       {"apps/cudakdtree-18-rtx4090-no-kernel-image.txt", "cuda.arch_unsupported", Severity::fail,
        "compiled for this GPU's compute capability", "no kernel for this GPU's architecture"},
+      // ollama's own words: an AMD GPU it saw, and no ROCm to drive it (a blog post, not a ticket).
+      {"ollama/vorburger-blog-ollama1-rx7600xt-no-rocm.txt", "ollama.rocm_missing", Severity::fail,
+       "or ROCm itself", "no ROCm libraries to drive it"},
   };
   return all;
 }

@@ -44,6 +44,13 @@ TEST(RocmScenario, Rx7600XtWithTheOverrideIsANote) {
   EXPECT_EQ(fs[0]["id"], "rocm.gfx_override");
   EXPECT_EQ(fs[0]["severity"], "info");
   EXPECT_NE(fs[0]["title"].get<std::string>().find("runs as gfx1100"), std::string::npos);
+  // AMD's own words in legacy-rocm-build#2914: a workaround it does not support.
+  EXPECT_NE(fs[0]["title"].get<std::string>().find("AMD does not support it"), std::string::npos);
+  EXPECT_EQ(fs[0]["fix"].get<std::string>().rfind("if kernels crash or compute wrong results, unset "
+                                                  "HSA_OVERRIDE_GFX_VERSION",
+                                                  0),
+            0u)
+      << fs[0]["fix"];
 }
 
 TEST(RocmScenario, Rx7600XtWithAnOverrideOfAnotherGenerationFails) {
