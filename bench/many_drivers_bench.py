@@ -13,7 +13,11 @@ every ICD must come back ok. Target: 2,048 under 3 s, and linear (the time per I
 Vulkan: `gpudoctor query --backend vulkan` against `vulkaninfo --summary` on the same
 VK_DRIVER_FILES: M manifests naming lavapipe (the issue's case; gpudoctor probes one library
 once, the loader loads it M times), then D manifests naming D distinct copies of lavapipe
-(one child each, the per-driver cost). Target: no slower than vulkaninfo.
+(one child each, the per-driver cost). Target (issue 18 §4): the M manifests no slower than
+vulkaninfo. The D distinct copies are shown with their ratio and no target: each driver gets its
+own child, so each pays a fresh process's loader and LLVM start-up that vulkaninfo, loading
+every driver into one process, pays once; that is the price of a hanging or crashing driver
+taking only its own child down.
 
 Timings are wall-clock medians of --runs runs, with the CPU time of the command and its children;
 the load average is printed before and after, since the machine may be shared.
@@ -132,9 +136,11 @@ def bench_vulkan(args, gd, root, env):
         v, vc = timed(["vulkaninfo", "--summary"], e, args.runs)
         print(f"{str(count) + ' ' + case:38} {g:11.2f} {gc:6.2f} {v:12.2f} {vc:6.2f}"
               f" {g / v:6.2f}", flush=True)
-        ok = ok and g <= v
+        if not distinct:
+            ok = ok and g <= v
         shutil.rmtree(d)
-    print(f"target: gpudoctor no slower than vulkaninfo: {'met' if ok else 'NOT met'}")
+    print(f"target: {args.manifests} manifests naming lavapipe no slower than vulkaninfo: "
+          f"{'met' if ok else 'NOT met'} (the distinct copies: no target, the docstring says why)")
     return ok
 
 
