@@ -157,6 +157,26 @@ void check_framework_python(const CheckSpec& self, const CheckInput& in,
     if (!py || !v) continue;
     auto release = torch_release(in.compat, *v);
     if (!release || in_range(*py, release->python)) continue;
+    // The release matrix lists some Pythons as experimental (torch 2.2 and 2.3: 3.12): wheels
+    // exist, so "not released" would be wrong; a note says what the matrix says.
+    const std::string minor = py->parts.size() >= 2 ? std::to_string(py->parts[0]) + "." +
+                                                          std::to_string(py->parts[1])
+                                                    : std::string();
+    const auto& experimental = release->python_experimental;
+    if (std::find(experimental.begin(), experimental.end(), minor) != experimental.end()) {
+      Finding f = make_finding(self, Severity::info,
+                               "torch " + t.pkg->version.value_or("") + " supports Python " +
+                                   minor + " only as experimental (" + where(*t.env) + ")");
+      f.evidence.push_back("torch " + release->torch.text + " supports Python " +
+                           (release->python.min ? release->python.min->text : "?") + " to " +
+                           (release->python.max ? release->python.max->text : "?") +
+                           ", and " + minor + " experimentally");
+      f.fix = "if something in this environment fails without a reason, try a Python in the "
+              "supported range or a newer torch";
+      f.source = release->from.url;
+      out.push_back(std::move(f));
+      continue;
+    }
     Finding f = make_finding(self, Severity::warn,
                              "torch " + t.pkg->version.value_or("") + " is not released for Python " +
                                  *t.env->python_version + " (" + where(*t.env) + ")");
