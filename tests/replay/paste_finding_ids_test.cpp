@@ -68,5 +68,33 @@ TEST(PasteFindingIds, EachPasteGetsItsFindingSeverityAndFix) {
   }
 }
 
+// An x86_64 Anaconda Python on an Apple M2 Pro (pytorch/pytorch#146236): collect_env's OS line
+// gives the Python's arch (x86_64), its CPU line the Mac's; the Python says macOS-10.16, so it
+// was linked against a pre-11 SDK (no arm64 slice) and torch's macOS 14 check fails.
+TEST(PasteFindingIds, RosettaPythonToldMacos1016) {
+  const auto checked =
+      check_text(paste_fixture("collect_env/pytorch-146236-rosetta-m2pro-macos-1016.txt"));
+  ASSERT_TRUE(checked.reading.snapshot.macos.has_value());
+  EXPECT_EQ(checked.reading.snapshot.macos->arm64, std::optional<bool>(true));
+  EXPECT_EQ(ids(checked.findings, Severity::warn),
+            (std::set<std::string>{"macos.rosetta_python", "macos.version_compat"}))
+      << describe(checked.findings);
+  for (const auto& f : checked.findings) {
+    if (f.id == "macos.rosetta_python") {
+      EXPECT_EQ(f.severity, Severity::fail);
+      EXPECT_NE(f.title.find("runs translated by Rosetta"), std::string::npos) << f.title;
+      EXPECT_NE(f.fix.value_or("").find("install an arm64 (or universal2) Python"),
+                std::string::npos);
+      EXPECT_FALSE(f.quotes.empty());
+    } else if (f.id == "macos.version_compat") {
+      EXPECT_EQ(f.severity, Severity::warn);
+      EXPECT_NE(f.title.find("told macOS 10.16 instead of 15.3"), std::string::npos) << f.title;
+      EXPECT_NE(f.fix.value_or("").find("SYSTEM_VERSION_COMPAT=0"), std::string::npos);
+      ASSERT_FALSE(f.quotes.empty());
+      EXPECT_EQ(f.quotes[0].text, "Python platform: macOS-10.16-x86_64-i386-64bit");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor
