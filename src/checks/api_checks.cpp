@@ -309,6 +309,20 @@ void check_vulkan_manifests(const CheckSpec& self, const CheckInput& in,
   }
   for (const auto& m : vk.manifests) {
     if (!m.error) continue;
+    if (m.file.empty() && m.library_path) {
+      // A pasted loader message names the library, not the manifest that names it.
+      Finding f = make_finding(self, Severity::warn,
+                               "The Vulkan driver manifest naming " + *m.library_path +
+                                   " is unusable: " + *m.error +
+                                   "; the loader skips that driver");
+      f.id = "vulkan.manifest_broken";
+      f.evidence.push_back("library_path: " + *m.library_path);
+      f.fix = "put " + *m.library_path + " where the manifest says (install its package; in a "
+              "container, have the runtime mount it), or remove the manifest that names it "
+              "(grep -rl " + *m.library_path + " /usr/share/vulkan/icd.d /etc/vulkan/icd.d)";
+      out.push_back(std::move(f));
+      continue;
+    }
     Finding f = make_finding(self, Severity::warn,
                              "Vulkan driver manifest " + m.file + " is unusable: " + *m.error);
     f.id = "vulkan.manifest_broken";

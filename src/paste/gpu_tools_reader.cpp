@@ -206,12 +206,44 @@ void read_clinfo(PasteSink& sink) {
   }
 }
 
+/// The Vulkan loader's own word that a driver manifest's library does not load:
+/// "loader_icd_scan: Failed loading library associated with ICD JSON <library>. Ignoring this
+/// JSON", after the dynamic loader's error ("<library>: cannot open shared object file: …").
+/// The manifest itself is not named: its file stays empty.
+bool read_loader_icd_error(PasteSink& sink, std::size_t i) {
+  constexpr std::string_view kFailed = "Failed loading library associated with ICD JSON ";
+  const std::string_view t = trim(sink.lines()[i].text);
+  const auto at = t.find(kFailed);
+  if (at == std::string_view::npos) return false;
+  std::string_view library = t.substr(at + kFailed.size());
+  const auto end = library.find(". Ignoring");
+  if (end != std::string_view::npos) library = library.substr(0, end);
+  VulkanManifest m;
+  m.source = "vulkaninfo";
+  m.library_path = std::string(library);
+  m.error = "the loader cannot load its library";
+  if (i > 0) {
+    const std::string_view before = trim(sink.lines()[i - 1].text);
+    const auto code = before.find("Code 0 : ");
+    if (code != std::string_view::npos &&
+        before.find("cannot open shared object file") != std::string_view::npos) {
+      m.error = std::string(before.substr(code + 9));
+      sink.fact("vulkan.icd_error", *m.error, i - 1);
+      sink.claim(i - 1, "vulkaninfo");
+    }
+  }
+  sink.vulkan().manifests.push_back(std::move(m));
+  sink.fact("vulkan.icd_library", std::string(library), i);
+  sink.claim(i, "vulkaninfo");
+  return true;
+}
+
 void read_vulkaninfo(PasteSink& sink) {
   const auto& lines = sink.lines();
   bool in_vk = false;
   VulkanDevice* device = nullptr;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (sink.claimed(i)) continue;
+    if (sink.claimed(i) || read_loader_icd_error(sink, i)) continue;
     const std::string_view t = trim(lines[i].text);
     if (t.find("vkCreateInstance: Found no drivers") != std::string_view::npos ||
         t.find("ERROR_INCOMPATIBLE_DRIVER") != std::string_view::npos) {

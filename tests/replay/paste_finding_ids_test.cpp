@@ -44,6 +44,10 @@ const std::vector<Expected>& expected() {
       // ollama's own words: an AMD GPU it saw, and no ROCm to drive it (a blog post, not a ticket).
       {"ollama/vorburger-blog-ollama1-rx7600xt-no-rocm.txt", "ollama.rocm_missing", Severity::fail,
        "or ROCm itself", "no ROCm libraries to drive it"},
+      // The loader's own messages: the ICD manifest names a library the container lacks.
+      {"vulkaninfo/nvidia-container-toolkit-1732-cdi-no-libglx-nvidia.txt",
+       "vulkan.manifest_broken", Severity::warn, "have the runtime mount it",
+       "naming /usr/lib64/libGLX_nvidia.so.0 is unusable"},
   };
   return all;
 }
