@@ -44,6 +44,9 @@ const std::vector<Expected>& expected() {
       // ollama's own words: an AMD GPU it saw, and no ROCm to drive it (a blog post, not a ticket).
       {"ollama/vorburger-blog-ollama1-rx7600xt-no-rocm.txt", "ollama.rocm_missing", Severity::fail,
        "or ROCm itself", "no ROCm libraries to drive it"},
+      // lspci -nnk lists every other function's driver, none for the iGPU: nothing bound.
+      {"kernel/arc-833-lspci-sandy-bridge-igpu-no-driver.txt", "gpu.no_driver", Severity::fail,
+       "i915/xe are part of the kernel", "has no kernel driver bound"},
       // The loader's own messages: the ICD manifest names a library the container lacks.
       {"vulkaninfo/nvidia-container-toolkit-1732-cdi-no-libglx-nvidia.txt",
        "vulkan.manifest_broken", Severity::warn, "have the runtime mount it",
