@@ -269,13 +269,25 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
   opencl_platforms_without_devices(self, in, out);
   for (const auto& icd : cl.icds) {
     if (!icd.error && icd.loads != std::optional<bool>(false)) continue;
+    // A pasted loader message names the library, not the .icd file.
+    const std::string what = icd.file ? *icd.file
+                             : icd.source == "(pasted clinfo)" ? "naming " + icd.library
+                                                               : icd.source;
     Finding f = make_finding(self, Severity::warn,
-                             "OpenCL ICD " + icd.file.value_or(icd.source) + " is unusable: " +
+                             "OpenCL ICD " + what + " is unusable: " +
                                  icd.error.value_or("its library does not load"));
     f.id = "opencl.icd_broken";
     f.evidence.push_back("library: " + icd.library);
-    f.fix = "reinstall the package that owns " + icd.file.value_or(icd.library) +
-            " (dpkg -S " + icd.file.value_or(icd.library) + "), or remove the stale .icd file";
+    const std::string owner = icd.file.value_or(icd.library);
+    f.fix = "reinstall the package that owns " + owner + " (dpkg -S " + owner +
+            "), or remove the stale .icd file";
+    // A bare name is looked up like any library: installed where the loader does not look, it
+    // is found once its directory is (ROCm/legacy-rocm-build#1131).
+    if (!icd.library.empty() && icd.library.find('/') == std::string::npos && !icd.resolved) {
+      f.fix = "if " + icd.library + " is installed, add its directory to a file in "
+              "/etc/ld.so.conf.d/ and run sudo ldconfig (or write its absolute path into " +
+              icd.file.value_or(std::string("the .icd file")) + "); else " + *f.fix;
+    }
     out.push_back(std::move(f));
   }
 }

@@ -84,6 +84,8 @@ void read_system_profiler(PasteSink& sink) {
   }
 }
 
+constexpr const char* kPastedClinfo = "(pasted clinfo)";
+
 void read_clinfo(PasteSink& sink) {
   const auto& lines = sink.lines();
   bool in_clinfo = false;
@@ -100,9 +102,26 @@ void read_clinfo(PasteSink& sink) {
     cl.platforms.push_back(std::move(p));
     return cl.platforms.back();
   };
+  bool icd_failed = false;  // the loader said why: "0 platforms" is not a missing driver then
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (sink.claimed(i)) continue;
     const std::string_view t = trim(lines[i].text);
+    // The ICD loader's word that an .icd file's library does not open, printed before clinfo's
+    // own output: "dlerror: libamdocl64.so: cannot open shared object file: No such file or
+    // directory". The .icd file is not named.
+    if (starts_with(t, "dlerror: ") && t.find(": ", 9) != std::string_view::npos) {
+      const std::string_view said = t.substr(9);
+      OpenClIcd icd;
+      icd.source = kPastedClinfo;
+      icd.library = std::string(said.substr(0, said.find(": ")));
+      icd.error = std::string(said);
+      sink.fact("opencl.icd_library", icd.library, i);
+      sink.opencl().icds.push_back(std::move(icd));
+      icd_failed = true;
+      in_clinfo = true;
+      sink.claim(i, "clinfo");
+      continue;
+    }
     // clinfo -l
     if (starts_with(t, "Platform #") && t.find(':') != std::string_view::npos) {
       platform = &find_platform(std::string(trim(t.substr(t.find(':') + 1))));
@@ -124,7 +143,7 @@ void read_clinfo(PasteSink& sink) {
       in_clinfo = true;
       sink.opencl();
       sink.claim(i, "clinfo");
-      if (l.value == "0") sink.symptom("opencl.no_platforms", "clinfo", i);
+      if (l.value == "0" && !icd_failed) sink.symptom("opencl.no_platforms", "clinfo", i);
       continue;
     }
     // A paste that starts at the first platform's block.

@@ -47,6 +47,10 @@ const std::vector<Expected>& expected() {
       // lspci -nnk lists every other function's driver, none for the iGPU: nothing bound.
       {"kernel/arc-833-lspci-sandy-bridge-igpu-no-driver.txt", "gpu.no_driver", Severity::fail,
        "i915/xe are part of the kernel", "has no kernel driver bound"},
+      // The ICD loader's dlerror: the .icd file's bare library name is not on the loader's path.
+      {"clinfo/opencl-amd-fedora-18-libamdocl64-not-on-loader-path.txt", "opencl.icd_broken",
+       Severity::warn, "add its directory to a file in /etc/ld.so.conf.d/",
+       "naming libamdocl64.so is unusable"},
       // The loader's own messages: the ICD manifest names a library the container lacks.
       {"vulkaninfo/nvidia-container-toolkit-1732-cdi-no-libglx-nvidia.txt",
        "vulkan.manifest_broken", Severity::warn, "have the runtime mount it",
