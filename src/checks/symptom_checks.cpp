@@ -236,6 +236,18 @@ void framework_symptoms(const CheckSpec& self, const CheckInput& in, std::vector
     f.source = "https://www.tensorflow.org/install/pip";
     out.push_back(std::move(f));
   }
+  if (const Symptom* g = seen(s, "tensorflow.gpu_too_old"); g && !reported(out, "python.tensorflow_arch")) {
+    Finding f = from_symptom(self, "python.tensorflow_arch", Severity::fail,
+                             "TensorFlow ignores the " + value(*g, "gpu") + " (compute capability " +
+                                 value(*g, "cc") + "): this build needs compute capability " +
+                                 value(*g, "min") + " or newer, so it runs on the CPU",
+                             *g);
+    f.fix = "build TensorFlow from source with compute capability " + value(*g, "cc") +
+            " among its CUDA compute capabilities (TF_CUDA_COMPUTE_CAPABILITIES in ./configure), "
+            "or use a GPU of compute capability " + value(*g, "min") + " or newer";
+    f.source = "https://www.tensorflow.org/install/source";
+    out.push_back(std::move(f));
+  }
   if (const Symptom* t = seen(s, "tensorflow.no_cuda_driver");
       t && !reported(out, "cuda.no_driver") && !reported(out, "python.tensorflow_cudnn")) {
     Finding f = from_symptom(self, "cuda.no_driver", Severity::fail,

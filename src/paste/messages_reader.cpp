@@ -133,6 +133,19 @@ bool message(PasteSink& sink, std::size_t i) {
     sink.symptom("tensorflow.gpu_libraries_missing", "tensorflow", i);
     return true;
   }
+  // gpu_device.cc: "Ignoring visible gpu device (device: 0, name: Quadro K2000M, pci bus id: …,
+  // compute capability: 3.0) with Cuda compute capability 3.0. The minimum required Cuda
+  // capability is 3.5." (older releases: "Ignoring gpu device (…)").
+  if (t.find("The minimum required Cuda capability is ") != std::string_view::npos &&
+      t.find("gpu device (") != std::string_view::npos) {
+    const std::string_view after = t.substr(t.find("capability is ") + 14);
+    const std::string min = leading_version(after.substr(0, after.find(". ")));
+    sink.symptom("tensorflow.gpu_too_old", "tensorflow", i,
+                 {{"gpu", between(t, "name: ", ",")},
+                  {"cc", leading_version(between(t, "with Cuda compute capability ", " "))},
+                  {"min", min}});
+    return true;
+  }
   if (t.find("Could not find cuda drivers on your machine, GPU will not be used") !=
       std::string_view::npos) {
     sink.symptom("tensorflow.no_cuda_driver", "tensorflow", i);

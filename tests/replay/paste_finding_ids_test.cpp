@@ -51,6 +51,9 @@ const std::vector<Expected>& expected() {
       {"clinfo/opencl-amd-fedora-18-libamdocl64-not-on-loader-path.txt", "opencl.icd_broken",
        Severity::warn, "add its directory to a file in /etc/ld.so.conf.d/",
        "naming libamdocl64.so is unusable"},
+      // TensorFlow's own gpu_device.cc message: the binary's minimum compute capability.
+      {"tensorflow/tensorflow-17445-quadro-k2000m-cc30-ignored.txt", "python.tensorflow_arch",
+       Severity::fail, "TF_CUDA_COMPUTE_CAPABILITIES", "needs compute capability 3.5 or newer"},
       // The loader's own messages: the ICD manifest names a library the container lacks.
       {"vulkaninfo/nvidia-container-toolkit-1732-cdi-no-libglx-nvidia.txt",
        "vulkan.manifest_broken", Severity::warn, "have the runtime mount it",
