@@ -54,6 +54,9 @@ const std::vector<Expected>& expected() {
       // TensorFlow's own gpu_device.cc message: the binary's minimum compute capability.
       {"tensorflow/tensorflow-17445-quadro-k2000m-cc30-ignored.txt", "python.tensorflow_arch",
        Severity::fail, "TF_CUDA_COMPUTE_CAPABILITIES", "needs compute capability 3.5 or newer"},
+      // The issue template's own fields: a TensorFlow release older than the Python.
+      {"tensorflow/tensorflow-85298-tf28-python313.txt", "python.framework_python", Severity::warn,
+       "use a Python in 3.7–3.10", "was not tested with Python 3.13"},
       // The loader's own messages: the ICD manifest names a library the container lacks.
       {"vulkaninfo/nvidia-container-toolkit-1732-cdi-no-libglx-nvidia.txt",
        "vulkan.manifest_broken", Severity::warn, "have the runtime mount it",
