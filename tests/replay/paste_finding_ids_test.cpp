@@ -85,6 +85,38 @@ TEST(PasteFindingIds, EachPasteGetsItsFindingSeverityAndFix) {
   }
 }
 
+// The edges of what those readers take: lines quoted from the fixtures' threads (tensorflow#112's
+// older wording), cut down to the part that decides.
+TEST(PasteFindingIds, ReadersTakeOnlyWhatThePasteSays) {
+  // lspci without -k names no driver for any function: no GPU is "without a driver".
+  auto plain = check_text(
+      "00:02.0 VGA compatible controller: Intel Corporation 2nd Generation Core Processor "
+      "Family Integrated Graphics Controller (rev 09)\n");
+  EXPECT_TRUE(ids(plain.findings, Severity::warn).empty()) << describe(plain.findings);
+  // TensorFlow 0.x's wording ("Ignoring gpu device", no capability inside the parentheses).
+  auto old_tf = check_text(
+      "I tensorflow/core/common_runtime/gpu/gpu_device.cc:611] Ignoring gpu device (device: 0, "
+      "name: GRID K520, pci bus id: 0000:00:03.0) with Cuda compute capability 3.0. The minimum "
+      "required Cuda capability is 3.5.\n");
+  ASSERT_EQ(ids(old_tf.findings, Severity::warn), std::set<std::string>{"python.tensorflow_arch"});
+  EXPECT_NE(old_tf.findings[0].title.find("GRID K520 (compute capability 3.0)"), std::string::npos)
+      << old_tf.findings[0].title;
+  // A dlerror with another platform working: the broken .icd, and no "no driver registered".
+  auto one_left = check_text(
+      "dlerror: /opt/rocm-3.1.0/opencl/lib/x86_64/libamdocl64.so: cannot open shared object "
+      "file: No such file or directory\nNumber of platforms:\t\t\t\t 1\n");
+  EXPECT_EQ(ids(one_left.findings, Severity::warn), std::set<std::string>{"opencl.icd_broken"})
+      << describe(one_left.findings);
+  // An Intel Mac's collect_env: x86_64 is the machine's own arch, no Rosetta.
+  auto intel = check_text(
+      "Collecting environment information...\nPyTorch version: 1.13.0\n\n"
+      "OS: macOS 12.6 (x86_64)\nPython platform: macOS-12.6-x86_64-i386-64bit\n\nCPU:\n"
+      "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz\n");
+  ASSERT_TRUE(intel.reading.snapshot.macos.has_value());
+  EXPECT_EQ(intel.reading.snapshot.macos->arm64, std::optional<bool>(false));
+  EXPECT_TRUE(ids(intel.findings, Severity::warn).empty()) << describe(intel.findings);
+}
+
 // An x86_64 Anaconda Python on an Apple M2 Pro (pytorch/pytorch#146236): collect_env's OS line
 // gives the Python's arch (x86_64), its CPU line the Mac's; the Python says macOS-10.16, so it
 // was linked against a pre-11 SDK (no arm64 slice) and torch's macOS 14 check fails.
