@@ -171,6 +171,14 @@ bool message(PasteSink& sink, std::size_t i) {
     sink.symptom("cuda.init_failed", "tensorflow", i, {{"error", name}});
     return true;
   }
+  // TensorFlow-ROCm's stream executor: hipGetDeviceCount failed, its error as ToString() names
+  // it ("HIP_ERROR_NoDevice" is hipErrorNoDevice, 100 in hip_runtime_api.h).
+  if (t.find("could not retrieve ROCM device count: HIP_ERROR_NoDevice") != std::string_view::npos) {
+    HipInfo& hip = sink.rocm().hip ? *sink.rocm().hip : sink.rocm().hip.emplace();
+    if (!hip.error) hip.error = HipError{"hipGetDeviceCount", 100, "hipErrorNoDevice", std::nullopt};
+    sink.symptom("hip.device_count_failed", "tensorflow", i);
+    return true;
+  }
   if (t.find("hipErrorNoBinaryForGpu") != std::string_view::npos ||
       t.find("HIP error: invalid device function") != std::string_view::npos) {
     sink.symptom("rocm.no_code_object", "hip", i);

@@ -117,6 +117,21 @@ TEST(PasteFindingIds, ReadersTakeOnlyWhatThePasteSays) {
   EXPECT_TRUE(ids(intel.findings, Severity::warn).empty()) << describe(intel.findings);
 }
 
+// TensorFlow-ROCm's "could not retrieve ROCM device count: HIP_ERROR_NoDevice" where the script
+// itself set CUDA_VISIBLE_DEVICES="" (ROCmSoftwarePlatform/tensorflow#14): HIP found no device.
+// Nothing in the paste says a GPU exists, so a note naming the variables that hide GPUs.
+TEST(PasteFindingIds, HipNoDeviceFromTensorflowRocm) {
+  const auto checked = check_text(
+      paste_fixture("rocminfo/rocm-tensorflow-14-hip-no-device-cuda-visible-devices-empty.txt"));
+  const auto f = test::with_id(checked.findings, "rocm.hip_init");
+  ASSERT_EQ(f.size(), 1u) << describe(checked.findings);
+  EXPECT_EQ(f[0].severity, Severity::info);
+  EXPECT_NE(f[0].title.find("hipGetDeviceCount failed with 100"), std::string::npos) << f[0].title;
+  EXPECT_NE(f[0].fix.value_or("").find("CUDA_VISIBLE_DEVICES"), std::string::npos);
+  EXPECT_FALSE(f[0].quotes.empty());
+  EXPECT_TRUE(ids(checked.findings, Severity::warn).empty()) << describe(checked.findings);
+}
+
 // An x86_64 Anaconda Python on an Apple M2 Pro (pytorch/pytorch#146236): collect_env's OS line
 // gives the Python's arch (x86_64), its CPU line the Mac's; the Python says macOS-10.16, so it
 // was linked against a pre-11 SDK (no arm64 slice) and torch's macOS 14 check fails.
