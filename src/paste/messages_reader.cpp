@@ -171,6 +171,25 @@ bool message(PasteSink& sink, std::size_t i) {
     sink.symptom("cuda.init_failed", "tensorflow", i, {{"error", name}});
     return true;
   }
+  // NVRTC refusing the -arch CuPy gives it (the GPU's own, "compute_61"): CuPy prints the
+  // options after the message. Only in a CuPy traceback: torch's JIT words it the same.
+  if (t.find("nvrtc: error: invalid value for --gpu-architecture (-arch)") !=
+      std::string_view::npos) {
+    const auto& lines = sink.lines();
+    std::string arch;
+    bool cupy = false;
+    for (std::size_t k = i > 3 ? i - 3 : 0; k < lines.size() && k < i + 40; ++k) {
+      const std::string_view n = trim(lines[k].text);
+      if (n.find("cupy") != std::string_view::npos) cupy = true;
+      if (arch.empty() && n.find("-arch=compute_") != std::string_view::npos) {
+        arch = leading_version(n.substr(n.find("-arch=compute_") + 14));
+        sink.fact("message", std::string(n), k);
+      }
+    }
+    if (!cupy) return false;
+    sink.symptom("cupy.nvrtc_arch", "cupy", i, {{"arch", arch}});
+    return true;
+  }
   // TensorFlow-ROCm's stream executor: hipGetDeviceCount failed, its error as ToString() names
   // it ("HIP_ERROR_NoDevice" is hipErrorNoDevice, 100 in hip_runtime_api.h).
   if (t.find("could not retrieve ROCM device count: HIP_ERROR_NoDevice") != std::string_view::npos) {

@@ -121,6 +121,7 @@ const std::vector<Case>& cases() {
       {"clinfo/opencl-amd-fedora-18-libamdocl64-not-on-loader-path.txt", {"opencl.icd_broken"}},
       {"tensorflow/tensorflow-17445-quadro-k2000m-cc30-ignored.txt", {"python.tensorflow_arch"}},
       {"tensorflow/tensorflow-85298-tf28-python313.txt", {"python.framework_python"}},
+      {"apps/cupy-1048-gtx1080-nvrtc-cuda80-compute61.txt", {"python.cupy_arch"}},
       // No warning: the script hid the GPUs itself; the note rocm.hip_init is asserted in
       // tests/replay/paste_finding_ids_test.cpp.
       {"rocminfo/rocm-tensorflow-14-hip-no-device-cuda-visible-devices-empty.txt", {}},

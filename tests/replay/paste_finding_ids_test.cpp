@@ -57,6 +57,9 @@ const std::vector<Expected>& expected() {
       // The issue template's own fields: a TensorFlow release older than the Python.
       {"tensorflow/tensorflow-85298-tf28-python313.txt", "python.framework_python", Severity::warn,
        "use a Python in 3.7–3.10", "was not tested with Python 3.13"},
+      // NVRTC's own refusal of the GPU's -arch, inside a CuPy traceback.
+      {"apps/cupy-1048-gtx1080-nvrtc-cuda80-compute61.txt", "python.cupy_arch", Severity::fail,
+       "install a newer CuPy", "rejects -arch=compute_61"},
       // The loader's own messages: the ICD manifest names a library the container lacks.
       {"vulkaninfo/nvidia-container-toolkit-1732-cdi-no-libglx-nvidia.txt",
        "vulkan.manifest_broken", Severity::warn, "have the runtime mount it",
@@ -107,6 +110,11 @@ TEST(PasteFindingIds, ReadersTakeOnlyWhatThePasteSays) {
       "file: No such file or directory\nNumber of platforms:\t\t\t\t 1\n");
   EXPECT_EQ(ids(one_left.findings, Severity::warn), std::set<std::string>{"opencl.icd_broken"})
       << describe(one_left.findings);
+  // torch's JIT words NVRTC's refusal the same (pytorch/pytorch#47658): not CuPy's.
+  auto torch_jit =
+      check_text("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\n");
+  EXPECT_TRUE(test::with_id(torch_jit.findings, "python.cupy_arch").empty())
+      << describe(torch_jit.findings);
   // An Intel Mac's collect_env: x86_64 is the machine's own arch, no Rosetta.
   auto intel = check_text(
       "Collecting environment information...\nPyTorch version: 1.13.0\n\n"
