@@ -86,6 +86,15 @@ void read_system_profiler(PasteSink& sink) {
 
 constexpr const char* kPastedClinfo = "(pasted clinfo)";
 
+/// Whether clinfo's own first line comes right after line `i`: a "dlerror:" line is the ICD
+/// loader's only when clinfo printed it.
+bool clinfo_follows(const std::vector<PasteLine>& lines, std::size_t i) {
+  for (std::size_t k = i + 1; k < lines.size() && k < i + 6; ++k) {
+    if (lines[k].text.find("Number of platforms") != std::string::npos) return true;
+  }
+  return false;
+}
+
 void read_clinfo(PasteSink& sink) {
   const auto& lines = sink.lines();
   bool in_clinfo = false;
@@ -109,7 +118,8 @@ void read_clinfo(PasteSink& sink) {
     // The ICD loader's word that an .icd file's library does not open, printed before clinfo's
     // own output: "dlerror: libamdocl64.so: cannot open shared object file: No such file or
     // directory". The .icd file is not named.
-    if (starts_with(t, "dlerror: ") && t.find(": ", 9) != std::string_view::npos) {
+    if (starts_with(t, "dlerror: ") && t.find(": ", 9) != std::string_view::npos &&
+        clinfo_follows(lines, i)) {
       const std::string_view said = t.substr(9);
       OpenClIcd icd;
       icd.source = kPastedClinfo;
