@@ -269,13 +269,25 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
   opencl_platforms_without_devices(self, in, out);
   for (const auto& icd : cl.icds) {
     if (!icd.error && icd.loads != std::optional<bool>(false)) continue;
+    // A pasted loader message names the library, not the .icd file.
+    const std::string what = icd.file ? *icd.file
+                             : icd.source == "(pasted clinfo)" ? "naming " + icd.library
+                                                               : icd.source;
     Finding f = make_finding(self, Severity::warn,
-                             "OpenCL ICD " + icd.file.value_or(icd.source) + " is unusable: " +
+                             "OpenCL ICD " + what + " is unusable: " +
                                  icd.error.value_or("its library does not load"));
     f.id = "opencl.icd_broken";
     f.evidence.push_back("library: " + icd.library);
-    f.fix = "reinstall the package that owns " + icd.file.value_or(icd.library) +
-            " (dpkg -S " + icd.file.value_or(icd.library) + "), or remove the stale .icd file";
+    const std::string owner = icd.file.value_or(icd.library);
+    f.fix = "reinstall the package that owns " + owner + " (dpkg -S " + owner +
+            "), or remove the stale .icd file";
+    // A bare name is looked up like any library: installed where the loader does not look, it
+    // is found once its directory is (ROCm/legacy-rocm-build#1131).
+    if (!icd.library.empty() && icd.library.find('/') == std::string::npos && !icd.resolved) {
+      f.fix = "if " + icd.library + " is installed, add its directory to a file in "
+              "/etc/ld.so.conf.d/ and run sudo ldconfig (or write its absolute path into " +
+              icd.file.value_or(std::string("the .icd file")) + "); else " + *f.fix;
+    }
     out.push_back(std::move(f));
   }
 }
@@ -309,6 +321,20 @@ void check_vulkan_manifests(const CheckSpec& self, const CheckInput& in,
   }
   for (const auto& m : vk.manifests) {
     if (!m.error) continue;
+    if (m.file.empty() && m.library_path) {
+      // A pasted loader message names the library, not the manifest that names it.
+      Finding f = make_finding(self, Severity::warn,
+                               "The Vulkan driver manifest naming " + *m.library_path +
+                                   " is unusable: " + *m.error +
+                                   "; the loader skips that driver");
+      f.id = "vulkan.manifest_broken";
+      f.evidence.push_back("library_path: " + *m.library_path);
+      f.fix = "put " + *m.library_path + " where the manifest says (install its package; in a "
+              "container, have the runtime mount it), or remove the manifest that names it "
+              "(grep -rl " + *m.library_path + " /usr/share/vulkan/icd.d /etc/vulkan/icd.d)";
+      out.push_back(std::move(f));
+      continue;
+    }
     Finding f = make_finding(self, Severity::warn,
                              "Vulkan driver manifest " + m.file + " is unusable: " + *m.error);
     f.id = "vulkan.manifest_broken";

@@ -257,8 +257,8 @@ std::vector<CheckSpec> make_check_list() {
       {"macos.rosetta_python", "macos",
        "On Apple silicon (hw.optional.arm64): each Python's Mach-O architectures, and whether "
        "this shell runs translated (sysctl.proc_translated).",
-       "An x86_64 Python runs under Rosetta: pip gives it x86_64 wheels, and MPS and "
-       "tensorflow-metal are arm64 only.",
+       "An x86_64 Python runs translated by Rosetta: pip gives it x86_64 wheels, and none of "
+       "the releases published for arm64 only (tensorflow-metal after 1.0.0).",
        "https://developer.apple.com/documentation/apple-silicon/"
        "about-the-rosetta-translation-environment",
        check_macos_rosetta_python, "macos.rosetta_shell", kOnlyMacos},
@@ -364,7 +364,8 @@ std::vector<CheckSpec> make_check_list() {
        "rocm.gfx_unsupported, "
        "ollama.gfx_unsupported, ollama.gpu_too_old, ollama.rocm_missing, ollama.no_gpu, "
        "opencl.no_icd, opencl.no_device, vulkan.no_driver, vulkan.software_only, python.vllm_dtype, "
-       "python.xformers_torch, python.vllm_torch, nvidia.nouveau_bound, cuda.driver_too_old", "any", OwnId::name_only},
+       "python.xformers_torch, python.vllm_torch, nvidia.nouveau_bound, cuda.driver_too_old, "
+       "python.tensorflow_arch, python.cupy_arch", "any", OwnId::name_only},
   };
 }
 

@@ -124,7 +124,7 @@ void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
     }
     if (left_to_module_check(in.snap, *p)) continue;  // one cause, one finding
     Finding f = make_finding(self, Severity::fail, pci_label(*p) + " has no kernel driver bound");
-    f.evidence.push_back("PCI " + p->address + ": no driver link in sysfs");
+    f.evidence.push_back("PCI " + p->address + ": no kernel driver in use");
     if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));
     if (p->vendor_id == kPciVendorNvidia) {
       f.fix = nvidia_driver_install(in.snap) + ", then reboot";
@@ -207,7 +207,7 @@ void check_nvidia_module_not_loaded(const CheckSpec& self, const CheckInput& in,
   bool module_installed = !k.dkms.empty();
   bool aliases_read = false;
   for (const PciDevice* p : unbound) {
-    f.evidence.push_back("PCI " + p->address + ": no driver link in sysfs");
+    f.evidence.push_back("PCI " + p->address + ": no kernel driver in use");
     if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));
     aliases_read = aliases_read || !p->modules.empty();
     module_installed = module_installed ||

@@ -64,13 +64,17 @@ void check_macos_rosetta_python(const CheckSpec& self, const CheckInput& in,
   }
   for (const PythonEnv* env : python_envs(s)) {
     if (!x86_only(*env)) continue;
+    // Not "no MPS": an x86_64 torch under Rosetta reaches MPS (pytorch/pytorch#146236), and
+    // tensorflow-metal published x86_64 wheels up to 1.0.0 (PyPI).
     Finding f = make_finding(self, Severity::fail,
                              "The Python of " + env_label(*env) +
-                                 " is an x86_64 binary: on Apple silicon it runs under Rosetta, "
-                                 "gets x86_64 wheels and cannot use MPS or tensorflow-metal");
+                                 " is an x86_64 binary: on Apple silicon it runs translated by "
+                                 "Rosetta, and pip gives it x86_64 wheels (none of the releases "
+                                 "published for arm64 only, such as tensorflow-metal after 1.0)");
     f.evidence.push_back(env->python_executable.value_or(env->prefix) + ": Mach-O " +
                          join(*env->executable_archs, ", "));
-    f.evidence.push_back("hw.optional.arm64: 1");
+    f.evidence.push_back(s.macos->cpu_brand ? "CPU: " + *s.macos->cpu_brand
+                                            : std::string("hw.optional.arm64: 1"));
     f.fix = env->kind == "conda"
                 ? "recreate the environment with arm64 packages: CONDA_SUBDIR=osx-arm64 conda "
                   "create -n <name> python=" +
@@ -92,6 +96,7 @@ void check_macos_version_compat(const CheckSpec& self, const CheckInput& in,
   const auto compat = s.macos->system_version_compat;
   if (compat == std::optional<std::string>("0")) return;
   const bool forced = compat == std::optional<std::string>("1");
+  const std::size_t before = out.size();
   for (const PythonEnv* env : python_envs(s)) {
     auto sdk = env->executable_macos_sdk ? parse_version(*env->executable_macos_sdk) : std::nullopt;
     const bool old_sdk = sdk && sdk->parts.at(0) < 11;
@@ -115,6 +120,23 @@ void check_macos_version_compat(const CheckSpec& self, const CheckInput& in,
                          " -m pip install <package> (or export "
                          "SYSTEM_VERSION_COMPAT=0 in ~/.zshrc)";
     out.push_back(std::move(f));
+  }
+  if (out.size() > before) return;
+  // A paste shows what the Python was told (collect_env's "Python platform: macOS-10.16-…").
+  for (const Symptom& told : s.symptoms) {
+    if (told.id != "python.macos_10_16") continue;
+    Finding f = make_finding(self, Severity::warn,
+                             "The Python in the paste is told macOS 10.16 instead of " +
+                                 version->text +
+                                 ": pip rejects wheels tagged macosx_11_0 and later as \"not a "
+                                 "supported wheel on this platform\"");
+    f.evidence.push_back("sw_vers ProductVersion: " + version->text);
+    f.evidence.push_back("Python platform: " + told.values.at("platform"));
+    f.fix = "SYSTEM_VERSION_COMPAT=0 python -m pip install <package> (or export "
+            "SYSTEM_VERSION_COMPAT=0 in ~/.zshrc); for good, a Python built with the macOS 11 "
+            "SDK or later";
+    out.push_back(std::move(f));
+    return;
   }
 }
 

@@ -217,7 +217,10 @@ void metal_macos(const CheckSpec& self, const CheckInput& in, const PackageInEnv
 
 void check_macos_mps(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   for (const auto& t : installed(in.snap, "torch")) {
-    if (!x86_only(*t.env)) mps_for(self, in, t, out);  // x86_64: macos.rosetta_python says it
+    // An x86_64 interpreter may be told another macOS than sw_vers says (macos.version_compat,
+    // pytorch/pytorch#146236) and runs under Rosetta on Apple silicon (macos.rosetta_python):
+    // the macOS floors below are not judged for it.
+    if (!x86_only(*t.env)) mps_for(self, in, t, out);
   }
 }
 

@@ -259,10 +259,16 @@ void check_hip_init(const CheckSpec& self, const CheckInput& in, std::vector<Fin
   if (r.hip_visible_devices) f.evidence.push_back("HIP_VISIBLE_DEVICES=" + *r.hip_visible_devices);
   if (r.rocr_visible_devices)
     f.evidence.push_back("ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices);
+  // HIP honours CUDA_VISIBLE_DEVICES as it does HIP_VISIBLE_DEVICES (the HIP environment
+  // variables reference), so a script's CUDA_VISIBLE_DEVICES="" hides every AMD GPU too.
   f.fix = no_device
-              ? "check HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES and that this user can open "
-                "/dev/kfd (rocm.device_access)"
+              ? "check HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES (an "
+                "empty value hides every GPU) and that this user can open /dev/kfd "
+                "(rocm.device_access)"
               : "see the HIP error reference for this code; rerun with AMD_LOG_LEVEL=3";
+  if (no_device) {
+    f.source = "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html";
+  }
   out.push_back(std::move(f));
 }
 

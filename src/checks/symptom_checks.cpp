@@ -236,6 +236,31 @@ void framework_symptoms(const CheckSpec& self, const CheckInput& in, std::vector
     f.source = "https://www.tensorflow.org/install/pip";
     out.push_back(std::move(f));
   }
+  if (const Symptom* g = seen(s, "tensorflow.gpu_too_old"); g && !reported(out, "python.tensorflow_arch")) {
+    Finding f = from_symptom(self, "python.tensorflow_arch", Severity::fail,
+                             "TensorFlow ignores the " + value(*g, "gpu") + " (compute capability " +
+                                 value(*g, "cc") + "): this build needs compute capability " +
+                                 value(*g, "min") + " or newer, so it runs on the CPU",
+                             *g);
+    f.fix = "build TensorFlow from source with compute capability " + value(*g, "cc") +
+            " among its CUDA compute capabilities (TF_CUDA_COMPUTE_CAPABILITIES in ./configure), "
+            "or use a GPU of compute capability " + value(*g, "min") + " or newer";
+    f.source = "https://www.tensorflow.org/install/source";
+    out.push_back(std::move(f));
+  }
+  if (const Symptom* c = seen(s, "cupy.nvrtc_arch"); c && !reported(out, "python.cupy_arch")) {
+    const std::string arch = value(*c, "arch");
+    Finding f = from_symptom(self, "python.cupy_arch", Severity::fail,
+                             "CuPy cannot compile its kernels for this GPU: the NVRTC of its CUDA "
+                             "rejects -arch=compute_" + (arch.empty() ? std::string("?") : arch) +
+                                 ", the GPU's architecture",
+                             *c);
+    f.fix = "for a GPU newer than that CUDA, install a newer CuPy (it passes NVRTC only an -arch "
+            "it knows since cupy/cupy#1055) or the CuPy package for a newer CUDA; for a GPU older "
+            "than that CUDA supports, use an older CUDA with a CuPy built for it";
+    f.source = "https://github.com/cupy/cupy/issues/1048";
+    out.push_back(std::move(f));
+  }
   if (const Symptom* t = seen(s, "tensorflow.no_cuda_driver");
       t && !reported(out, "cuda.no_driver") && !reported(out, "python.tensorflow_cudnn")) {
     Finding f = from_symptom(self, "cuda.no_driver", Severity::fail,

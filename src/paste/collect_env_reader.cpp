@@ -92,6 +92,8 @@ void read_os(PasteSink& sink, std::string_view value, std::size_t i) {
     const auto space = v.rfind(' ');
     m.product_version = leading_version(v.substr(space + 1));
     m.product_name = "macOS";
+    // The arch is platform.machine() of the Python collect_env ran in: an x86_64 Python on
+    // Apple silicon says x86_64 under Rosetta, so the CPU line (read_mac_cpu) may overrule it.
     if (arch) m.arm64 = *arch == "arm64";
   } else if (auto id = os_id_for(v); !id.empty()) {
     h.os_id = id;
@@ -119,7 +121,25 @@ void read_platform(PasteSink& sink, std::string_view value, std::size_t i) {
     }
   } else if (starts_with(v, "Windows-")) {
     if (!h.os_id) h.os_id = "windows";
+  } else if (starts_with(v, "macOS-10.16-x86_64")) {
+    // platform.platform() of a Python that macOS tells 10.16: one linked against an SDK older
+    // than 11 (or run with SYSTEM_VERSION_COMPAT=1). Such an SDK has no arm64, so the
+    // interpreter is x86_64 only.
+    sink.env().executable_archs = std::vector<std::string>{"x86_64"};
+    sink.symptom("python.macos_10_16", "collect_env", i, {{"platform", v}});
   }
+}
+
+/// The CPU block on macOS is one bare line, sysctl's machdep.cpu.brand_string: "Apple M2 Pro"
+/// is Apple silicon whatever arch the OS line gave.
+bool read_mac_cpu(PasteSink& sink, std::string_view t, std::size_t i) {
+  if (!sink.snap.macos || sink.snap.macos->cpu_brand) return false;
+  MacosInfo& m = sink.macos();
+  m.cpu_brand = std::string(t);
+  if (!sink.host().cpu_model) sink.host().cpu_model = std::string(t);
+  if (starts_with(t, "Apple M")) m.arm64 = true;
+  sink.fact("cpu", std::string(t), i);
+  return true;
 }
 
 /// "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-…)" or a bare name.
@@ -244,6 +264,9 @@ class Block {
       return true;
     }
     if (section_ == Section::cpu) {
+      if (l.key.empty() && t.find('=') == std::string_view::npos && read_mac_cpu(sink_, t, i_)) {
+        return true;
+      }
       // lscpu / wmic lines: "Model name: …", "Flags: …", "Architecture=9"
       if (!l.key.empty() || t.find('=') != std::string_view::npos) {
         if (l.key == "Model name" || l.key == "Name") sink_.host().cpu_model = l.value;

@@ -84,6 +84,17 @@ void read_system_profiler(PasteSink& sink) {
   }
 }
 
+constexpr const char* kPastedClinfo = "(pasted clinfo)";
+
+/// Whether clinfo's own first line comes right after line `i`: a "dlerror:" line is the ICD
+/// loader's only when clinfo printed it.
+bool clinfo_follows(const std::vector<PasteLine>& lines, std::size_t i) {
+  for (std::size_t k = i + 1; k < lines.size() && k < i + 6; ++k) {
+    if (lines[k].text.find("Number of platforms") != std::string::npos) return true;
+  }
+  return false;
+}
+
 void read_clinfo(PasteSink& sink) {
   const auto& lines = sink.lines();
   bool in_clinfo = false;
@@ -100,9 +111,27 @@ void read_clinfo(PasteSink& sink) {
     cl.platforms.push_back(std::move(p));
     return cl.platforms.back();
   };
+  bool icd_failed = false;  // the loader said why: "0 platforms" is not a missing driver then
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (sink.claimed(i)) continue;
     const std::string_view t = trim(lines[i].text);
+    // The ICD loader's word that an .icd file's library does not open, printed before clinfo's
+    // own output: "dlerror: libamdocl64.so: cannot open shared object file: No such file or
+    // directory". The .icd file is not named.
+    if (starts_with(t, "dlerror: ") && t.find(": ", 9) != std::string_view::npos &&
+        clinfo_follows(lines, i)) {
+      const std::string_view said = t.substr(9);
+      OpenClIcd icd;
+      icd.source = kPastedClinfo;
+      icd.library = std::string(said.substr(0, said.find(": ")));
+      icd.error = std::string(said);
+      sink.fact("opencl.icd_library", icd.library, i);
+      sink.opencl().icds.push_back(std::move(icd));
+      icd_failed = true;
+      in_clinfo = true;
+      sink.claim(i, "clinfo");
+      continue;
+    }
     // clinfo -l
     if (starts_with(t, "Platform #") && t.find(':') != std::string_view::npos) {
       platform = &find_platform(std::string(trim(t.substr(t.find(':') + 1))));
@@ -124,7 +153,7 @@ void read_clinfo(PasteSink& sink) {
       in_clinfo = true;
       sink.opencl();
       sink.claim(i, "clinfo");
-      if (l.value == "0") sink.symptom("opencl.no_platforms", "clinfo", i);
+      if (l.value == "0" && !icd_failed) sink.symptom("opencl.no_platforms", "clinfo", i);
       continue;
     }
     // A paste that starts at the first platform's block.
@@ -206,12 +235,44 @@ void read_clinfo(PasteSink& sink) {
   }
 }
 
+/// The Vulkan loader's own word that a driver manifest's library does not load:
+/// "loader_icd_scan: Failed loading library associated with ICD JSON <library>. Ignoring this
+/// JSON", after the dynamic loader's error ("<library>: cannot open shared object file: …").
+/// The manifest itself is not named: its file stays empty.
+bool read_loader_icd_error(PasteSink& sink, std::size_t i) {
+  constexpr std::string_view kFailed = "Failed loading library associated with ICD JSON ";
+  const std::string_view t = trim(sink.lines()[i].text);
+  const auto at = t.find(kFailed);
+  if (at == std::string_view::npos) return false;
+  std::string_view library = t.substr(at + kFailed.size());
+  const auto end = library.find(". Ignoring");
+  if (end != std::string_view::npos) library = library.substr(0, end);
+  VulkanManifest m;
+  m.source = "vulkaninfo";
+  m.library_path = std::string(library);
+  m.error = "the loader cannot load its library";
+  if (i > 0) {
+    const std::string_view before = trim(sink.lines()[i - 1].text);
+    const auto code = before.find("Code 0 : ");
+    if (code != std::string_view::npos &&
+        before.find("cannot open shared object file") != std::string_view::npos) {
+      m.error = std::string(before.substr(code + 9));
+      sink.fact("vulkan.icd_error", *m.error, i - 1);
+      sink.claim(i - 1, "vulkaninfo");
+    }
+  }
+  sink.vulkan().manifests.push_back(std::move(m));
+  sink.fact("vulkan.icd_library", std::string(library), i);
+  sink.claim(i, "vulkaninfo");
+  return true;
+}
+
 void read_vulkaninfo(PasteSink& sink) {
   const auto& lines = sink.lines();
   bool in_vk = false;
   VulkanDevice* device = nullptr;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (sink.claimed(i)) continue;
+    if (sink.claimed(i) || read_loader_icd_error(sink, i)) continue;
     const std::string_view t = trim(lines[i].text);
     if (t.find("vkCreateInstance: Found no drivers") != std::string_view::npos ||
         t.find("ERROR_INCOMPATIBLE_DRIVER") != std::string_view::npos) {

@@ -74,8 +74,13 @@ class Lspci {
     const auto& lines = sink_.lines();
     std::optional<PciDevice> gpu;
     bool told_driver = false;
+    // lspci -k names the driver in use (and the matching modules) of every function it has one
+    // for: once any block of the paste does, a GPU block naming neither has none bound.
+    bool lists_drivers = false;
+    std::vector<PciDevice> untold;
     auto close = [&] {
       if (gpu && told_driver) add(std::move(*gpu));
+      if (gpu && !told_driver) untold.push_back(std::move(*gpu));
       gpu.reset();
       told_driver = false;
     };
@@ -89,9 +94,13 @@ class Lspci {
         gpu = device_line(*address, t.substr(t.find(' ') + 1), i);
         continue;
       }
+      const std::string& raw = lines[i].text;
+      if (scanned_ > 0 && !raw.empty() && (raw[0] == '\t' || raw[0] == ' ') &&
+          (starts_with(t, "Kernel driver in use:") || starts_with(t, "Kernel modules:"))) {
+        lists_drivers = true;
+      }
       if (!gpu) continue;
       // A device's details are indented under it (a tab in lspci's own output).
-      const std::string& raw = lines[i].text;
       if (t.empty() || (raw[0] != '\t' && raw[0] != ' ')) {
         close();
         continue;
@@ -110,6 +119,9 @@ class Lspci {
       sink_.claim(i, kFormat_lspci);
     }
     close();
+    if (lists_drivers) {
+      for (auto& d : untold) add(std::move(d));
+    }
     if (sink_.snap.pci) sink_.snap.pci->devices_scanned = scanned_;
   }
 

@@ -133,6 +133,19 @@ bool message(PasteSink& sink, std::size_t i) {
     sink.symptom("tensorflow.gpu_libraries_missing", "tensorflow", i);
     return true;
   }
+  // gpu_device.cc: "Ignoring visible gpu device (device: 0, name: Quadro K2000M, pci bus id: …,
+  // compute capability: 3.0) with Cuda compute capability 3.0. The minimum required Cuda
+  // capability is 3.5." (older releases: "Ignoring gpu device (…)").
+  if (t.find("The minimum required Cuda capability is ") != std::string_view::npos &&
+      t.find("gpu device (") != std::string_view::npos) {
+    const std::string_view after = t.substr(t.find("capability is ") + 14);
+    const std::string min = leading_version(after.substr(0, after.find(". ")));
+    sink.symptom("tensorflow.gpu_too_old", "tensorflow", i,
+                 {{"gpu", between(t, "name: ", ",")},
+                  {"cc", leading_version(between(t, "with Cuda compute capability ", " "))},
+                  {"min", min}});
+    return true;
+  }
   if (t.find("Could not find cuda drivers on your machine, GPU will not be used") !=
       std::string_view::npos) {
     sink.symptom("tensorflow.no_cuda_driver", "tensorflow", i);
@@ -156,6 +169,33 @@ bool message(PasteSink& sink, std::size_t i) {
     name = std::string(trim(name));
     if (auto code = cuda_code_named(name)) set_cuda_init_error(sink, *code);
     sink.symptom("cuda.init_failed", "tensorflow", i, {{"error", name}});
+    return true;
+  }
+  // NVRTC refusing the -arch CuPy gives it (the GPU's own, "compute_61"): CuPy prints the
+  // options after the message. Only in a CuPy traceback: torch's JIT words it the same.
+  if (t.find("nvrtc: error: invalid value for --gpu-architecture (-arch)") !=
+      std::string_view::npos) {
+    const auto& lines = sink.lines();
+    std::string arch;
+    bool cupy = false;
+    for (std::size_t k = i > 3 ? i - 3 : 0; k < lines.size() && k < i + 40; ++k) {
+      const std::string_view n = trim(lines[k].text);
+      if (n.find("cupy") != std::string_view::npos) cupy = true;
+      if (arch.empty() && n.find("-arch=compute_") != std::string_view::npos) {
+        arch = leading_version(n.substr(n.find("-arch=compute_") + 14));
+        sink.fact("message", std::string(n), k);
+      }
+    }
+    if (!cupy) return false;
+    sink.symptom("cupy.nvrtc_arch", "cupy", i, {{"arch", arch}});
+    return true;
+  }
+  // TensorFlow-ROCm's stream executor: hipGetDeviceCount failed, its error as ToString() names
+  // it ("HIP_ERROR_NoDevice" is hipErrorNoDevice, 100 in hip_runtime_api.h).
+  if (t.find("could not retrieve ROCM device count: HIP_ERROR_NoDevice") != std::string_view::npos) {
+    HipInfo& hip = sink.rocm().hip ? *sink.rocm().hip : sink.rocm().hip.emplace();
+    if (!hip.error) hip.error = HipError{"hipGetDeviceCount", 100, "hipErrorNoDevice", std::nullopt};
+    sink.symptom("hip.device_count_failed", "tensorflow", i);
     return true;
   }
   if (t.find("hipErrorNoBinaryForGpu") != std::string_view::npos ||

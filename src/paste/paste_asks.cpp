@@ -68,7 +68,8 @@ std::vector<PasteAsk> what_would_decide(const PastedReading& reading,
                    "whether the module was built for the running kernel, and whether Secure Boot "
                    "refused it"});
   }
-  if (has_symptom(s, "torch.cuda_unavailable") && !has_finding(findings, "python.") &&
+  // A Mac has no CUDA to ask about: collect_env says "No CUDA" there on every healthy machine.
+  if (has_symptom(s, "torch.cuda_unavailable") && !mac && !has_finding(findings, "python.") &&
       !has_finding(findings, "cuda.") && !has_finding(findings, "nvidia.")) {
     out.push_back({"python -c \"import torch; torch.zeros(1).cuda()\"",
                    "torch says CUDA is not available; the error it raises names why"});

@@ -116,6 +116,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& messages_behin
       {"rocm.gfx_unsupported", "rocm.no_code_object"},
       {"rocm.torch_gfx_unsupported", "rocm.tensile_missing"},
       {"rocm.torch_gfx_unsupported", "rocm.no_code_object"},
+      {"rocm.hip_init", "hip.device_count_failed"},
   };
   return table;
 }
