@@ -87,11 +87,14 @@ TEST(ProgressLine, RewritesInPlaceAndErasesWhatItDrew) {
     line.update({job("cuda", "libcuda.so.1", 100)});
     line.update({RunningJob{"vulkan", "a-long-manifest-name.json", Clock::now() - milliseconds(1500)}});
     const std::string first = pipe.take();
-    EXPECT_EQ(first.rfind("\rwaiting for vulkan: a-long-manifest-name.json (1.", 0), 0u) << first;
+    // "(1.5 s)" on an idle machine; the seconds are left unchecked, since a loaded one may take
+    // a moment between the job's start and the drawing.
+    EXPECT_EQ(first.rfind("\rwaiting for vulkan: a-long-manifest-name.json (", 0), 0u) << first;
+    EXPECT_NE(first.find(" s)"), std::string::npos) << first;
     // A shorter line covers what is left of the longer one with spaces.
     line.update({RunningJob{"cuda", "x", Clock::now() - milliseconds(1500)}});
     const std::string second = pipe.take();
-    EXPECT_EQ(second.rfind("\rwaiting for cuda: x (1.", 0), 0u) << second;
+    EXPECT_EQ(second.rfind("\rwaiting for cuda: x (", 0), 0u) << second;
     EXPECT_EQ(display_width(second), display_width(first)) << second;
     line.update({});
     const std::string erased = pipe.take();
