@@ -271,7 +271,7 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
     if (!icd.error && icd.loads != std::optional<bool>(false)) continue;
     // A pasted loader message names the library, not the .icd file.
     const std::string what = icd.file ? *icd.file
-                             : icd.source == "(pasted clinfo)" ? "naming " + icd.library
+                             : icd.source == kOpenClPastedClinfo ? "naming " + icd.library
                                                                : icd.source;
     Finding f = make_finding(self, Severity::warn,
                              "OpenCL ICD " + what + " is unusable: " +

@@ -159,11 +159,16 @@ void check_framework_python(const CheckSpec& self, const CheckInput& in,
     if (!release || in_range(*py, release->python)) continue;
     // The release matrix lists some Pythons as experimental (torch 2.2 and 2.3: 3.12): wheels
     // exist, so "not released" would be wrong; a note says what the matrix says.
-    const std::string minor = py->parts.size() >= 2 ? std::to_string(py->parts[0]) + "." +
-                                                          std::to_string(py->parts[1])
-                                                    : std::string();
+    // "3.13t" (free-threaded) is another build than "3.13": only an entry without a suffix fits.
     const auto& experimental = release->python_experimental;
-    if (std::find(experimental.begin(), experimental.end(), minor) != experimental.end()) {
+    const auto listed = std::find_if(experimental.begin(), experimental.end(),
+                                     [&](const std::string& e) {
+                                       const auto entry = parse_version(e);
+                                       return entry && entry->suffix.empty() &&
+                                              same_minor(*py, *entry);
+                                     });
+    if (listed != experimental.end()) {
+      const std::string& minor = *listed;
       Finding f = make_finding(self, Severity::info,
                                "torch " + t.pkg->version.value_or("") + " supports Python " +
                                    minor + " only as experimental (" + where(*t.env) + ")");

@@ -9,13 +9,15 @@
 
 namespace gpudoctor {
 
-/// One ICD registration: a line in an .icd file, or an entry of OCL_ICD_FILENAMES.
 /// The source of a Mac's one OpenCL implementation, Apple's framework, which is not an ICD.
 inline constexpr const char* kOpenClAppleFramework = "OpenCL.framework";
+/// The source of an ICD, and the library of a platform, read from a pasted clinfo.
+inline constexpr const char* kOpenClPastedClinfo = "(pasted clinfo)";
 
+/// One ICD registration: a line in an .icd file, or an entry of OCL_ICD_FILENAMES.
 struct OpenClIcd {
-  /// "/etc/OpenCL/vendors", "OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES", or
-  /// kOpenClAppleFramework on a Mac
+  /// "/etc/OpenCL/vendors", "OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES",
+  /// kOpenClAppleFramework on a Mac, or kOpenClPastedClinfo
   std::string source;
   std::optional<std::string> file;      ///< the .icd file, absent for OCL_ICD_FILENAMES entries
   /// As written: "libpocl.so.2" or a path; empty when the .icd file names none.

@@ -84,8 +84,6 @@ void read_system_profiler(PasteSink& sink) {
   }
 }
 
-constexpr const char* kPastedClinfo = "(pasted clinfo)";
-
 /// Whether clinfo's own first line comes right after line `i`: a "dlerror:" line is the ICD
 /// loader's only when clinfo printed it.
 bool clinfo_follows(const std::vector<PasteLine>& lines, std::size_t i) {
@@ -107,7 +105,7 @@ void read_clinfo(PasteSink& sink) {
     }
     OpenClPlatform p;
     p.name = name;
-    p.library = "(pasted clinfo)";
+    p.library = kOpenClPastedClinfo;
     cl.platforms.push_back(std::move(p));
     return cl.platforms.back();
   };
@@ -122,7 +120,7 @@ void read_clinfo(PasteSink& sink) {
         clinfo_follows(lines, i)) {
       const std::string_view said = t.substr(9);
       OpenClIcd icd;
-      icd.source = kPastedClinfo;
+      icd.source = kOpenClPastedClinfo;
       icd.library = std::string(said.substr(0, said.find(": ")));
       icd.error = std::string(said);
       sink.fact("opencl.icd_library", icd.library, i);
