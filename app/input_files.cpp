@@ -4,6 +4,7 @@
 
 #include "file_io.hpp"
 #include "paste/read_pasted.hpp"
+#include "text.hpp"
 
 namespace gpudoctor {
 
@@ -36,8 +37,8 @@ std::variant<RecordedMachine, PastedText, std::string> read_from_stdin() {
       report_limits());
   if (auto* m = std::get_if<RecordedMachine>(&loaded)) return std::move(*m);
   const std::string problem = std::get<std::string>(loaded);
-  // Refused at once when what came so far is neither (a NUL, /dev/zero).
-  if (looks_like_json(seen) || !looks_like_text(seen)) return "-: " + problem;
+  // Refused at once when what came so far is neither (a NUL, /dev/zero) or opens an object.
+  if (!looks_like_text(seen) || trim(seen).substr(0, 1) == "{") return "-: " + problem;
   try {
     char buf[1 << 16];
     while (const std::size_t n = inner(buf, sizeof buf)) {
@@ -47,6 +48,7 @@ std::variant<RecordedMachine, PastedText, std::string> read_from_stdin() {
   } catch (const std::exception& e) {
     return std::string("-: ") + e.what();
   }
+  if (looks_like_json(seen)) return "-: " + problem;
   return PastedText{std::move(seen)};
 }
 

@@ -108,6 +108,13 @@ std::vector<CheckSpec> runtime_checks() {
        "TensorFlow 2.10 was the last release that supported the GPU on native Windows; later ones "
        "install and run on the CPU only.",
        "https://www.tensorflow.org/install/pip#windows-native", check_tensorflow_windows},
+      {"cuda.llamacpp_arch", "cuda",
+       "The CUDA architectures a llama.cpp / ggml build carries (system_info's \"CUDA : ARCHS\", "
+       "nvcc's __CUDA_ARCH_LIST__) against each GPU's compute capability.",
+       "Kernels compiled for a virtual architecture run on it and newer GPUs only: a GPU below "
+       "the lowest gets \"no kernel image is available\".",
+       "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#virtual-architecture-macros",
+       check_ggml_arch},
       // Last: it reads what the checks above reported, so a message whose cause the installed
       // facts already showed adds nothing.
       {"symptom.runtime", "python",

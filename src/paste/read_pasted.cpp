@@ -82,6 +82,7 @@ const std::vector<PasteReader>& paste_readers() {
       {"clinfo", read_clinfo},
       {"vulkaninfo", read_vulkaninfo},
       {"ollama logs", read_ollama_log},
+      {"llama.cpp/ggml start-up", read_ggml_log},
       {"TensorFlow env/issue template", read_tensorflow},
       {"pip list/freeze, conda list", read_package_lists},
       {"versions and GPUs stated in prose, nvcc --version, uname -a", read_stated_facts},
@@ -109,7 +110,11 @@ PastedReading read_pasted(std::string_view text) {
 
 bool looks_like_json(std::string_view text) {
   const std::string_view t = trim(text);
-  return !t.empty() && (t.front() == '{' || t.front() == '[');
+  if (t.empty()) return false;
+  if (t.front() == '{') return true;
+  // dmesg ("[    2.5] NVRM: …"), "[Bug]" titles and log levels open with '[' too: an array
+  // is JSON only when the whole text parses as JSON.
+  return t.front() == '[' && Json::accept(t.begin(), t.end());
 }
 
 /// The messages behind a finding that a check drew from the facts they set (cuInit's code, NVML's

@@ -56,7 +56,8 @@ PasteAsk first_ask(std::string_view text);
 /// Reads the text; `parts` is empty when nothing in it was recognised.
 PastedReading read_pasted(std::string_view text);
 
-/// Whether `text` is meant as JSON (its first non-blank character opens an object or array).
+/// Whether `text` is meant as JSON: its first non-blank character opens an object, or it is a
+/// whole JSON array. Text that opens with '[' and does not parse (dmesg) is a paste.
 bool looks_like_json(std::string_view text);
 
 /// Whether `text` could be a paste at all: not blank, and no NUL byte (a binary file).

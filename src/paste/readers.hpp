@@ -37,6 +37,8 @@ void read_device_query(PasteSink& sink);
 void read_lspci(PasteSink& sink);
 /// dmesg / journalctl: the NVIDIA module's NVRM messages and modprobe's refusals.
 void read_kernel_log(PasteSink& sink);
+/// llama.cpp / ggml start-up: the GPUs its CUDA or ROCm backend found, the build's CUDA ARCHS.
+void read_ggml_log(PasteSink& sink);
 /// Facts stated in free text on lines no other reader took: a torch build, the NVIDIA driver, a
 /// GPU's name, nvcc's release, the kernel. Runs last; fills only what is still unknown.
 void read_stated_facts(PasteSink& sink);

@@ -188,6 +188,38 @@ TEST(PastedText, NothingRecognisedIsSaidInALineWithWhatWouldDecideAndIsNoError) 
   EXPECT_EQ(r.err, "");
 }
 
+TEST(PastedText, RawDmesgOpeningWithABracketIsReadNotTakenForJson) {
+  // saharmor/dalle-playground#104's dmesg as `dmesg > file` writes it (the ticket's fences off):
+  // its first character is '[', which once made it "not a gpudoctor report".
+  std::ifstream in(test::fixture_path("pastes/kernel/dalle-playground-104-api-mismatch-dmesg.txt"));
+  std::string raw;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("```", 0) != 0 && !(raw.empty() && line.empty())) raw += line + "\n";
+  }
+  ASSERT_EQ(raw.front(), '[');
+  test::TempTree dir;
+  const auto r = check(Origin{"dmesg", {"--from", dir.write("dmesg.txt", raw)}}, {});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("nvidia.driver_library_mismatch"), std::string::npos) << r.out;
+}
+
+TEST(PastedText, LlamaCppBuildWithoutTheGpusArchitectureFailsOnce) {
+  // gpustack/llama-box#44: prebuilt CUDA ARCHS start at 600, two Tesla M60s (5.2).
+  const auto r = check(Origin{"ggml", {"--from", test::fixture_path(
+                                                   "pastes/llamacpp/llama-box-44-tesla-m60-archs-600.txt")}},
+                       {"--json"});
+  EXPECT_EQ(r.exit_code, 1);
+  const Json j = Json::parse(r.out);
+  int found = 0;
+  for (const auto& f : j["findings"]) found += f["id"] == "cuda.llamacpp_arch";
+  EXPECT_EQ(found, 1) << r.out;
+  const auto healthy = check(
+      Origin{"ggml", {"--from", test::fixture_path("pastes/llamacpp/llama-cpp-6758-rtx4050-archs-ptx.txt")}},
+      {});
+  EXPECT_EQ(healthy.exit_code, 0) << healthy.out;
+  EXPECT_NE(healthy.out.find("RTX 4050"), std::string::npos) << healthy.out;
+}
+
 TEST(PastedText, EmptyOrBinaryInputIsStillRefused) {
   test::TempTree dir;
   for (const std::string& text : {std::string("\n\n  \n"), std::string("\x7f" "ELF\x02\x01\x00\x00", 8)}) {
