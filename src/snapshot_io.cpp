@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "json_model_reader.hpp"
+#include "model/moved_members.hpp"
 
 namespace gpudoctor {
 
@@ -97,6 +98,7 @@ std::variant<Snapshot, std::string> read_snapshot(JsonPull& in) {
     if (!side.version->value) return "schema_version " + side.version->text + " is not valid";
     if (side.problem) return "malformed report: " + side.problem->pointer + " " + side.problem->why;
     side.snap.schema_version = *side.version->value;
+    adopt_moved_members(side.snap);
     return std::move(side.snap);
   } catch (const JsonSyntaxError& e) {
     return std::string(e.what());
