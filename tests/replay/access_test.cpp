@@ -105,6 +105,18 @@ TEST(AccessCheck, SilentOnceOllamaIsInVideo) {
             nullptr);
 }
 
+TEST(AccessFacts, AccountNamesAreRedactedInAReport) {
+  // amdgpu_top#92 after usermod -aG render: /etc/group lists `user` in render.
+  auto r = test::run_gpudoctor(
+      {"report", "--sysroot", test::fixture_path("rocm-desktop-render-not-active")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json a = Json::parse(r.out)["snapshot"]["host"]["access"];
+  EXPECT_EQ(a["account"]["user"], "<user1>");
+  const Json* render = group_named(a, "render");
+  ASSERT_NE(render, nullptr) << a.dump(2);
+  EXPECT_EQ(strings((*render)["members"]), std::vector<std::string>{"<user1>"});
+}
+
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
