@@ -50,7 +50,7 @@ std::optional<NodeOwner> owner_of(const DeviceNode& d, const HostAccess& a) {
     return std::nullopt;
   }
   return NodeOwner{p->uid.value_or(0), p->group, *p->mode & 0777u,
-                   "the driver's DeviceFile parameters (/proc/driver/nvidia/params)"};
+                   "the driver's DeviceFile parameters in /proc/driver/nvidia/params"};
 }
 
 bool may_open(const NodeOwner& o, const WorkloadAccount& w) {

@@ -7,6 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include "json.hpp"
 #include "snapshot_io.hpp"
 #include "temp_tree.hpp"
@@ -115,6 +119,32 @@ TEST(AccessFacts, AccountNamesAreRedactedInAReport) {
   const Json* render = group_named(a, "render");
   ASSERT_NE(render, nullptr) << a.dump(2);
   EXPECT_EQ(strings((*render)["members"]), std::vector<std::string>{"<user1>"});
+}
+
+TEST(AccessCheck, RealNodesInATreeAreJudgedByTheirOwnerAndMode) {
+  // Character devices (of /dev/null's numbers) where the fixture has plain files: their stat
+  // wins over the driver's parameters, which this tree no longer has.
+  if (::geteuid() != 0) GTEST_SKIP() << "mknod needs root";
+  namespace fs = std::filesystem;
+  test::TempTree root;
+  fs::copy(test::fixture_path("nvidia-gentoo-ollama-not-in-video"), root.path(),
+           fs::copy_options::recursive);
+  fs::remove(root.path() + "/proc/driver/nvidia/params");
+  for (const char* name : {"nvidia0", "nvidiactl"}) {
+    const std::string path = root.path() + "/dev/" + name;
+    fs::remove(path);
+    ASSERT_EQ(::mknod(path.c_str(), S_IFCHR | 0600, makedev(1, 3)), 0) << path;
+  }
+  ASSERT_EQ(::chown((root.path() + "/dev/nvidia0").c_str(), 0, 27), 0);
+  ASSERT_EQ(::chmod((root.path() + "/dev/nvidia0").c_str(), 0660), 0);
+  ASSERT_EQ(::chmod((root.path() + "/dev/nvidiactl").c_str(), 0666), 0);
+  const auto findings = test::area_findings(root.path(), "nvidia", {});
+  const Json* f = test::find_finding(findings, "nvidia.workload_access");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ((*f)["title"],
+            "The account ollama.service runs as (ollama) cannot open /dev/nvidia0: CUDA in that "
+            "service finds no GPU");
+  EXPECT_NE((*f)["evidence"].dump().find("group video, mode 0660 (the file)"), std::string::npos);
 }
 
 std::string read_text(const std::string& path) {
