@@ -32,6 +32,15 @@ template <typename T>
 struct is_struct<T, std::void_t<decltype(visit_fields(std::declval<T&>(), AnyVisit{}))>>
     : std::true_type {};
 
+/// T declares members that an older schema kept elsewhere or under another name:
+/// visit_moved_fields(T&, key, visit) calls visit(name, field) for a key it knows.
+template <typename T, typename = void>
+struct has_moved_fields : std::false_type {};
+template <typename T>
+struct has_moved_fields<T, std::void_t<decltype(visit_moved_fields(
+                               std::declval<T&>(), std::string_view(), AnyVisit{}))>>
+    : std::true_type {};
+
 template <typename T, typename = void>
 struct is_named_enum : std::false_type {};
 template <typename T>
@@ -103,7 +112,7 @@ class JsonModelReader {
       out = T{};
       in_.begin_object();
       for (bool first = true; in_.next_key(first);) {
-        if (!read_field(out, in_.key())) in_.skip_value();
+        if (!read_field(out, in_.key()) && !read_moved_field(out, in_.key())) in_.skip_value();
       }
     } else if constexpr (d::is_named_enum<T>::value) {
       if (!expect(JsonKind::string)) return;
@@ -139,6 +148,24 @@ class JsonModelReader {
       path_.pop_back();
     });
     return true;
+  }
+
+  /// Reads member `key`, which T's older schema had, into the field T keeps it in now; false
+  /// when T names no such moved member.
+  template <typename T>
+  bool read_moved_field(T& out, const std::string& key) {
+    if constexpr (json_model_detail::has_moved_fields<T>::value) {
+      bool found = false;
+      visit_moved_fields(out, key, [&](const char* name, auto& field) {
+        found = true;
+        path_.push_back({name, 0});
+        read(field);
+        path_.pop_back();
+      });
+      return found;
+    } else {
+      return false;
+    }
   }
 
   /// The first problem, if any.

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "json_model_reader.hpp"
+#include "model/moved_members.hpp"
 
 namespace gpudoctor {
 
@@ -109,6 +110,7 @@ std::variant<RecordedMachine, std::string> read_recorded(JsonPull& in) {
     if (!side.version->value) return "schema_version " + side.version->text + " is not valid";
     if (side.problem) return "malformed report: " + side.problem->pointer + " " + side.problem->why;
     side.snap.schema_version = *side.version->value;
+    adopt_moved_members(side.snap);
     RecordedMachine m;
     m.snap = std::move(side.snap);
     // A report made from a paste keeps what that means (what it does not show is unknown).

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "host/access_probe.hpp"
 #include "parse/host_files.hpp"
 #include "text.hpp"
 
@@ -126,6 +127,7 @@ HostInfo probe_host(const ProbeContext& ctx) {
   h.container = detect_container(ctx);
   detect_wsl(root, h);
   detect_vm(root, h, hypervisor_flag);
+  h.access = probe_access(ctx);
   return h;
 }
 

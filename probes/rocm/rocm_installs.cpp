@@ -1,10 +1,8 @@
-// ROCm installs and who this process is.
-#include <algorithm>
+// ROCm installs.
 #include <array>
 #include <set>
 
 #include "core/paths.hpp"
-#include "parse/accounts.hpp"
 #include "parse/kfd_topology.hpp"
 #include "rocm/rocm_readers.hpp"
 #include "text.hpp"
@@ -16,7 +14,6 @@ namespace {
 /// rocm-core writes .info/version; older releases and split packages leave only the others.
 constexpr std::array<const char*, 4> kVersionFiles = {
     ".info/version", ".info/version-dev", ".info/version-utils", ".info/version-hip-sdk"};
-constexpr std::array<const char*, 2> kConventionalGroups = {"render", "video"};
 
 RocmInstall read_install(const Root& root, const std::string& path) {
   RocmInstall in;
@@ -55,46 +52,6 @@ std::vector<RocmInstall> find_rocm_installs(const ProbeContext& ctx) {
     out.push_back(std::move(in));
   }
   return out;
-}
-
-ProcessAccount probe_account(const Root& root, const std::vector<DeviceNode>& nodes) {
-  ProcessAccount a;
-  if (auto text = root.read("/proc/self/status", 64 * 1024)) {
-    ProcessIds ids = parse_proc_status_ids(*text);
-    a.uid = ids.uid;
-    a.gid = ids.gid;
-    a.groups = std::move(ids.groups);
-  }
-  std::optional<std::uint32_t> primary_gid;
-  if (auto text = root.read("/etc/passwd"); text && a.uid) {
-    for (const auto& p : parse_passwd(*text)) {
-      if (p.uid != *a.uid) continue;
-      a.user = p.name;
-      primary_gid = p.gid;
-      break;
-    }
-  }
-  std::vector<GroupEntry> groups;
-  if (auto text = root.read("/etc/group")) groups = parse_group_entries(*text);
-
-  std::set<std::string> wanted(kConventionalGroups.begin(), kConventionalGroups.end());
-  for (const auto& n : nodes) {
-    if (n.group) wanted.insert(*n.group);
-  }
-  auto has = [&](std::uint32_t gid) {
-    return a.gid == gid || std::find(a.groups.begin(), a.groups.end(), gid) != a.groups.end();
-  };
-  for (const auto& g : groups) {
-    if (wanted.erase(g.name) == 0) continue;
-    GroupAccess access{g.name, g.gid, has(g.gid), primary_gid == g.gid};
-    if (a.user) {
-      access.listed_for_user =
-          access.listed_for_user ||
-          std::find(g.members.begin(), g.members.end(), *a.user) != g.members.end();
-    }
-    a.device_groups.push_back(std::move(access));
-  }
-  return a;
 }
 
 }  // namespace gpudoctor

@@ -12,8 +12,4 @@ void probe_kfd_topology(const Root& root, RocmInfo& info);
 /// /opt/rocm, /opt/rocm-<version> and ROCM_PATH, each with the version its .info files state.
 std::vector<RocmInstall> find_rocm_installs(const ProbeContext& ctx);
 
-/// Who this process is, and the groups that own (or by convention give access to) /dev/kfd and
-/// the render nodes: render, video and each device file's group.
-ProcessAccount probe_account(const Root& root, const std::vector<DeviceNode>& nodes);
-
 }  // namespace gpudoctor

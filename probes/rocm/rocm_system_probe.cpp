@@ -1,8 +1,5 @@
 #include "rocm/rocm_system_probe.hpp"
 
-#include <set>
-
-#include "core/device_nodes.hpp"
 #include "parse/nvidia_kernel.hpp"
 #include "rocm/rocm_readers.hpp"
 #include "text.hpp"
@@ -31,29 +28,13 @@ void probe_amdgpu_module(const Root& root, RocmInfo& info) {
   }
 }
 
-/// /dev/kfd and every /dev/dri/renderD*.
-std::vector<DeviceNode> device_nodes(const ProbeContext& ctx) {
-  const auto groups = group_names(ctx.root);
-  std::vector<DeviceNode> nodes;
-  std::set<std::string> paths;
-  if (ctx.root.exists("/dev/kfd")) paths.insert("/dev/kfd");
-  for (const auto& name : ctx.root.list("/dev/dri")) {
-    if (starts_with(name, "renderD")) paths.insert("/dev/dri/" + name);
-  }
-  for (const auto& p : paths) nodes.push_back(read_device_node(ctx, groups, p));
-  return nodes;
-}
-
 }  // namespace
 
 RocmInfo probe_rocm_system(const ProbeContext& ctx) {
   RocmInfo info;
   probe_kfd_topology(ctx.root, info);
   probe_amdgpu_module(ctx.root, info);
-  info.device_nodes = device_nodes(ctx);
-  info.dev_listed = ctx.live || !ctx.root.list("/dev").empty();
   info.installs = find_rocm_installs(ctx);
-  info.account = probe_account(ctx.root, info.device_nodes);
   // The process environment: under --sysroot it still describes the command being run.
   info.rocm_path = ctx.env.get("ROCM_PATH");
   info.hsa_override_gfx_version = ctx.env.get("HSA_OVERRIDE_GFX_VERSION");

@@ -49,6 +49,12 @@ std::vector<CheckSpec> machine_checks() {
        "CUDA opens these nodes; a missing nvidia-uvm breaks CUDA while nvidia-smi still works, "
        "and a container started without --gpus has none.",
        kCudaInstallGuide, check_nvidia_device_nodes, "nvidia.container_without_gpu", kOnlyLinux},
+      {"nvidia.workload_access", "nvidia",
+       "The account a GPU service's unit runs as (User=) against the owner, group and mode of "
+       "/dev/nvidiactl and /dev/nvidia<N> (or the driver's DeviceFile parameters).",
+       "A service whose account cannot open the device files runs on the CPU or fails.",
+       "https://download.nvidia.com/XFree86/Linux-x86_64/535.154.05/README/faq.html",
+       check_nvidia_workload_access, "", kOnlyLinux},
       {"nvidia.driver_library_mismatch", "nvidia",
        "The loaded kernel module's version (/proc/driver/nvidia/version) against the version in "
        "the userspace libraries' file names (libnvidia-ml.so.<version>, libcuda.so.<version>), "

@@ -12,6 +12,7 @@ void check_no_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nouveau_bound(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_module_not_loaded(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_device_nodes(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_workload_access(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_version_mismatch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_stub_libcuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_cuda_init(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

@@ -9,6 +9,7 @@
 #include "checks/rocm_override.hpp"
 #include "checks/rocm_util.hpp"
 #include "compat/compat_query.hpp"
+#include "model/access_view.hpp"
 #include "parse/kfd_topology.hpp"
 
 namespace gpudoctor {
@@ -74,38 +75,30 @@ void judge_target(const CheckSpec& self, const CheckInput& in, std::size_t node,
   out.push_back(std::move(f));
 }
 
-bool has_node(const RocmInfo& r, const std::string& path) {
-  return std::any_of(r.device_nodes.begin(), r.device_nodes.end(),
-                     [&](const DeviceNode& d) { return d.path == path; });
-}
-
-bool is_compute_node(const DeviceNode& d) {
-  return d.path == "/dev/kfd" || starts_with(d.path, "/dev/dri/renderD");
-}
-
 /// Whether there is an AMD GPU whose device files ROCm would open.
-bool amd_compute_present(const RocmInfo& r) {
-  const bool render = std::any_of(r.device_nodes.begin(), r.device_nodes.end(),
+bool amd_compute_present(const RocmInfo& r, const HostAccess& a) {
+  const bool render = std::any_of(a.device_nodes.begin(), a.device_nodes.end(),
                                   [](const DeviceNode& d) { return is_compute_node(d); });
-  return !r.nodes.empty() || has_node(r, "/dev/kfd") || (r.amdgpu_module && render);
+  return !r.nodes.empty() || has_device_node(a, "/dev/kfd") || (r.amdgpu_module && render);
 }
 
 /// The groups that own /dev/kfd and the render nodes. Where ownership is unknown (a recorded
 /// tree holds plain files), udev's rule applies: render where that group exists, else video.
-std::set<std::string> owning_groups(const RocmInfo& r, bool* inferred) {
+std::set<std::string> owning_groups(const HostAccess& a, bool* inferred) {
   std::set<std::string> groups;
-  for (const auto& d : r.device_nodes) {
-    if (!is_compute_node(d) || !d.group || !d.mode) continue;
+  bool any_mode = false;
+  for (const auto& d : a.device_nodes) {
+    if (!is_compute_node(d)) continue;
+    any_mode = any_mode || d.mode.has_value();
+    if (!d.group || !d.mode) continue;
     if (d.mode->size() >= 10 && (*d.mode)[7] == 'r' && (*d.mode)[8] == 'w') continue;  // o+rw
     groups.insert(*d.group);
   }
-  *inferred =
-      groups.empty() && std::none_of(r.device_nodes.begin(), r.device_nodes.end(),
-                                     [](const DeviceNode& d) { return d.mode.has_value(); });
+  *inferred = groups.empty() && !any_mode;
   if (!*inferred) return groups;
   for (const char* g : {"render", "video"}) {
-    for (const auto& a : r.account.device_groups) {
-      if (a.group == g) return {g};
+    for (const auto& x : a.account.device_groups) {
+      if (x.group == g) return {g};
     }
   }
   return groups;
@@ -137,10 +130,13 @@ void check_rocm_device_access(const CheckSpec& self, const CheckInput& in,
                               std::vector<Finding>& out) {
   if (!in.snap.rocm) return;
   const RocmInfo& r = *in.snap.rocm;
-  if (!amd_compute_present(r) || r.account.uid == std::optional<std::uint32_t>(0)) return;
+  const HostAccess& access = host_access(in.snap);
+  if (!amd_compute_present(r, access) || access.account.uid == std::optional<std::uint32_t>(0)) {
+    return;
+  }
   std::vector<std::string> denied;
   bool all_open = true;  // this process opens every one (groups, ACLs or a 0666 udev rule)
-  for (const auto& d : r.device_nodes) {
+  for (const auto& d : access.device_nodes) {
     if (!is_compute_node(d)) continue;
     all_open = all_open && d.readable == std::optional<bool>(true) &&
                d.writable == std::optional<bool>(true);
@@ -148,18 +144,19 @@ void check_rocm_device_access(const CheckSpec& self, const CheckInput& in,
       denied.push_back(d.path + " " + d.mode.value_or("?") + " group " + d.group.value_or("?"));
     }
   }
-  if (all_open && r.dev_listed && has_node(r, "/dev/kfd")) return;
+  if (all_open && access.dev_listed && has_device_node(access, "/dev/kfd")) return;
+  const ProcessAccount& account = access.account;
   bool inferred = false;
   bool reported = false;
-  for (const auto& g : owning_groups(r, &inferred)) {
-    auto a = std::find_if(r.account.device_groups.begin(), r.account.device_groups.end(),
+  for (const auto& g : owning_groups(access, &inferred)) {
+    auto a = std::find_if(account.device_groups.begin(), account.device_groups.end(),
                           [&](const GroupAccess& x) { return x.group == g; });
-    if (a == r.account.device_groups.end() || a->in_process) continue;
+    if (a == account.device_groups.end() || a->in_process) continue;
     Finding f = make_finding(self, inferred ? Severity::warn : Severity::fail, "");
     f.evidence.push_back("/etc/group: " + g +
                          (a->gid ? " (gid " + std::to_string(*a->gid) + ")" : "") +
                          (a->listed_for_user ? " lists this user" : " does not list this user"));
-    f.evidence.push_back("this process's groups: " + process_groups_text(r.account));
+    f.evidence.push_back("this process's groups: " + process_groups_text(account));
     if (inferred) f.evidence.push_back("owner of /dev/kfd not recorded: udev gives it to " + g);
     for (const auto& d : denied) f.evidence.push_back("not accessible: " + d);
     if (a->listed_for_user) {
@@ -224,7 +221,11 @@ void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
     out.push_back(std::move(f));
     return;
   }
-  if (!r.amdgpu_module || !r.dev_listed || has_node(r, "/dev/kfd") || r.kfd_topology) return;
+  const HostAccess& access = host_access(in.snap);
+  if (!r.amdgpu_module || !access.dev_listed || has_device_node(access, "/dev/kfd") ||
+      r.kfd_topology) {
+    return;
+  }
   const bool container = in.snap.host && in.snap.host->container;
   Finding f = make_finding(
       self, Severity::fail,

@@ -1,4 +1,6 @@
-// The host: OS, kernel, CPU, memory, where it runs.
+// The host: OS, kernel, CPU, memory, where it runs; who may open the GPU's device files.
+#include <cstdio>
+
 #include "facts/row_values.hpp"
 
 namespace gpudoctor::facts {
@@ -10,6 +12,70 @@ std::string cores_text(const HostInfo& h) {
   std::string s = h.cpu_cores ? std::to_string(*h.cpu_cores) + " cores" : "";
   if (h.cpu_threads) s += (s.empty() ? "" : ", ") + std::to_string(*h.cpu_threads) + " threads";
   return s;
+}
+
+std::string group_text(const GroupAccess& g) {
+  std::string s = g.group + (g.gid ? " (" + std::to_string(*g.gid) + ")" : "");
+  if (g.in_process) return s + ": this process has it";
+  return s + (g.listed_for_user ? ": listed for the user, not active in this session"
+                                : ": not a group of this user");
+}
+
+std::string octal(std::uint32_t mode) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04o", mode & 07777u);
+  return buf;
+}
+
+/// The device files with their owners and the PCI device /dev/dri/by-path names; this
+/// process's account and groups; the accounts workloads run as; what a container was given.
+void access_rows(const HostAccess& a, std::vector<Row>& rows) {
+  for (const auto& d : a.device_nodes) {
+    std::string pci;
+    for (const auto& l : a.dri_by_path) {
+      if (l.node == d.path) pci = l.pci_address;
+    }
+    add_row(rows, "Device",
+            RowValues()
+                .text("path", d.path)
+                .opt("mode", d.mode)
+                .opt("group", d.group, "group ")
+                .text("pci_address", pci)
+                .text("access", d.readable && d.writable
+                                    ? (*d.readable && *d.writable ? "read/write" : "not accessible")
+                                    : ""));
+  }
+  if (const auto& p = a.nvidia_device_files) {
+    add_row(rows, "",
+            RowValues()
+                .text("nvidia_device_files", "the NVIDIA driver makes /dev/nvidia*")
+                .opt("nvidia_uid", p->uid, "uid ")
+                .opt("nvidia_gid", p->gid, "gid ")
+                .text("nvidia_mode", p->mode ? "mode " + octal(*p->mode) : "")
+                .text("nvidia_modify", p->modify == false ? "(ModifyDeviceFiles off)" : ""));
+  }
+  const ProcessAccount& u = a.account;
+  add_row(rows, "User", RowValues().opt("user", u.user).opt("uid", u.uid, "uid "));
+  if (u.uid != std::optional<std::uint32_t>(0)) {  // root opens every device file
+    for (const auto& g : u.device_groups) add_row(rows, "", RowValues().text("group", group_text(g)));
+  }
+  for (const auto& w : a.workloads) {
+    add_row(rows, "Workload",
+            RowValues()
+                .text("user", w.user)
+                .text("from", "from " + w.from)
+                .text("groups", w.groups.empty() ? "" : "groups " + join(w.groups, ", "))
+                .text("known", w.uid || w.dynamic_user ? "" : "not in /etc/passwd")
+                .text("dynamic_user", w.dynamic_user ? "DynamicUser" : ""));
+  }
+  for (const auto& m : a.device_mounts) {
+    add_row(rows, "Mounted",
+            RowValues().text("mount_point", m.mount_point).opt("fs_type", m.fs_type, "(", ")"));
+  }
+  for (const auto& f : a.cdi_specs) {
+    add_row(rows, "CDI spec", RowValues().text("path", f.path).opt("kind", f.kind, "kind "));
+  }
+  for (const auto& f : a.oci_hooks) add_row(rows, "OCI hook", RowValues().text("path", f.path));
 }
 
 }  // namespace
@@ -40,6 +106,7 @@ void host_facts(const Snapshot& snap, Sink& out) {
   add_row(
       s.rows, "Machine",
       RowValues().opt("machine_vendor", h.machine_vendor).opt("machine_model", h.machine_model));
+  if (h.access) access_rows(*h.access, s.rows);
   out.section(std::move(s));
 
   out.compare(Weight::host, "host", "OS", h.os_pretty_name);

@@ -1,10 +1,12 @@
-// ROCm: KFD nodes and HIP devices as device views; installs, amdgpu, KFD, device files, groups,
-// variables and HIP as a section; what diff compares of them.
+// ROCm: KFD nodes and HIP devices as device views; installs, amdgpu, KFD, variables and HIP as a
+// section; what diff compares of them, with the host's access to /dev/kfd and the render nodes
+// (the device files and groups themselves are shown under the host: host_facts.cpp).
 #include <set>
 
 #include "backends.hpp"
 #include "facts/area_summaries.hpp"
 #include "facts/row_values.hpp"
+#include "model/access_view.hpp"
 
 namespace gpudoctor::facts {
 
@@ -12,13 +14,6 @@ namespace {
 
 std::string mhz(const std::optional<int>& khz) {
   return khz ? std::to_string(*khz / 1000) + " MHz" : "";
-}
-
-std::string group_text(const GroupAccess& g) {
-  std::string s = g.group + (g.gid ? " (" + std::to_string(*g.gid) + ")" : "");
-  if (g.in_process) return s + ": this process has it";
-  return s + (g.listed_for_user ? ": listed for the user, not active in this session"
-                                : ": not a group of this user");
 }
 
 void kfd_view(const KfdNode& n, std::vector<Row>& rows) {
@@ -94,22 +89,6 @@ Section rocm_section(const RocmInfo& r) {
       RowValues().text("kfd", r.kfd_topology ? std::to_string(r.nodes.size()) + " GPU node(s), " +
                                                    std::to_string(r.cpu_nodes) + " CPU node(s)"
                                              : "no topology (/sys/class/kfd)"));
-  for (const auto& d : r.device_nodes) {
-    add_row(s.rows, "Device",
-            RowValues()
-                .text("path", d.path)
-                .opt("mode", d.mode)
-                .opt("group", d.group, "group ")
-                .text("access", d.readable && d.writable
-                                    ? (*d.readable && *d.writable ? "read/write" : "not accessible")
-                                    : ""));
-  }
-  add_row(s.rows, "User",
-          RowValues().opt("user", r.account.user).opt("uid", r.account.uid, "uid "));
-  if (r.account.uid != std::optional<std::uint32_t>(0)) {  // root opens every device file
-    for (const auto& g : r.account.device_groups)
-      add_row(s.rows, "", RowValues().text("group", group_text(g)));
-  }
   add_row(
       s.rows, "Env",
       RowValues()
@@ -136,8 +115,8 @@ Section rocm_section(const RocmInfo& r) {
 
 /// Whether the ROCm probe found anything of AMD's: it runs on every Linux tree (and on a Mac's
 /// recorded one), where "no install, no KFD" says nothing to the reader.
-bool found_amd(const RocmInfo& r) {
-  return !r.installs.empty() || !r.nodes.empty() || !r.device_nodes.empty() || r.amdgpu_module ||
+bool found_amd(const RocmInfo& r, const std::vector<DeviceNode>& files) {
+  return !r.installs.empty() || !r.nodes.empty() || !files.empty() || r.amdgpu_module ||
          r.hsa_override_gfx_version || r.rocm_path || r.rocr_visible_devices ||
          r.hip_visible_devices || (r.hip && (r.hip->library || !r.hip->devices.empty()));
 }
@@ -149,11 +128,33 @@ std::optional<std::string> amdgpu_state(const RocmInfo& r) {
   return *r.amdgpu_module + (r.amdgpu_initstate ? " (" + *r.amdgpu_initstate + ")" : "");
 }
 
+/// /dev/kfd and the render nodes: the host's device files that ROCm opens.
+std::vector<DeviceNode> rocm_files(const HostAccess& a) {
+  std::vector<DeviceNode> out;
+  for (const auto& d : a.device_nodes) {
+    if (is_compute_node(d)) out.push_back(d);
+  }
+  return out;
+}
+
+/// render, video and the groups of /dev/kfd and the render nodes: the groups ROCm needs.
+std::vector<GroupAccess> rocm_groups(const HostAccess& a) {
+  std::set<std::string> wanted = {"render", "video"};
+  for (const auto& d : a.device_nodes) {
+    if (is_compute_node(d) && d.group) wanted.insert(*d.group);
+  }
+  std::vector<GroupAccess> out;
+  for (const auto& g : a.account.device_groups) {
+    if (wanted.count(g.group) != 0) out.push_back(g);
+  }
+  return out;
+}
+
 /// "/dev/dri/renderD128, /dev/kfd (no access)"; "none" where /dev was looked at.
-std::optional<std::string> device_files(const RocmInfo& r) {
-  if (!r.dev_listed) return std::nullopt;
+std::optional<std::string> device_files(const HostAccess& a) {
+  if (!a.dev_listed) return std::nullopt;
   std::set<std::string> files;
-  for (const auto& n : r.device_nodes) {
+  for (const auto& n : rocm_files(a)) {
     const bool denied = n.readable == false || n.writable == false;
     files.insert(n.path + (denied ? " (no access)" : ""));
   }
@@ -167,12 +168,12 @@ std::string group_state(const GroupAccess& g, bool root) {
   return g.listed_for_user ? "listed for the user, not active in this session" : "no";
 }
 
-void compare_rocm(const RocmInfo& r, Sink& out) {
+void compare_rocm(const RocmInfo& r, const HostAccess& a, Sink& out) {
   out.compare(Weight::driver, "driver", "amdgpu kernel module", amdgpu_state(r));
   out.compare(Weight::driver, "driver", "amdgpu module version", r.amdgpu_version);
-  out.compare(Weight::driver, "access", "ROCm device files", device_files(r));
-  const bool root = r.account.uid == 0u;
-  for (const auto& g : r.account.device_groups) {
+  out.compare(Weight::driver, "access", "ROCm device files", device_files(a));
+  const bool root = a.account.uid == 0u;
+  for (const auto& g : rocm_groups(a)) {
     out.compare(Weight::driver, "access", "in group " + g.group, group_state(g, root));
   }
   std::vector<std::string> versions;
@@ -212,8 +213,9 @@ void rocm_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<R
 
 void rocm_facts(const Snapshot& snap, Sink& out) {
   if (!snap.rocm) return;
-  if (found_amd(*snap.rocm)) out.section(rocm_section(*snap.rocm));
-  compare_rocm(*snap.rocm, out);
+  const HostAccess& access = host_access(snap);
+  if (found_amd(*snap.rocm, rocm_files(access))) out.section(rocm_section(*snap.rocm));
+  compare_rocm(*snap.rocm, access, out);
 }
 
 std::string rocm_summary(const RocmInfo& r) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "json.hpp"
+#include "model/access.hpp"
 
 namespace gpudoctor {
 
@@ -29,10 +30,13 @@ struct HostInfo {
   std::optional<std::string> virtualization; ///< which one, when named: "kvm", "vmware", …
   std::optional<std::string> machine_vendor; ///< DMI sys_vendor
   std::optional<std::string> machine_model;  ///< DMI product_name
+  /// Device files, accounts, container mounts; null in a report written before they moved here
+  /// from the rocm section (read back from there: json_model_reader.hpp).
+  std::optional<HostAccess> access;
 };
 GPUDOCTOR_JSON(HostInfo, hostname, os_id, os_name, os_version, os_pretty_name, kernel_release,
                kernel_version, architecture, cpu_model, cpu_cores, cpu_threads,
                memory_total_bytes, memory_available_bytes, glibc_version, container, wsl,
-               wsl_version, vm, virtualization, machine_vendor, machine_model)
+               wsl_version, vm, virtualization, machine_vendor, machine_model, access)
 
 }  // namespace gpudoctor

@@ -2,10 +2,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "json.hpp"
-#include "model/device_node.hpp"
+#include "model/access.hpp"
 
 namespace gpudoctor {
 
@@ -66,25 +67,6 @@ struct RocmInstall {
 };
 GPUDOCTOR_JSON(RocmInstall, path, real_path, version, version_file, default_link)
 
-/// A group that gives access to the GPU device files, seen from this process.
-struct GroupAccess {
-  std::string group;                     ///< "render"
-  std::optional<std::uint32_t> gid;      ///< from /etc/group
-  bool in_process = false;               ///< this process has it now
-  bool listed_for_user = false;          ///< /etc/group lists the user (or it is the primary)
-};
-GPUDOCTOR_JSON(GroupAccess, group, gid, in_process, listed_for_user)
-
-/// Who this process runs as (/proc/self/status and /etc/passwd under the root).
-struct ProcessAccount {
-  std::optional<std::uint32_t> uid;
-  std::optional<std::string> user;
-  std::optional<std::uint32_t> gid;
-  std::vector<std::uint32_t> groups;           ///< supplementary groups of this process
-  std::vector<GroupAccess> device_groups;      ///< render, video and the device files' groups
-};
-GPUDOCTOR_JSON(ProcessAccount, uid, user, gid, groups, device_groups)
-
 /// A HIP call that failed: "hipGetDeviceCount returned 100 (hipErrorNoDevice)".
 struct HipError {
   std::string call;
@@ -133,8 +115,9 @@ struct HipInfo {
 GPUDOCTOR_JSON(HipInfo, library, load_errors, runtime_version, runtime_version_text,
                driver_version, error, devices)
 
-/// AMD ROCm as files show it (KFD topology, amdgpu module, /dev nodes, installs, the
-/// environment), plus what HIP reports when it could be loaded.
+/// AMD ROCm as files show it (KFD topology, amdgpu module, installs, the environment), plus what
+/// HIP reports when it could be loaded. Who may open /dev/kfd and the render nodes is the
+/// host's (HostInfo::access).
 struct RocmInfo {
   bool kfd_topology = false;                    ///< /sys/class/kfd/kfd/topology/nodes is there
   std::vector<KfdNode> nodes;                   ///< the GPU nodes only
@@ -143,18 +126,33 @@ struct RocmInfo {
   std::optional<std::string> amdgpu_module;     ///< "loaded" (/proc/modules) or "built-in"
   std::optional<std::string> amdgpu_initstate;  ///< /sys/module/amdgpu/initstate: "live"
   std::optional<std::string> amdgpu_version;    ///< /sys/module/amdgpu/version (DKMS builds)
-  std::vector<DeviceNode> device_nodes;         ///< /dev/kfd, /dev/dri/renderD*
-  bool dev_listed = false;  ///< /dev could be looked at (always live; a fixture may not hold it)
   std::vector<RocmInstall> installs;
-  ProcessAccount account;
   std::optional<std::string> rocm_path;                 ///< ROCM_PATH
   std::optional<std::string> hsa_override_gfx_version;  ///< HSA_OVERRIDE_GFX_VERSION
   std::optional<std::string> rocr_visible_devices;
   std::optional<std::string> hip_visible_devices;
   std::optional<HipInfo> hip;                   ///< null under --sysroot
+  /// device_nodes, dev_listed and account as a report written before they moved to the host
+  /// kept them here; not written. read_snapshot moves them to host.access (moved_members.hpp).
+  std::optional<HostAccess> older_access;
 };
 GPUDOCTOR_JSON(RocmInfo, kfd_topology, nodes, cpu_nodes, modules_listed, amdgpu_module,
-               amdgpu_initstate, amdgpu_version, device_nodes, dev_listed, installs, account,
+               amdgpu_initstate, amdgpu_version, installs,
                rocm_path, hsa_override_gfx_version, rocr_visible_devices, hip_visible_devices, hip)
+
+/// The members a report written before the access facts moved to the host kept in rocm: the
+/// JSON model reader reads each into older_access (its hook for members that moved).
+template <typename Visit>
+void visit_moved_fields(RocmInfo& r, std::string_view key, Visit&& visit) {
+  if (key != "device_nodes" && key != "dev_listed" && key != "account") return;
+  HostAccess& a = r.older_access ? *r.older_access : r.older_access.emplace();
+  if (key == "device_nodes") {
+    visit("device_nodes", a.device_nodes);
+  } else if (key == "dev_listed") {
+    visit("dev_listed", a.dev_listed);
+  } else {
+    visit("account", a.account);
+  }
+}
 
 }  // namespace gpudoctor

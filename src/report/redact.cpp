@@ -186,9 +186,10 @@ class Redactor {
     if (key == "source") return s;  // rule URLs come from gpudoctor's own data
     if (key == "hostname") return host_placeholder(s);
     if (key == "serial") return "<serial" + std::to_string(serials_.number_of(s)) + ">";
-    // The account the process runs as (rocm.account.user) is a bare user name. Other strings
-    // equal to a user name stay: on a cloud VM the user "ubuntu" runs Ubuntu (os id "ubuntu").
-    if (key == "user" && !s.empty()) return user_placeholder(s);
+    // The accounts of host.access (the process's, a workload's, a device group's members)
+    // are bare user names. Other strings equal to a user name stay: on a cloud VM the user
+    // "ubuntu" runs Ubuntu (os id "ubuntu").
+    if ((key == "user" || key == "members") && !s.empty()) return user_placeholder(s);
     if (key == "kernel_version") s = redact_kernel_builder(s);
     s = replace_uuids(std::move(s), names_uuid(key));
     if (!listed(kVocabularyKeys, key)) {

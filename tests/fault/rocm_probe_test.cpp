@@ -12,6 +12,7 @@
 #include "devices.hpp"
 #include "environment.hpp"
 #include "json.hpp"
+#include "host/access_probe.hpp"
 #include "rocm/hip_probe.hpp"
 #include "rocm/rocm_system_probe.hpp"
 #include "test_support.hpp"
@@ -25,6 +26,14 @@ RocmInfo probe_fixture(const std::string& fixture, Environment env = Environment
   const Root root(test::fixture_path(fixture));
   const ProbeContext ctx{root, env, false, false};
   return probe_rocm_system(ctx);
+}
+
+/// The host's access facts of a fixture tree (they were the rocm section's before).
+HostAccess access_of_fixture(const std::string& fixture) {
+  const Root root(test::fixture_path(fixture));
+  const Environment env;
+  const ProbeContext ctx{root, env, false, false};
+  return probe_access(ctx);
 }
 
 std::string hip_fake(const std::string& dir) {
@@ -72,17 +81,23 @@ TEST(RocmProbe, ContainerDeviceFilesAndGroups) {
   RocmInfo r = probe_fixture("rocm-container-gfx90a");
   ASSERT_EQ(r.nodes.size(), 2u);
   EXPECT_EQ(r.nodes[1].gfx_target, "gfx90a");
-  ASSERT_EQ(r.device_nodes.size(), 3u);  // kfd and two render nodes; cards are not compute
-  EXPECT_EQ(r.device_nodes[0].path, "/dev/dri/renderD128");
-  EXPECT_EQ(r.device_nodes[2].path, "/dev/kfd");
-  EXPECT_FALSE(r.device_nodes[2].mode);  // a plain file in a tree says nothing about the node
-  EXPECT_FALSE(r.device_nodes[2].readable);
-  EXPECT_EQ(r.account.uid, 1000u);
-  EXPECT_FALSE(r.account.user);  // "I have no name!"
-  ASSERT_EQ(r.account.device_groups.size(), 2u);
-  EXPECT_EQ(r.account.device_groups[1].group, "render");
-  EXPECT_EQ(r.account.device_groups[1].gid, 109u);
-  EXPECT_TRUE(r.account.device_groups[1].in_process);
+  const HostAccess a = access_of_fixture("rocm-container-gfx90a");
+  std::vector<std::string> paths;
+  for (const auto& d : a.device_nodes) paths.push_back(d.path);
+  // Every GPU device file, the cards too: the host records them for every vendor.
+  EXPECT_EQ(paths, (std::vector<std::string>{"/dev/dri/card0", "/dev/dri/card1",
+                                             "/dev/dri/card2", "/dev/dri/renderD128", "/dev/dri/renderD129",
+                                             "/dev/kfd"}))
+      << testing::PrintToString(paths);
+  const DeviceNode& kfd = a.device_nodes.back();
+  EXPECT_FALSE(kfd.mode);  // a plain file in a tree says nothing about the node
+  EXPECT_FALSE(kfd.readable);
+  EXPECT_EQ(a.account.uid, 1000u);
+  EXPECT_FALSE(a.account.user);  // "I have no name!"
+  ASSERT_EQ(a.account.device_groups.size(), 2u);
+  EXPECT_EQ(a.account.device_groups[1].group, "render");
+  EXPECT_EQ(a.account.device_groups[1].gid, 109u);
+  EXPECT_TRUE(a.account.device_groups[1].in_process);
   // Two nodes without PCI addresses are two GPUs, not one.
   Snapshot s;
   s.rocm = r;
@@ -94,9 +109,9 @@ TEST(RocmProbe, ContainerDeviceFilesAndGroups) {
 
 TEST(RocmProbe, GroupListedButNotInThisSession) {
   // Umio-Yasuno/amdgpu_top#92, after usermod -aG render, before a new login.
-  RocmInfo r = probe_fixture("rocm-desktop-render-not-active");
-  EXPECT_EQ(r.account.user, "user");
-  const auto& groups = r.account.device_groups;
+  const HostAccess a = access_of_fixture("rocm-desktop-render-not-active");
+  EXPECT_EQ(a.account.user, "user");
+  const auto& groups = a.account.device_groups;
   auto render = std::find_if(groups.begin(), groups.end(),
                              [](const GroupAccess& g) { return g.group == "render"; });
   ASSERT_NE(render, groups.end());

@@ -236,8 +236,10 @@ Snapshot rocm_with_installs(std::uint32_t uid, const std::string& default_versio
     s.rocm->installs.push_back(
         {std::string("/opt/rocm-") + v, std::nullopt, v, ".info/version", v == default_version});
   }
-  s.rocm->account.uid = uid;
-  s.rocm->account.device_groups = {{"render", 109, uid != 0, uid != 0}};
+  s.host = HostInfo{};
+  ProcessAccount& account = s.host->access.emplace().account;
+  account.uid = uid;
+  account.device_groups = {{"render", 109, uid != 0, uid != 0, {}}};
   return s;
 }
 

@@ -160,11 +160,14 @@ TEST(ReportHtml, RocmGroupsOfAUserNotInRenderAreEscaped) {
   EXPECT_NE(rocm.find("<th>Installed</th><td>none found (/opt/rocm, /opt/rocm-*, ROCM_PATH)</td>"),
             std::string::npos)
       << rocm;
+  // Device files and groups are the host's (every vendor's): shown there, not under ROCm.
+  const std::string host = section_of(html_of("rocm-desktop-not-in-render", {}), "<h3>Host</h3>");
+  EXPECT_EQ(rocm.find("<th>Device</th>"), std::string::npos) << rocm;
   // The redacted user name is a placeholder in angle brackets: text, not markup.
-  EXPECT_NE(rocm.find("<th>User</th><td>&lt;user1&gt; · uid 1000</td>"), std::string::npos) << rocm;
-  EXPECT_NE(rocm.find("render (109): not a group of this user"), std::string::npos);
-  EXPECT_NE(rocm.find("<th>Device</th><td>/dev/dri/renderD128</td>"), std::string::npos);
-  EXPECT_EQ(rocm.find("<user1>"), std::string::npos);
+  EXPECT_NE(host.find("<th>User</th><td>&lt;user1&gt; · uid 1000</td>"), std::string::npos) << host;
+  EXPECT_NE(host.find("render (109): not a group of this user"), std::string::npos);
+  EXPECT_NE(host.find("<th>Device</th><td>/dev/dri/renderD128</td>"), std::string::npos);
+  EXPECT_EQ(host.find("<user1>"), std::string::npos);
 }
 
 TEST(ReportHtml, MacWithAnEgpuHasMacosAndNoRocm) {

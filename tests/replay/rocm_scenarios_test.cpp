@@ -120,13 +120,17 @@ const Finding* find(const std::map<std::string, Finding>& fs, const std::string&
   return it == fs.end() ? nullptr : &it->second;
 }
 
-RocmInfo rocm_with_kfd_node(std::optional<std::string> group, std::optional<bool> access) {
-  RocmInfo r;
+/// An AMD machine whose /dev/kfd (the host's access facts) has `group` and `access`.
+Snapshot with_kfd_node(std::optional<std::string> group, std::optional<bool> access) {
+  Snapshot s;
+  s.rocm = RocmInfo{};
+  s.host = HostInfo{};
+  HostAccess& r = s.host->access.emplace();
   r.dev_listed = true;
   r.account.uid = 1000;
   r.account.user = "dev";
   r.account.groups = {1000};
-  r.account.device_groups = {{"render", 109, false, false}, {"video", 44, false, false}};
+  r.account.device_groups = {{"render", 109, false, false, {}}, {"video", 44, false, false, {}}};
   DeviceNode kfd;
   kfd.path = "/dev/kfd";
   kfd.mode = "crw-rw----";
@@ -134,14 +138,13 @@ RocmInfo rocm_with_kfd_node(std::optional<std::string> group, std::optional<bool
   kfd.readable = access;
   kfd.writable = access;
   r.device_nodes.push_back(kfd);
-  return r;
+  return s;
 }
 
 TEST(RocmChecks, LiveNodeOwnedByRenderIsAFailure) {
   // ROCm/ROCm-docker#116: "Unable to open /dev/kfd read-write: Permission denied", crw-rw----
   // root render.
-  Snapshot s;
-  s.rocm = rocm_with_kfd_node("render", false);
+  Snapshot s = with_kfd_node("render", false);
   auto fs = run(s);
   const Finding* f = find(fs, "rocm.not_in_group");
   ASSERT_NE(f, nullptr);
@@ -152,16 +155,14 @@ TEST(RocmChecks, LiveNodeOwnedByRenderIsAFailure) {
 
 TEST(RocmChecks, OpenNodesNeedNoGroup) {
   // AMD's 0666 udev rule (ROCm/ROCm-docker#90): accessible without the group.
-  Snapshot s;
-  s.rocm = rocm_with_kfd_node("render", true);
-  s.rocm->device_nodes[0].mode = "crw-rw-rw-";
+  Snapshot s = with_kfd_node("render", true);
+  s.host->access->device_nodes[0].mode = "crw-rw-rw-";
   EXPECT_EQ(find(run(s), "rocm.not_in_group"), nullptr);
 }
 
 TEST(RocmChecks, RootIsNeverAskedForGroups) {
-  Snapshot s;
-  s.rocm = rocm_with_kfd_node("render", std::nullopt);
-  s.rocm->account.uid = 0;
+  Snapshot s = with_kfd_node("render", std::nullopt);
+  s.host->access->account.uid = 0;
   EXPECT_TRUE(run(s).empty());
 }
 
@@ -184,7 +185,7 @@ TEST(RocmChecks, AmdgpuWithoutKfdInAContainer) {
   s.rocm = RocmInfo{};
   s.rocm->modules_listed = true;
   s.rocm->amdgpu_module = "loaded";
-  s.rocm->dev_listed = true;
+  s.host->access.emplace().dev_listed = true;
   s.rocm->installs.push_back({"/opt/rocm", std::nullopt, "6.2.4", ".info/version", true});
   auto fs = run(s);
   const Finding* f = find(fs, "rocm.no_kfd");

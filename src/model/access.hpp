@@ -1,0 +1,102 @@
+#pragma once
+// Who may open the GPU's device files, for every vendor: the device files with their owners,
+// the process's account, the accounts a workload runs as (a service's unit file, $USER,
+// $SUDO_USER), and what a container was given (device mounts, CDI specs, runtime hooks).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json.hpp"
+#include "model/device_node.hpp"
+
+namespace gpudoctor {
+
+/// A /dev/dri/by-path link: the PCI device a DRM node belongs to.
+struct DriPciLink {
+  std::string node;         ///< "/dev/dri/renderD128"
+  std::string pci_address;  ///< "0000:03:00.0"
+};
+GPUDOCTOR_JSON(DriPciLink, node, pci_address)
+
+/// A group that gives access to the GPU device files, seen from this process.
+struct GroupAccess {
+  std::string group;                     ///< "render"
+  std::optional<std::uint32_t> gid;      ///< from /etc/group
+  bool in_process = false;               ///< this process has it now
+  bool listed_for_user = false;          ///< /etc/group lists the user (or it is the primary)
+  /// The accounts in it: /etc/group's member list and each /etc/passwd account whose primary
+  /// group it is.
+  std::vector<std::string> members;
+};
+GPUDOCTOR_JSON(GroupAccess, group, gid, in_process, listed_for_user, members)
+
+/// Who this process runs as (/proc/self/status and /etc/passwd under the root).
+struct ProcessAccount {
+  std::optional<std::uint32_t> uid;
+  std::optional<std::string> user;
+  std::optional<std::uint32_t> gid;
+  std::vector<std::uint32_t> groups;           ///< supplementary groups of this process
+  std::vector<GroupAccess> device_groups;      ///< render, video and the device files' groups
+};
+GPUDOCTOR_JSON(ProcessAccount, uid, user, gid, groups, device_groups)
+
+/// An account a GPU workload runs as, other than this process's: a service's User= in its
+/// systemd unit, or the user who ran gpudoctor ($USER, $SUDO_USER).
+struct WorkloadAccount {
+  std::string user;                     ///< "ollama"; "root" for a unit without User=
+  std::string from;                     ///< "/etc/systemd/system/ollama.service", "SUDO_USER"
+  std::optional<std::uint32_t> uid;     ///< from /etc/passwd; null where it lists no such user
+  /// Every group the account's processes get: the primary (or Group=), the groups /etc/group
+  /// lists it in, and SupplementaryGroups=.
+  std::vector<std::string> groups;
+  bool dynamic_user = false;            ///< DynamicUser=yes: systemd makes the account at start
+};
+GPUDOCTOR_JSON(WorkloadAccount, user, from, uid, groups, dynamic_user)
+
+/// A mount of a GPU device file or folder into this process's mount namespace
+/// (/proc/self/mountinfo): how a container runtime passed the GPU in.
+struct DeviceMount {
+  std::string mount_point;              ///< "/dev/dri"
+  std::optional<std::string> root;      ///< the mounted path inside its file system
+  std::optional<std::string> fs_type;   ///< "devtmpfs", "tmpfs"
+  std::optional<std::string> source;    ///< "udev"
+};
+GPUDOCTOR_JSON(DeviceMount, mount_point, root, fs_type, source)
+
+/// A container runtime's file that says how GPUs are handed to containers: a CDI spec
+/// (/etc/cdi, /var/run/cdi) with the device kind it declares, or an OCI hook.
+struct RuntimeFile {
+  std::string path;                     ///< "/etc/cdi/nvidia.yaml"
+  std::optional<std::string> kind;      ///< a CDI spec's kind: "nvidia.com/gpu"
+};
+GPUDOCTOR_JSON(RuntimeFile, path, kind)
+
+/// How the NVIDIA driver creates /dev/nvidia* (NVreg_DeviceFileUID/GID/Mode and
+/// NVreg_ModifyDeviceFiles, as /proc/driver/nvidia/params shows them).
+struct NvidiaDeviceFileParams {
+  std::optional<bool> modify;           ///< ModifyDeviceFiles: the driver sets owner and mode
+  std::optional<std::uint32_t> uid;
+  std::optional<std::uint32_t> gid;
+  std::optional<std::string> group;     ///< gid's name in /etc/group under the root
+  std::optional<std::uint32_t> mode;    ///< 438 = 0666
+};
+GPUDOCTOR_JSON(NvidiaDeviceFileParams, modify, uid, gid, group, mode)
+
+/// The access facts of the host (read under the root; open checks and $USER only live).
+struct HostAccess {
+  /// /dev/nvidia*, /dev/nvidia-caps/*, /dev/kfd, /dev/dri/card*, /dev/dri/renderD*, /dev/dxg
+  std::vector<DeviceNode> device_nodes;
+  bool dev_listed = false;  ///< /dev could be looked at (always live; a fixture may not hold it)
+  std::vector<DriPciLink> dri_by_path;
+  ProcessAccount account;
+  std::vector<WorkloadAccount> workloads;
+  std::vector<DeviceMount> device_mounts;
+  std::vector<RuntimeFile> cdi_specs;
+  std::vector<RuntimeFile> oci_hooks;   ///< hooks.d entries of Podman/CRI-O (path only)
+  std::optional<NvidiaDeviceFileParams> nvidia_device_files;
+};
+GPUDOCTOR_JSON(HostAccess, device_nodes, dev_listed, dri_by_path, account, workloads,
+               device_mounts, cdi_specs, oci_hooks, nvidia_device_files)
+
+}  // namespace gpudoctor

@@ -1,0 +1,132 @@
+#include "parse/device_access.hpp"
+
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// "yes", "true", "on", "1" (systemd's booleans).
+bool unit_bool(std::string_view v) {
+  const std::string s = to_lower(trim(v));
+  return s == "yes" || s == "true" || s == "on" || s == "1";
+}
+
+std::string unquoted(std::string_view v) {
+  v = trim(v);
+  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
+    v = v.substr(1, v.size() - 2);
+  }
+  return std::string(v);
+}
+
+}  // namespace
+
+bool is_gpu_device_path(std::string_view path) {
+  if (path == "/dev/kfd" || path == "/dev/dxg") return true;
+  if (starts_with(path, "/dev/nvidia")) return true;  // nvidiactl, nvidia0, nvidia-caps/…
+  if (!starts_with(path, "/dev/dri/")) return false;
+  const std::string_view name = path.substr(9);
+  return starts_with(name, "card") || starts_with(name, "renderD");
+}
+
+void apply_unit_accounts(std::string_view text, UnitAccount& a) {
+  bool service = false;
+  for (std::string_view line : split_lines(text)) {
+    line = trim(line);
+    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+    if (line[0] == '[') {
+      service = line == "[Service]";
+      continue;
+    }
+    const auto eq = line.find('=');
+    if (!service || eq == std::string_view::npos) continue;
+    const std::string_view key = trim(line.substr(0, eq));
+    const std::string value = unquoted(line.substr(eq + 1));
+    if (key == "User") {
+      a.user = value.empty() ? std::nullopt : std::optional<std::string>(value);
+    } else if (key == "Group") {
+      a.group = value.empty() ? std::nullopt : std::optional<std::string>(value);
+    } else if (key == "SupplementaryGroups") {
+      if (value.empty()) a.supplementary_groups.clear();
+      for (auto& g : split_words(value, " \t")) a.supplementary_groups.push_back(std::move(g));
+    } else if (key == "DynamicUser") {
+      a.dynamic_user = unit_bool(value);
+    }
+  }
+}
+
+std::vector<DeviceMount> parse_device_mounts(std::string_view mountinfo) {
+  std::vector<DeviceMount> out;
+  for (std::string_view line : split_lines(mountinfo)) {
+    // id parent major:minor root mountpoint options [optional…] - fstype source superoptions
+    const auto f = split_words(line, " ");
+    if (f.size() < 5) continue;
+    const std::string& point = f[4];
+    if (!is_gpu_device_path(point) && point != "/dev/dri" && point != "/dev/nvidia-caps") continue;
+    DeviceMount m{point, f[3], std::nullopt, std::nullopt};
+    for (std::size_t i = 5; i < f.size(); ++i) {
+      if (f[i] != "-") continue;
+      if (i + 1 < f.size()) m.fs_type = f[i + 1];
+      if (i + 2 < f.size()) m.source = f[i + 2];
+      break;
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::optional<NvidiaDeviceFileParams> parse_nvidia_device_file_params(std::string_view text) {
+  NvidiaDeviceFileParams p;
+  bool any = false;
+  for (std::string_view line : split_lines(text)) {
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    const std::string_view key = trim(line.substr(0, colon));
+    const auto value = parse_uint(trim(line.substr(colon + 1)));
+    if (!value || *value > 0xffffffffu) continue;
+    const auto v = static_cast<std::uint32_t>(*value);
+    if (key == "ModifyDeviceFiles") {
+      p.modify = v != 0;
+    } else if (key == "DeviceFileUID") {
+      p.uid = v;
+    } else if (key == "DeviceFileGID") {
+      p.gid = v;
+    } else if (key == "DeviceFileMode") {
+      p.mode = v;
+    } else {
+      continue;
+    }
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return p;
+}
+
+std::optional<std::string> cdi_spec_kind(std::string_view text) {
+  for (std::string_view line : split_lines(text)) {
+    // Only the top level: a device's own members are indented.
+    const std::string_view t = trim(line);
+    const bool json = starts_with(t, "\"kind\"");
+    if (!json && !starts_with(line, "kind:")) continue;
+    const auto colon = t.find(':');
+    std::string v = unquoted(t.substr(colon + 1));
+    if (json && !v.empty() && v.back() == ',') v = unquoted(std::string_view(v).substr(0, v.size() - 1));
+    if (!v.empty()) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> pci_address_of_by_path(std::string_view name) {
+  if (!starts_with(name, "pci-")) return std::nullopt;
+  name.remove_prefix(4);
+  const auto dash = name.find('-');
+  const std::string_view address = name.substr(0, dash);
+  // dddd:bb:dd.f
+  if (address.size() != 12 || address[4] != ':' || address[7] != ':' || address[10] != '.') {
+    return std::nullopt;
+  }
+  return to_lower(std::string(address));
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,45 @@
+#pragma once
+// Parsers for the files that say who may open the GPU's device files: systemd units (User=,
+// Group=, SupplementaryGroups=), /proc/self/mountinfo's device mounts, the NVIDIA driver's
+// device-file parameters, CDI specs and /dev/dri/by-path names. Each takes text, none touches
+// the system.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/access.hpp"
+
+namespace gpudoctor {
+
+/// /dev/nvidia*, /dev/kfd, /dev/dxg, /dev/dri/card* and /dev/dri/renderD* (and what lies under
+/// /dev/nvidia-caps): the device files a GPU stack opens.
+bool is_gpu_device_path(std::string_view path);
+
+/// The account settings of a systemd unit's [Service] section.
+struct UnitAccount {
+  std::optional<std::string> user;                ///< User=
+  std::optional<std::string> group;               ///< Group=
+  std::vector<std::string> supplementary_groups;  ///< SupplementaryGroups=
+  bool dynamic_user = false;                      ///< DynamicUser=yes
+};
+
+/// Applies a unit file's (or a drop-in's) [Service] settings over `a`, as systemd does when it
+/// reads the unit and then its drop-ins: a later User= or Group= wins, SupplementaryGroups=
+/// adds to the list and an empty one clears it (systemd.exec(5)).
+void apply_unit_accounts(std::string_view text, UnitAccount& a);
+
+/// The mountinfo lines whose mount point is a GPU device file or /dev/dri.
+std::vector<DeviceMount> parse_device_mounts(std::string_view mountinfo);
+
+/// DeviceFileUID, DeviceFileGID, DeviceFileMode and ModifyDeviceFiles of
+/// /proc/driver/nvidia/params; nullopt when it names none of them.
+std::optional<NvidiaDeviceFileParams> parse_nvidia_device_file_params(std::string_view text);
+
+/// A CDI spec's kind ("kind: nvidia.com/gpu" in YAML, "kind": "…" in JSON).
+std::optional<std::string> cdi_spec_kind(std::string_view text);
+
+/// The PCI address in a /dev/dri/by-path name: "pci-0000:03:00.0-render" → "0000:03:00.0".
+std::optional<std::string> pci_address_of_by_path(std::string_view name);
+
+}  // namespace gpudoctor

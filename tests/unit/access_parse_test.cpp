@@ -1,0 +1,90 @@
+// The parsers of the access facts: systemd units, mountinfo's device mounts, the NVIDIA
+// driver's DeviceFile parameters, CDI specs, /dev/dri/by-path names.
+#include <gtest/gtest.h>
+
+#include "parse/device_access.hpp"
+
+namespace gpudoctor {
+namespace {
+
+TEST(UnitAccounts, OllamasUnitAndADropInThatAddsRender) {
+  // The unit of https://github.com/ollama/ollama/blob/main/docs/linux.md.
+  UnitAccount a;
+  apply_unit_accounts(
+      "[Unit]\nDescription=Ollama Service\nAfter=network-online.target\n\n[Service]\n"
+      "ExecStart=/usr/bin/ollama serve\nUser=ollama\nGroup=ollama\nRestart=always\n"
+      "RestartSec=3\nEnvironment=\"PATH=$PATH\"\n\n[Install]\nWantedBy=default.target\n",
+      a);
+  EXPECT_EQ(a.user, "ollama");
+  EXPECT_EQ(a.group, "ollama");
+  EXPECT_TRUE(a.supplementary_groups.empty());
+  // A drop-in (stand-in text, the form systemd.exec(5) gives): lists add up, "" clears.
+  apply_unit_accounts("[Service]\nSupplementaryGroups=video\nSupplementaryGroups=render  kvm\n", a);
+  EXPECT_EQ(a.supplementary_groups, (std::vector<std::string>{"video", "render", "kvm"}));
+  apply_unit_accounts("[Service]\nSupplementaryGroups=\nSupplementaryGroups=render\n", a);
+  EXPECT_EQ(a.supplementary_groups, std::vector<std::string>{"render"});
+  // Keys outside [Service] are not the service's.
+  apply_unit_accounts("[Install]\nUser=root\n[Service]\nDynamicUser=yes\n", a);
+  EXPECT_EQ(a.user, "ollama");
+  EXPECT_TRUE(a.dynamic_user);
+}
+
+TEST(DeviceMounts, OnlyGpuDeviceFilesAndDri) {
+  // Stand-in lines in proc(5)'s mountinfo format: a bind-mounted /dev/dri, a --device'd
+  // /dev/kfd, and lines that are no GPU's.
+  const auto m = parse_device_mounts(
+      "1250 1240 0:5 /dri /dev/dri rw,nosuid - devtmpfs udev rw,size=16318212k\n"
+      "1251 1240 0:5 /kfd /dev/kfd rw,nosuid master:2 - devtmpfs udev rw\n"
+      "1252 1240 0:5 /null /dev/null rw - devtmpfs udev rw\n"
+      "1253 1240 0:52 / /dev/shm rw - tmpfs shm rw\n");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].mount_point, "/dev/dri");
+  EXPECT_EQ(m[0].root, "/dri");
+  EXPECT_EQ(m[0].fs_type, "devtmpfs");
+  EXPECT_EQ(m[0].source, "udev");
+  EXPECT_EQ(m[1].mount_point, "/dev/kfd");
+  EXPECT_EQ(m[1].fs_type, "devtmpfs");  // after an optional field
+}
+
+TEST(NvidiaParams, DeviceFileLinesOnly) {
+  // The DeviceFile lines of Gentoo's modprobe.d file, as the driver shows them
+  // (https://github.com/gentoo/gentoo/blob/master/x11-drivers/nvidia-drivers/files/nvidia-570.conf).
+  const auto p = parse_nvidia_device_file_params(
+      "ResmanDebugLevel: 4294967295\nModifyDeviceFiles: 1\nDeviceFileUID: 0\n"
+      "DeviceFileGID: 27\nDeviceFileMode: 432\nRegistryDwords: \"\"\n");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->modify, true);
+  EXPECT_EQ(p->uid, 0u);
+  EXPECT_EQ(p->gid, 27u);
+  EXPECT_EQ(p->mode, 432u);
+  EXPECT_FALSE(parse_nvidia_device_file_params("EnableMSI: 1\n"));
+}
+
+TEST(CdiSpecs, KindAtTheTopLevelOnly) {
+  // The head of a spec `nvidia-ctk cdi generate` writes (cdiVersion, kind, devices).
+  EXPECT_EQ(cdi_spec_kind("---\ncdiVersion: 0.5.0\nkind: nvidia.com/gpu\ndevices:\n- name: \"0\"\n"),
+            "nvidia.com/gpu");
+  EXPECT_EQ(cdi_spec_kind("{\n  \"cdiVersion\": \"0.6.0\",\n  \"kind\": \"amd.com/gpu\",\n}"),
+            "amd.com/gpu");
+  EXPECT_FALSE(cdi_spec_kind("devices:\n  - name: all\n    kind: nested\n"));
+}
+
+TEST(DriByPath, PciAddressOfTheLinkName) {
+  EXPECT_EQ(pci_address_of_by_path("pci-0000:03:00.0-render"), "0000:03:00.0");
+  EXPECT_EQ(pci_address_of_by_path("pci-0000:C1:00.0-card"), "0000:c1:00.0");
+  EXPECT_FALSE(pci_address_of_by_path("platform-simple-framebuffer.0-card"));
+}
+
+TEST(GpuDevicePaths, TheFilesAGpuStackOpens) {
+  for (const char* p : {"/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm",
+                        "/dev/nvidia-caps/nvidia-cap1", "/dev/kfd", "/dev/dxg", "/dev/dri/card1",
+                        "/dev/dri/renderD128"}) {
+    EXPECT_TRUE(is_gpu_device_path(p)) << p;
+  }
+  for (const char* p : {"/dev/dri", "/dev/dri/by-path", "/dev/null", "/dev/fb0"}) {
+    EXPECT_FALSE(is_gpu_device_path(p)) << p;
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
