@@ -365,7 +365,8 @@ std::vector<CheckSpec> make_check_list() {
        "ollama.gfx_unsupported, ollama.gpu_too_old, ollama.rocm_missing, ollama.no_gpu, "
        "opencl.no_icd, opencl.no_device, vulkan.no_driver, vulkan.software_only, python.vllm_dtype, "
        "python.xformers_torch, python.vllm_torch, nvidia.nouveau_bound, cuda.driver_too_old, "
-       "python.tensorflow_arch, python.cupy_arch", "any", OwnId::name_only},
+       "python.tensorflow_arch, python.cupy_arch, python.unsupported_wheel, "
+       "python.triton_gpu_too_old", "any", OwnId::name_only},
   };
 }
 
