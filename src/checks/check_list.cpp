@@ -366,7 +366,9 @@ std::vector<CheckSpec> make_check_list() {
        "opencl.no_icd, opencl.no_device, vulkan.no_driver, vulkan.software_only, python.vllm_dtype, "
        "python.xformers_torch, python.vllm_torch, nvidia.nouveau_bound, cuda.driver_too_old, "
        "python.tensorflow_arch, python.cupy_arch, python.unsupported_wheel, "
-       "python.triton_gpu_too_old", "any", OwnId::name_only},
+       "python.triton_gpu_too_old, nvidia.container_toolkit, python.torchvision_cuda, "
+       "gpu.firmware_missing, python.ipex_torch, python.ipex_runtime, cudnn.load_failed", "any",
+       OwnId::name_only},
   };
 }
 

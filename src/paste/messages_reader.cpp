@@ -130,10 +130,15 @@ bool message(PasteSink& sink, std::size_t i) {
     return true;
   }
   // TensorFlow-ROCm's stream executor: hipGetDeviceCount failed, its error as ToString() names
-  // it ("HIP_ERROR_NoDevice" is hipErrorNoDevice, 100 in hip_runtime_api.h).
+  // it ("HIP_ERROR_NoDevice" is hipErrorNoDevice).
   if (t.find("could not retrieve ROCM device count: HIP_ERROR_NoDevice") != std::string_view::npos) {
     HipInfo& hip = sink.rocm().hip ? *sink.rocm().hip : sink.rocm().hip.emplace();
-    if (!hip.error) hip.error = HipError{"hipGetDeviceCount", 100, "hipErrorNoDevice", std::nullopt};
+    // The code and its name from data/messages/hip_codes.json (hip_runtime_api.h).
+    const ErrorCode* code = error_code_named(builtin_messages(), "hip", "hipErrorNoDevice");
+    if (!hip.error && code) {
+      hip.error =
+          HipError{"hipGetDeviceCount", static_cast<int>(code->code), code->name, std::nullopt};
+    }
     sink.symptom("hip.device_count_failed", "tensorflow", i);
     return true;
   }
