@@ -141,8 +141,6 @@ std::string value_of(const std::ssub_match& m, CaptureKind kind) {
   return kind == CaptureKind::kVersion ? leading_number(s) : s;
 }
 
-std::string lower_if(std::string_view s, bool lower) { return lower ? to_lower(s) : std::string(s); }
-
 }  // namespace
 
 std::string leading_number(std::string_view s) {
@@ -154,36 +152,40 @@ std::string leading_number(std::string_view s) {
   return out;
 }
 
-std::optional<MessageMatch> match_entry(const MessageEntry& e, std::string_view line,
-                                        std::string_view next) {
-  const std::string one(line);
-  const std::string line_l = lower_if(line, e.icase);
-  std::string joined_space;
-  std::string joined_tight;
+MatchSubject::MatchSubject(std::string_view line, std::string_view next_line)
+    : one(line), next(next_line) {
+  if (!next.empty()) {
+    space = one + " " + next;
+    tight = one + next;
+  }
+  one_l = to_lower(one);
+  next_l = to_lower(next);
+  space_l = to_lower(space);
+  tight_l = to_lower(tight);
+}
+
+namespace {
+
+bool has(const std::string& text, const std::string& lowered, const CompiledPattern& cp, bool icase) {
+  return (icase ? lowered : text).find(cp.literal) != std::string::npos;
+}
+
+}  // namespace
+
+std::optional<MessageMatch> match_entry(const MessageEntry& e, const MatchSubject& s) {
   for (const auto& cp : e.compiled) {
     std::smatch m;
-    bool hit = false;
+    bool hit = has(s.one, s.one_l, cp, e.icase) && std::regex_search(s.one, m, cp.re);
     std::size_t used = 1;
-    std::string subject;
-    if (line_l.find(cp.literal) != std::string::npos) {
-      subject = one;
-      hit = std::regex_search(subject, m, cp.re);
-    }
     // Wrapped by a terminal (the break falls anywhere, a space lost or not): the match must
     // start on this line and run past its end, and the next line must not hold the message by
     // itself (then it is a message of its own, and this line only shares a word with it).
-    const auto next_alone = [&] {
-      const std::string n(next);
-      return lower_if(n, e.icase).find(cp.literal) != std::string::npos && std::regex_search(n, cp.re);
-    };
-    for (int glue = 0; !hit && glue < 2 && !next.empty() && !next_alone(); ++glue) {
-      std::string& j = glue == 0 ? joined_space : joined_tight;
-      if (j.empty()) j = one + (glue == 0 ? " " : "") + std::string(next);
-      if (lower_if(j, e.icase).find(cp.literal) == std::string::npos) continue;
-      subject = j;
-      if (std::regex_search(subject, m, cp.re) &&
-          static_cast<std::size_t>(m.position(0)) < one.size() &&
-          static_cast<std::size_t>(m.position(0) + m.length(0)) > one.size()) {
+    for (int glue = 0; !hit && glue < 2 && !s.next.empty(); ++glue) {
+      const std::string& j = glue == 0 ? s.space : s.tight;
+      if (!has(j, glue == 0 ? s.space_l : s.tight_l, cp, e.icase)) continue;
+      if (has(s.next, s.next_l, cp, e.icase) && std::regex_search(s.next, cp.re)) break;
+      if (std::regex_search(j, m, cp.re) && static_cast<std::size_t>(m.position(0)) < s.one.size() &&
+          static_cast<std::size_t>(m.position(0) + m.length(0)) > s.one.size()) {
         hit = true;
         used = 2;
       }
@@ -207,9 +209,10 @@ std::optional<MessageMatch> match_entry(const MessageEntry& e, std::string_view 
 
 std::optional<MessageMatch> match_message(const MessageTable& table, std::string_view format,
                                           std::string_view line, std::string_view next) {
+  const MatchSubject subject(line, next);
   for (const auto& e : table.entries) {
     if (e.format != format || e.compiled.empty()) continue;
-    if (auto m = match_entry(e, line, next)) return m;
+    if (auto m = match_entry(e, subject)) return m;
   }
   return std::nullopt;
 }

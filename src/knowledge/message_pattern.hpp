@@ -17,9 +17,17 @@ std::optional<std::string> rewrite_named_groups(std::string_view p, std::vector<
 /// pattern that is an alternative at the top level).
 std::string required_literal(std::string_view p);
 
-/// `e`'s first pattern that matches `line`, or the line wrapped onto `next`.
-std::optional<MessageMatch> match_entry(const MessageEntry& e, std::string_view line,
-                                        std::string_view next);
+/// A line and the next as the patterns are tried on them: alone and joined (with a space,
+/// and without one for a break inside a word), each also lower-cased for icase literals. Made
+/// once per line, not once per entry.
+struct MatchSubject {
+  MatchSubject(std::string_view line, std::string_view next_line);
+  std::string one, next, space, tight;
+  std::string one_l, next_l, space_l, tight_l;
+};
+
+/// `e`'s first pattern that matches the line, or the line wrapped onto the next.
+std::optional<MessageMatch> match_entry(const MessageEntry& e, const MatchSubject& s);
 
 /// "12.1.105 (nvcc)" -> "12.1.105", "11040)" -> "11040": the same as paste_sink.hpp's
 /// leading_version, here so that knowledge/ does not reach into paste/.
