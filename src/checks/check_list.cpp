@@ -367,7 +367,8 @@ std::vector<CheckSpec> make_check_list() {
        "python.xformers_torch, python.vllm_torch, nvidia.nouveau_bound, cuda.driver_too_old, "
        "python.tensorflow_arch, python.cupy_arch, python.unsupported_wheel, "
        "python.triton_gpu_too_old, nvidia.container_toolkit, python.torchvision_cuda, "
-       "gpu.firmware_missing, python.ipex_torch, python.ipex_runtime, cudnn.load_failed", "any",
+       "gpu.firmware_missing, python.ipex_torch, python.ipex_runtime, cudnn.load_failed, "
+       "python.torch_windows_dll", "any",
        OwnId::name_only},
   };
 }
