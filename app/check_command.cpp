@@ -10,34 +10,68 @@
 #include "fleet_check.hpp"
 #include "terminal.hpp"
 #include "machine_source.hpp"
-#include "paste_command.hpp"
 #include "render/check_text.hpp"
 #include "render/terminal_text.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
 
+namespace {
+
+/// Pasted text in which no reader recognised anything: not an error (the person gave what they
+/// had), said in one line with what would decide, and no verdict on the machine.
+int nothing_recognised(const Options& opt, const Environment& env, const Diagnosis& d) {
+  std::string text;
+  for (const auto& l : d.paste->reading.lines) text += l.text + "\n";
+  const PasteAsk ask = first_ask(text);
+  const std::string line = "Nothing in " + *opt.from +
+                           " was recognised as GPU facts or a known message; please add the "
+                           "output of " + ask.ask + " (" + ask.why + ")";
+  if (opt.oneline) return emit(render_oneline_unknown("nothing recognised in the text") + "\n",
+                               kExitOk, false, Style::plain());
+  if (opt.json) {
+    Json j = paste_json(d.paste->reading, {ask});
+    j["recognised"] = false;
+    return emit(dump_json(Json{{"schema_version", kSchemaVersion}, {"paste", j}}, 2) + "\n",
+                kExitOk, false, Style::plain());
+  }
+  const Style style = stdout_style(opt.color, env);
+  return emit(line + ".\ngpudoctor reads: " + paste_formats_text() + ".\n", kExitOk, true,
+              style);
+}
+
+}  // namespace
+
 int run_check(const Options& opt, const Environment& env) {
   const CheckClock clock = CheckClock::now();
-  auto loaded = load_machine(opt, env);
+  auto loaded = diagnose_machine(opt, env);
   if (auto* why = std::get_if<std::string>(&loaded)) {
     return check_could_not_run(opt, env, *why, clock);
   }
-  const Machine& m = std::get<Machine>(loaded);
-  if (m.pasted) return run_check_on_paste(opt, *opt.from, *m.pasted, env);
-  const auto findings = select_findings(
-      run_checks(CheckInput{m.snap, m.devices, builtin_compat()}), opt.only, opt.skip);
-  const int metrics = write_check_metrics(opt, env, m, findings, clock);
+  const Diagnosis& d = std::get<Diagnosis>(loaded);
+  if (d.paste && d.paste->reading.parts.empty()) {
+    return nothing_recognised(opt, env, d);
+  }
+  const auto findings = select_findings(d.findings, opt.only, opt.skip);
+  const auto selected = selected_areas(d.findings, opt.only);
+  const std::vector<std::string>* areas = opt.only.empty() ? nullptr : &selected;
+  const int metrics = write_check_metrics(opt, env, d, findings, clock);
   const int verdict = fleet_exit_code(findings, opt.fail_on);
   // A textfile that cannot be written is an input error, unless the check itself failed.
   const int code = verdict != 0 ? verdict : metrics;
-  if (opt.oneline) return emit(oneline_for(m, findings) + "\n", code, false, Style::plain());
+  if (opt.oneline) return emit(oneline_for(d, findings) + "\n", code, false, Style::plain());
   if (opt.json) {
-    return emit_json([&](JsonWriter& out) { write_check_json(out, m.snap, m.devices, findings); },
-                     code);
+    const Json paste = d.paste ? paste_json(d.paste->reading, d.paste->asks) : Json();
+    return emit_json(
+        [&](JsonWriter& out) {
+          write_check_json(out, d.snap, d.devices, findings, d.paste ? &paste : nullptr, areas);
+        },
+        code);
   }
   const Style style = stdout_style(opt.color, env);
-  return emit(render_check_text(m.snap, m.devices, findings, style), code, true, style);
+  std::string text = render_check_text(d.snap, d.devices, findings, style, areas);
+  if (d.paste) text += render_paste_text(d.paste->reading, d.paste->asks);
+  return emit(text, code, true, style);
 }
 
 int run_explain(const Options& opt) {

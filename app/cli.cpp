@@ -10,6 +10,7 @@
 #include "checks/check_ids.hpp"
 #include "cli/suggest.hpp"
 #include "fleet_cli.hpp"
+#include "paste/read_pasted.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -191,10 +192,9 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   add_common(*check, o, backends, timeout_s, color);
   check
       ->add_option("--from", o.from,
-                   "Re-run every check on a recorded report (gpudoctor query/check --json), or "
-                   "on text pasted from a ticket (collect_env, nvidia-smi, jax/TensorFlow info, "
-                   "rocminfo, system_profiler, clinfo, vulkaninfo, ollama logs, pip lists); "
-                   "- reads stdin")
+                   "Re-run every check on a recorded report (gpudoctor report, query/check "
+                   "--json, report --brief), or on any text pasted from a ticket (it reads " +
+                       paste_formats_text() + "); - reads stdin")
       ->type_name("FILE");
   check
       ->add_option("--only", o.only,

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "checks/finding.hpp"
+#include "model/finding.hpp"
 #include "render/style.hpp"
 
 namespace CLI {

@@ -57,7 +57,7 @@ std::string write_output_file(const std::string& path, const std::string& text) 
   return write_output(path, text);
 }
 
-int write_check_metrics(const Options& opt, const Environment& env, const Machine& m,
+int write_check_metrics(const Options& opt, const Environment& env, const Diagnosis& m,
                         const std::vector<Finding>& findings, const CheckClock& clock) {
   if (!opt.prometheus) return 0;
   const facts::Machine machine = facts::describe(m.snap, m.devices);
@@ -88,7 +88,7 @@ int check_could_not_run(const Options& opt, const Environment& env, const std::s
   return 2;
 }
 
-std::string oneline_for(const Machine& m, const std::vector<Finding>& findings) {
+std::string oneline_for(const Diagnosis& m, const std::vector<Finding>& findings) {
   std::size_t gpus = 0;
   for (const auto& d : m.devices) {
     if (!d.software && (d.kind == DeviceKind::gpu || d.kind == DeviceKind::accelerator)) ++gpus;

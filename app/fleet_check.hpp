@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "checks/finding.hpp"
+#include "model/finding.hpp"
 #include "cli.hpp"
 #include "environment.hpp"
 #include "machine_source.hpp"
@@ -26,7 +26,7 @@ std::pair<std::string, std::string> node_name_and_source(const Options& opt,
                                                          const Environment& env);
 
 /// After the check: --prometheus written (0), or 2 with the reason on stderr.
-int write_check_metrics(const Options& opt, const Environment& env, const Machine& m,
+int write_check_metrics(const Options& opt, const Environment& env, const Diagnosis& m,
                         const std::vector<Finding>& findings, const CheckClock& clock);
 
 /// A check that could not look at the machine: the UNKNOWN line (--oneline), metrics that say
@@ -35,7 +35,7 @@ int check_could_not_run(const Options& opt, const Environment& env, const std::s
                         const CheckClock& clock);
 
 /// What a successful check prints with --oneline.
-std::string oneline_for(const Machine& m, const std::vector<Finding>& findings);
+std::string oneline_for(const Diagnosis& m, const std::vector<Finding>& findings);
 
 /// Writes a file the way every output file is written (atomically); the reason on failure.
 std::string write_output_file(const std::string& path, const std::string& text);

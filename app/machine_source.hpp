@@ -1,28 +1,22 @@
 #pragma once
-// Where a command's machine comes from: this machine's probes, or a recorded report
-// (`--from`). The one place a command reads a snapshot.
-#include <optional>
+// Where a command's machine comes from, diagnosed: this machine's probes, a --sysroot tree, a
+// recorded report or brief record, or text pasted from a ticket (`--from`). The one place a
+// command reads a machine; every origin goes through src/diagnose.hpp.
 #include <string>
 #include <variant>
-#include <vector>
 
 #include "cli.hpp"
-#include "devices.hpp"
+#include "diagnose.hpp"
 #include "environment.hpp"
-#include "model/snapshot.hpp"
 
 namespace gpudoctor {
 
-struct Machine {
-  Snapshot snap;
-  std::vector<MergedDevice> devices;
-  /// `--from` named text pasted from a ticket (collect_env, nvidia-smi, …), not a report: only
-  /// `check` reads it (app/paste_command); snap and devices are empty.
-  std::optional<std::string> pasted;
-};
+/// The machine the options name, diagnosed; or a one-line reason (for exit status 2). `--from -`
+/// reads standard input.
+std::variant<Diagnosis, std::string> diagnose_machine(const Options& opt, const Environment& env);
 
-/// The machine the options name, or a one-line reason (for exit status 2). `--from -` reads
-/// standard input.
-std::variant<Machine, std::string> load_machine(const Options& opt, const Environment& env);
+/// A report, brief record or pasted text in a file (or "-"), diagnosed; or a one-line reason
+/// that names the file.
+std::variant<Diagnosis, std::string> diagnose_file(const std::string& path);
 
 }  // namespace gpudoctor

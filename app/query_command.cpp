@@ -10,17 +10,12 @@
 namespace gpudoctor {
 
 int run_query(const Options& opt, const Environment& env) {
-  auto loaded = load_machine(opt, env);
+  auto loaded = diagnose_machine(opt, env);
   if (auto* why = std::get_if<std::string>(&loaded)) {
     print_error(*why);
     return 2;
   }
-  const Machine& m = std::get<Machine>(loaded);
-  if (m.pasted) {
-    print_error("--from " + *opt.from +
-                ": not a report (text pasted from a ticket is read by `gpudoctor check --from`)");
-    return 2;
-  }
+  const Diagnosis& m = std::get<Diagnosis>(loaded);
   if (opt.json) {
     return emit_json([&](JsonWriter& out) { write_query_json(out, m.snap, m.devices); }, 0);
   }

@@ -3,7 +3,6 @@
 #include <ctime>
 
 #include "bench/bench_model.hpp"
-#include "checks/checks.hpp"
 #include "file_io.hpp"
 #include "fleet_check.hpp"
 #include "json_dom.hpp"
@@ -12,6 +11,7 @@
 #include "report/diff.hpp"
 #include "report/report.hpp"
 #include "report/report_html.hpp"
+#include "input_files.hpp"
 #include "snapshot_io.hpp"
 
 namespace gpudoctor {
@@ -61,28 +61,8 @@ std::variant<Json, std::string> read_bench_file(const std::string& path) {
 
 }  // namespace
 
-std::optional<std::string> read_text_file(const std::string& path, std::string& why) {
-  auto opened = open_input(path, kMaxReportBytes);
-  if (auto* problem = std::get_if<std::string>(&opened)) {
-    why = *problem;
-    return std::nullopt;
-  }
-  return std::get<InputFile>(opened).read_all(kMaxReportBytes, why);
-}
-
-std::variant<Snapshot, std::string> read_snapshot_file(const std::string& path) {
-  auto opened = open_input(path, kMaxReportBytes);
-  if (auto* why = std::get_if<std::string>(&opened)) return *why;
-  JsonLimits limits;
-  limits.max_bytes = kMaxReportBytes;
-  auto loaded = snapshot_from_json_input(std::get<InputFile>(opened).refill(), limits);
-  if (auto* problem = std::get_if<std::string>(&loaded)) return path + ": " + *problem;
-  return loaded;
-}
-
-int run_report(const Options& opt, const Snapshot& snap, const std::vector<MergedDevice>& devices,
-               const std::vector<Finding>& findings, const Environment& env) {
-  ReportInput in{snap, devices, findings, env, utc_now(), !opt.no_redact, std::nullopt};
+int run_report(const Options& opt, const Diagnosis& d, const Environment& env) {
+  ReportInput in{d.snap, d.devices, d.findings, env, utc_now(), !opt.no_redact, std::nullopt};
   if (auto [node, source] = node_name_and_source(opt, env); !node.empty()) {
     in.node_name = node;
     in.node_source = source;
@@ -117,18 +97,15 @@ int run_report(const Options& opt, const Snapshot& snap, const std::vector<Merge
 }
 
 int run_diff(const Options& opt) {
-  auto a = read_snapshot_file(opt.diff_files.at(0));
-  auto b = read_snapshot_file(opt.diff_files.at(1));
+  auto a = diagnose_file(opt.diff_files.at(0));
+  auto b = diagnose_file(opt.diff_files.at(1));
   for (auto* side : {&a, &b}) {
     if (auto* why = std::get_if<std::string>(side)) return input_error("diff: " + *why);
   }
-  const Snapshot& sa = std::get<Snapshot>(a);
-  const Snapshot& sb = std::get<Snapshot>(b);
-  const auto da = merge_devices(sa);
-  const auto db = merge_devices(sb);
-  const auto fa = run_checks(CheckInput{sa, da, builtin_compat()});
-  const auto fb = run_checks(CheckInput{sb, db, builtin_compat()});
-  const auto diffs = diff_machines(DiffSide{sa, da, fa}, DiffSide{sb, db, fb});
+  const Diagnosis& da = std::get<Diagnosis>(a);
+  const Diagnosis& db = std::get<Diagnosis>(b);
+  const auto diffs = diff_machines(DiffSide{da.snap, da.devices, da.findings},
+                                   DiffSide{db.snap, db.devices, db.findings});
   const std::string& an = opt.diff_files[0];
   const std::string& bn = opt.diff_files[1];
   // Like diff(1): 1 when the reports differ in anything that matters.
@@ -138,15 +115,9 @@ int run_diff(const Options& opt) {
 }
 
 int run_report(const Options& opt, const Environment& env) {
-  auto loaded = load_machine(opt, env);
+  auto loaded = diagnose_machine(opt, env);
   if (auto* why = std::get_if<std::string>(&loaded)) return input_error(*why);
-  const Machine& m = std::get<Machine>(loaded);
-  if (m.pasted) {
-    return input_error("--from " + *opt.from +
-                       ": not a report (text pasted from a ticket is read by `gpudoctor check --from`)");
-  }
-  const auto findings = run_checks(CheckInput{m.snap, m.devices, builtin_compat()});
-  return run_report(opt, m.snap, m.devices, findings, env);
+  return run_report(opt, std::get<Diagnosis>(loaded), env);
 }
 
 }  // namespace gpudoctor

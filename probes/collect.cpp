@@ -59,6 +59,7 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   snap.tool_version = request.tool_version;
   snap.root = root.base().string();
   snap.live = ctx.live;
+  snap.origin = ctx.live ? Origin::live : Origin::sysroot;
 
   const auto& probes = all_probes();
 

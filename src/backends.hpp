@@ -6,9 +6,16 @@
 #include <string_view>
 #include <vector>
 
-#include "facts/facts.hpp"
+#include "devices.hpp"
+#include "model/snapshot.hpp"
 
 namespace gpudoctor {
+
+// The facts layer sits above the registry (it reads it); a row only points at its functions.
+namespace facts {
+struct Row;
+struct Sink;
+}  // namespace facts
 
 // Backend names as the probes spell them; the registry below is the one list of them.
 inline constexpr std::string_view kBackendHost = "host";

@@ -54,7 +54,12 @@ struct SnapshotSide {
   Snapshot snap;
   std::optional<SchemaVersion> version;
   std::optional<JsonReadProblem> problem;
+  bool brief = false;                    ///< "kind": "gpudoctor-brief" at the top level
+  std::vector<Finding> findings;         ///< the top level's (a brief's: it has no snapshot)
+  std::optional<JsonReadProblem> findings_problem;
 };
+
+constexpr std::string_view kBriefKindName = "gpudoctor-brief";  // fleet/brief.hpp kBriefKind
 
 void read_snapshot_members(JsonPull& in, SnapshotSide& side, bool top_level,
                            std::optional<SnapshotSide>& nested) {
@@ -63,6 +68,13 @@ void read_snapshot_members(JsonPull& in, SnapshotSide& side, bool top_level,
   for (bool first = true; in.next_key(first);) {
     if (in.key() == "schema_version") {
       side.version = read_schema_version(in);
+    } else if (top_level && in.key() == "kind" && in.peek() == JsonKind::string) {
+      side.brief = in.read_string() == kBriefKindName;
+    } else if (top_level && in.key() == "findings" && in.peek() == JsonKind::array) {
+      // Read apart: only a brief's findings are used, and only then can they be malformed.
+      JsonModelReader findings(in);
+      findings.read(side.findings);
+      side.findings_problem = findings.problem();
     } else if (top_level && in.key() == "snapshot" && in.peek() == JsonKind::object) {
       // A `check --json` or `report` document: the snapshot it carries is the one to read.
       std::optional<SnapshotSide> unused;
@@ -80,7 +92,7 @@ std::string newer_text(const SchemaVersion& v) {
          std::to_string(kSchemaVersion) + ")";
 }
 
-std::variant<Snapshot, std::string> read_snapshot(JsonPull& in) {
+std::variant<RecordedMachine, std::string> read_recorded(JsonPull& in) {
   try {
     if (in.peek() != JsonKind::object) {
       return std::string("not a gpudoctor report (the top level is not an object)");
@@ -97,10 +109,27 @@ std::variant<Snapshot, std::string> read_snapshot(JsonPull& in) {
     if (!side.version->value) return "schema_version " + side.version->text + " is not valid";
     if (side.problem) return "malformed report: " + side.problem->pointer + " " + side.problem->why;
     side.snap.schema_version = *side.version->value;
-    return std::move(side.snap);
+    RecordedMachine m;
+    m.snap = std::move(side.snap);
+    // A report made from a paste keeps what that means (what it does not show is unknown).
+    if (m.snap.origin != Origin::paste) m.snap.origin = Origin::report;
+    if (top.brief) {
+      if (top.findings_problem) {
+        return "malformed brief record: findings" + top.findings_problem->pointer + " " +
+               top.findings_problem->why;
+      }
+      m.brief_findings = std::move(top.findings);
+    }
+    return m;
   } catch (const JsonSyntaxError& e) {
     return std::string(e.what());
   }
+}
+
+std::variant<Snapshot, std::string> read_snapshot(JsonPull& in) {
+  auto read = read_recorded(in);
+  if (auto* why = std::get_if<std::string>(&read)) return std::move(*why);
+  return std::move(std::get<RecordedMachine>(read).snap);
 }
 
 }  // namespace
@@ -118,6 +147,12 @@ std::variant<Snapshot, std::string> snapshot_from_json_input(JsonPull::Refill re
                                                              JsonLimits limits) {
   JsonPull in(std::move(refill), limits);
   return read_snapshot(in);
+}
+
+std::variant<RecordedMachine, std::string> recorded_from_json_input(JsonPull::Refill refill,
+                                                                    JsonLimits limits) {
+  JsonPull in(std::move(refill), limits);
+  return read_recorded(in);
 }
 
 }  // namespace gpudoctor

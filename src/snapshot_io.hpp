@@ -3,7 +3,11 @@
 #include <string_view>
 #include <variant>
 
+#include <optional>
+#include <vector>
+
 #include "json_pull.hpp"
+#include "model/finding.hpp"
 #include "model/snapshot.hpp"
 
 namespace gpudoctor {
@@ -17,5 +21,16 @@ std::variant<Snapshot, std::string> snapshot_from_json_text(std::string_view tex
 /// memory is about the snapshot's own.
 std::variant<Snapshot, std::string> snapshot_from_json_input(JsonPull::Refill refill,
                                                              JsonLimits limits = {});
+
+/// A report as recorded: its snapshot (origin `report`, or `paste` when it was made from one)
+/// and, for a brief record (`report --brief`), which holds no snapshot, the findings it lists.
+struct RecordedMachine {
+  Snapshot snap;
+  std::optional<std::vector<Finding>> brief_findings;
+};
+
+/// Any JSON gpudoctor writes, brief records included, read as `refill` delivers it.
+std::variant<RecordedMachine, std::string> recorded_from_json_input(JsonPull::Refill refill,
+                                                                    JsonLimits limits = {});
 
 }  // namespace gpudoctor

@@ -95,6 +95,12 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::size_t indent_of(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return i;
+}
+
 std::string hex(std::uint64_t v, int width) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%0*llx", width, static_cast<unsigned long long>(v));

@@ -22,6 +22,8 @@ std::optional<double> parse_double(std::string_view s);
 /// "1.3.239" style from packed parts.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 std::string hex(std::uint64_t v, int width);
+/// The spaces and tabs a line starts with.
+std::size_t indent_of(std::string_view s);
 /// Bytes as "80 GiB" / "512 MiB".
 std::string human_bytes(std::uint64_t bytes);
 /// Text for HTML or XML (SVG), in content or a quoted attribute: & < > " ' escaped, and the

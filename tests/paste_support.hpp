@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checks/checks.hpp"
+#include "diagnose.hpp"
 #include "paste/read_pasted.hpp"
 #include "test_support.hpp"
 
@@ -30,11 +31,9 @@ struct Checked {
 
 /// What `check --from` does with text, in process.
 inline Checked check_text(const std::string& text) {
-  Checked c{read_pasted(text), {}};
-  const auto devices = merge_devices(c.reading.snapshot);
-  c.findings = run_checks(CheckInput{c.reading.snapshot, devices, builtin_compat()});
-  quote_findings(c.reading, c.findings);
-  drop_unfounded(c.reading, c.findings);
+  Diagnosis d = diagnose_paste(text);
+  Checked c{std::move(d.paste->reading), std::move(d.findings)};
+  c.reading.snapshot = std::move(d.snap);
   return c;
 }
 

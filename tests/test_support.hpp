@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checks/finding.hpp"
+#include "model/finding.hpp"
 #include "json.hpp"
 #include "model/snapshot.hpp"
 

@@ -1,5 +1,6 @@
 #pragma once
-// The rocBLAS entry points the bench calls (its SGEMM as a series of its own, issue 18 §2),
+// The rocBLAS entry points the bench calls (its SGEMM as a series of its own, the speed the GPU
+// reaches with AMD's tuned kernels),
 // opened at run time: no ROCm SDK at build time. Prototypes and values are those of rocBLAS's
 // C headers: rocblas_create_handle / rocblas_destroy_handle in
 // https://github.com/ROCm/rocBLAS/blob/develop/library/include/internal/rocblas-auxiliary.h,

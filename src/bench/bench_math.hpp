@@ -12,10 +12,10 @@ namespace gpudoctor::bench {
 /// Powers of two up to what a CPU-only driver (PoCL, lavapipe) finishes in seconds.
 inline const std::vector<int> kDefaultSizes = {64, 128, 256, 512, 1024};
 
-/// How every point of a sweep is timed (issue 18 §3): at least kMinRepeats runs, each timed on
-/// its own; small sizes get more, up to kMaxRepeats while their total stays under
-/// kPointBudgetMs, so the median means something; a device so slow that its runs pass
-/// kPointCapMs together stops there (its point says how many ran).
+/// How every point of a sweep is timed, so that one slow run cannot make the figure: at least
+/// kMinRepeats runs, each timed on its own; small sizes get more, up to kMaxRepeats while their
+/// total stays under kPointBudgetMs, so the median means something; a device so slow that its
+/// runs pass kPointCapMs together stops there (its point says how many ran).
 inline constexpr int kMinRepeats = 5;
 inline constexpr int kMaxRepeats = 50;
 inline constexpr double kPointBudgetMs = 300;

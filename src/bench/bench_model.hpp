@@ -118,8 +118,9 @@ struct BenchResult {
       wins_from_n;  ///< the smallest n from which it beats the CPU BLAS at every size
   std::optional<LinkEstimate> link;
   std::vector<std::string> warnings;
-  /// The device is judged on this series (issue 18 §2): the fastest of its series (gpudoctor's
-  /// kernel, a vendor BLAS), or of the CPU BLAS libraries, the one the others are compared with.
+  /// The device is judged on this series, so that a slow kernel of ours does not make a fast GPU
+  /// look slow: the fastest of its series (gpudoctor's kernel, a vendor BLAS), or of the CPU
+  /// BLAS libraries, the one the others are compared with.
   bool judged = false;
   int series_of_device = 1;  ///< how many series ran on the same device through the same API
 };

@@ -1,5 +1,6 @@
 #pragma once
-// Where the vendor BLAS libraries the bench runs as their own series (issue 18 §2) may be, from
+// Where the vendor BLAS libraries the bench runs as their own series (the speed a GPU really
+// reaches, beside our own kernel's) may be, from
 // what the file-reading probes found: the Python environments' wheels, the CUDA toolkits. The
 // bench child tries them in order, then the plain sonames through the loader's own search.
 #include <string>

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "text.hpp"
+
 namespace gpudoctor::binary {
 
 struct ByteSource {
@@ -94,10 +96,6 @@ std::optional<std::string> walk_containers(
     std::uint64_t max_padding, const std::function<bool(std::uint64_t& at, std::uint64_t end)>& one);
 
 /// "0x1a2b" for error messages.
-inline std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+inline std::string hex(std::uint64_t v) { return "0x" + gpudoctor::hex(v, 1); }
 
 }  // namespace gpudoctor::binary

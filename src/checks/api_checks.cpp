@@ -6,6 +6,7 @@
 #include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
+#include "api/vulkan/vulkan_search.hpp"
 #include "compat/compat_query.hpp"
 
 namespace gpudoctor {
@@ -156,24 +157,11 @@ std::optional<std::string_view> cpu_driver(const std::string& library, bool vulk
   return std::nullopt;
 }
 
-/// Mesa's GPU drivers drive only GPUs bound to certain kernel drivers: RADV needs amdgpu (not
-/// radeon, https://docs.mesa3d.org/drivers/radv.html), ANV i915 or xe, hasvk i915, NVK nouveau.
-struct KernelBoundDriver {
-  std::string_view library;  ///< a prefix of the file name
-  std::uint16_t vendor;
-  std::string_view kernel[2];
-};
-constexpr KernelBoundDriver kKernelBoundDrivers[] = {
-    {"libvulkan_radeon.so", kPciVendorAmd, {"amdgpu", ""}},
-    {"libvulkan_intel_hasvk.so", kPciVendorIntel, {"i915", ""}},
-    {"libvulkan_intel.so", kPciVendorIntel, {"i915", "xe"}},
-    {"libvulkan_nouveau.so", kPciVendorNvidia, {"nouveau", ""}},
-};
 
 /// Whether a GPU driver library can reach one of these GPUs; unknown libraries may.
 bool reaches_a_gpu(const std::string& library, const std::vector<const PciDevice*>& gpus) {
   const std::string file = library.substr(library.rfind('/') + 1);
-  for (const auto& d : kKernelBoundDrivers) {
+  for (const auto& d : mesa_gpu_drivers()) {
     if (!starts_with(file, d.library)) continue;
     return std::any_of(gpus.begin(), gpus.end(), [&](const PciDevice* p) {
       return p->vendor_id == d.vendor && p->driver &&

@@ -8,7 +8,6 @@
 #include "api/pci/gpu_ids.hpp"
 #include "backends.hpp"
 #include "facts/area_summaries.hpp"
-#include "paste/pasted_root.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -284,7 +283,7 @@ MaybeBase gpu_base(const Snapshot& s, const std::vector<MergedDevice>& devices) 
 bool has_nvidia_pci_gpu(const Snapshot& s) {
   if (!s.pci) return false;
   return std::any_of(s.pci->devices.begin(), s.pci->devices.end(),
-                     [](const PciDevice& p) { return p.vendor_id == 0x10de; });
+                     [](const PciDevice& p) { return p.vendor_id == kPciVendorNvidia; });
 }
 
 MaybeBase nvidia_base(const Snapshot& s) {
@@ -296,7 +295,7 @@ MaybeBase nvidia_base(const Snapshot& s) {
                 "driver " + *k.module_version + (k.module_flavor ? " (" + *k.module_flavor + ")" : "")};
   }
   // A paste shows no kernel module list: what it does not show is unknown, not absent.
-  if (s.root == kPastedRoot) {
+  if (s.origin == Origin::paste) {
     if (s.nvml && s.nvml->driver_version) {
       return Base{AreaState::ok, "driver " + *s.nvml->driver_version};
     }
@@ -308,7 +307,7 @@ MaybeBase nvidia_base(const Snapshot& s) {
   }
   if (s.pci) {
     for (const auto& p : s.pci->devices) {
-      if (p.vendor_id == 0x10de && p.driver == std::optional<std::string>("nvidia")) {
+      if (p.vendor_id == kPciVendorNvidia && p.driver == std::optional<std::string>("nvidia")) {
         return Base{AreaState::ok, "nvidia driver bound to " + p.address +
                                        " (its version is not under the root)"};
       }
@@ -364,7 +363,7 @@ MaybeBase cuda_base(const Snapshot& s) {
 MaybeBase api_base(const Snapshot& s, const std::vector<MergedDevice>& devices, bool vulkan) {
   if (vulkan ? !s.vulkan : !s.opencl) return std::nullopt;
   const auto listed = api_devices(s, devices, vulkan);
-  if (s.root == kPastedRoot) {
+  if (s.origin == Origin::paste) {
     if (listed.empty()) return Base{AreaState::not_examined, "no device listed in the paste"};
     return Base{AreaState::ok, api_summary(listed, {}, true)};
   }
@@ -515,6 +514,11 @@ std::vector<AreaStatus> area_statuses(const Snapshot& snap,
     if (!base && !worst) continue;
     AreaStatus a{std::string(area), base ? base->state : AreaState::info,
                  base ? base->summary : ""};
+    // A report that recorded findings but no facts for the area (a brief record): its verdict
+    // stands as recorded, and nothing else about the area was examined here.
+    if (!base && snap.origin == Origin::report) {
+      a.summary = "as recorded (the report holds no facts to examine)";
+    }
     // A warning or failure outranks the area's own state; a note does not hide that nothing
     // was there or nothing was examined.
     if (worst && *worst >= Severity::warn) {

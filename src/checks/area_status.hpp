@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "checks/finding.hpp"
+#include "model/finding.hpp"
 #include "devices.hpp"
 #include "json.hpp"
 #include "model/snapshot.hpp"

@@ -97,6 +97,32 @@ bool selector_matches(const std::string& selector, const Finding& f) {
   return id == selector || to_lower(f.area) == selector;
 }
 
+std::vector<std::string> selected_areas(const std::vector<Finding>& all,
+                                        const std::vector<std::string>& only) {
+  std::vector<std::string> out;
+  auto add = [&out](std::string area) {
+    if (std::find(out.begin(), out.end(), area) == out.end()) out.push_back(std::move(area));
+  };
+  if (only.empty()) {
+    for (const auto& a : area_names()) add(a);
+    for (const auto& f : all) add(f.area);
+    return out;
+  }
+  const auto areas = area_names();
+  for (const auto& sel : only) {
+    if (std::find(areas.begin(), areas.end(), sel) != areas.end()) add(sel);
+    for (const auto& f : all) {
+      if (selector_matches(sel, f)) add(f.area);
+    }
+    for (const auto& c : all_checks()) {
+      Finding as_id;
+      as_id.id = std::string(c.id);
+      if (selector_matches(sel, as_id)) add(std::string(c.area));
+    }
+  }
+  return out;
+}
+
 std::vector<Finding> select_findings(std::vector<Finding> findings,
                                      const std::vector<std::string>& only,
                                      const std::vector<std::string>& skip) {

@@ -50,4 +50,10 @@ std::vector<Finding> select_findings(std::vector<Finding> findings,
                                      const std::vector<std::string>& only,
                                      const std::vector<std::string>& skip);
 
+/// The areas a --only selection shows: each area it names, and the area of every check and
+/// finding it picks; the areas of `all` when `only` is empty. An area the selection does not
+/// cover is not shown at all (rather than ✓ over findings that were left out).
+std::vector<std::string> selected_areas(const std::vector<Finding>& all,
+                                        const std::vector<std::string>& only);
+
 }  // namespace gpudoctor

@@ -45,6 +45,7 @@ void check_torch_extension_cuda(const CheckSpec&, const CheckInput&, std::vector
 void check_nvidia_wheel_conflict(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_tensorflow_windows(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_runtime_symptoms(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_stated_symptoms(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.
 struct GpuCapability {
@@ -56,7 +57,16 @@ std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in);
 /// The NVIDIA driver's version: the loaded kernel module, else NVML's answer.
 std::optional<std::string> installed_driver_version(const Snapshot& s);
 
+/// Checks of what only one platform has: sysfs, kernel modules, ICD files, Vulkan manifests
+/// and CUDA/ROCm builds are Linux's; Rosetta, SIP and Metal are the Mac's.
+inline constexpr std::string_view kOnlyLinux = "linux";
+inline constexpr std::string_view kOnlyMacos = "macos";
+
 /// The one list, in the order checks run and findings are shown.
 std::vector<CheckSpec> make_check_list();
+/// Its two halves, in order: what the machine has (check_list.cpp), then the smoke matmuls, the
+/// Mac, ROCm and what programs said (check_list_runtime.cpp).
+std::vector<CheckSpec> machine_checks();
+std::vector<CheckSpec> runtime_checks();
 
 }  // namespace gpudoctor

@@ -10,10 +10,6 @@
 
 namespace gpudoctor {
 
-inline constexpr std::uint16_t kPciVendorNvidia = 0x10de;
-inline constexpr std::uint16_t kPciVendorAmd = 0x1002;
-inline constexpr std::uint16_t kPciVendorIntel = 0x8086;
-
 inline Finding make_finding(const CheckSpec& spec, Severity sev, std::string title) {
   Finding f;
   f.id = std::string(spec.id);

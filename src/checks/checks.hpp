@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checks/finding.hpp"
+#include "model/finding.hpp"
 #include "compat/compat_data.hpp"
 #include "devices.hpp"
 #include "model/snapshot.hpp"

@@ -5,7 +5,6 @@
 
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
-#include "paste/pasted_root.hpp"
 
 namespace gpudoctor {
 
@@ -116,7 +115,7 @@ const LibraryFile* picked_libcuda(const NvidiaSystem& n) {
 void check_wsl_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   if (!in.snap.host || !in.snap.host->wsl || !in.snap.nvidia) return;
   // A paste says it is WSL but shows neither /dev/dxg nor the driver files: unknown, not absent.
-  if (in.snap.root == kPastedRoot) return;
+  if (in.snap.origin == Origin::paste) return;
   const HostInfo& h = *in.snap.host;
   const NvidiaSystem& n = *in.snap.nvidia;
   const std::string kernel = h.kernel_release.value_or("?");

@@ -6,16 +6,6 @@
 
 namespace gpudoctor {
 
-const char* to_string(Severity s) {
-  switch (s) {
-    case Severity::ok: return "ok";
-    case Severity::info: return "info";
-    case Severity::warn: return "warn";
-    case Severity::fail: return "fail";
-  }
-  return "?";
-}
-
 const std::vector<CheckSpec>& all_checks() {
   static const std::vector<CheckSpec> checks = make_check_list();
   return checks;

@@ -1,7 +1,7 @@
 // Row readers for the framework and ROCm matrices: TensorFlow, PyTorch, JAX, tensorflow-metal,
 // ROCm.
 #include "compat/compat_reader.hpp"
-#include "parse/pci_sysfs.hpp"
+#include "text.hpp"
 
 namespace gpudoctor::compat_detail {
 
@@ -149,8 +149,7 @@ void rocm_release(RowReader& r, const Provenance& p, CompatData& data) {
 void kfd_chip(RowReader& r, const Provenance& p, CompatData& data) {
   AmdgpuKfdChip c{r.str("chip"), r.str("family"), {}, r.str("kfd"), p};
   for (const std::string& id : r.str_list("device_ids")) {
-    auto v = id.size() == 6 && id.compare(0, 2, "0x") == 0 ? parse_hex_attribute(id)
-                                                           : std::nullopt;
+    auto v = id.size() == 6 && id.compare(0, 2, "0x") == 0 ? parse_uint(id) : std::nullopt;
     if (!v || *v > 0xffff) {
       r.error("device_ids: not a 0xNNNN PCI id: " + id);
       continue;

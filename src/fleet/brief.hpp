@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "checks/finding.hpp"
+#include "model/finding.hpp"
 #include "facts/facts.hpp"
 #include "json.hpp"
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checks/finding.hpp"
+#include "model/finding.hpp"
 
 namespace gpudoctor {
 

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "checks/checks.hpp"
+#include "diagnose.hpp"
 #include "fleet/utf8.hpp"
 #include "snapshot_io.hpp"
 
@@ -245,24 +245,23 @@ class Scanner {
 std::variant<Brief, std::string> brief_from_snapshot(std::string_view text) {
   auto loaded = snapshot_from_json_text(text);
   if (auto* why = std::get_if<std::string>(&loaded)) return *why;
-  const Snapshot& snap = std::get<Snapshot>(loaded);
   const Json doc = Json::parse(text, nullptr, false);
-  const auto devices = merge_devices(snap);
-  std::vector<Finding> findings;
+  std::optional<Diagnosis> d;
   if (doc.contains("findings") && doc["findings"].is_array()) {
     try {
-      findings = doc["findings"].get<std::vector<Finding>>();
+      d = diagnose_recorded(std::move(std::get<Snapshot>(loaded)),
+                            doc["findings"].get<std::vector<Finding>>());
     } catch (const std::exception& e) {
       return std::string("findings: ") + e.what();
     }
   } else {
-    findings = run_checks(CheckInput{snap, devices, builtin_compat()});
+    d = diagnose(std::move(std::get<Snapshot>(loaded)));
   }
   auto text_of = [&doc](const char* key) {
     return doc.contains(key) && doc[key].is_string() ? doc[key].get<std::string>() : "";
   };
-  return make_brief(facts::describe(snap, devices), findings, "", text_of("generated_at"),
-                    snap.tool_version);
+  return make_brief(facts::describe(d->snap, d->devices), d->findings, "",
+                    text_of("generated_at"), d->snap.tool_version);
 }
 
 }  // namespace

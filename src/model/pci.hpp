@@ -8,6 +8,12 @@
 
 namespace gpudoctor {
 
+/// The PCI vendor ids gpudoctor names (pci.ids: https://pci-ids.ucw.cz/read/PC/).
+inline constexpr std::uint16_t kPciVendorNvidia = 0x10de;
+inline constexpr std::uint16_t kPciVendorAmd = 0x1002;
+inline constexpr std::uint16_t kPciVendorIntel = 0x8086;
+inline constexpr std::uint16_t kPciVendorApple = 0x106b;
+
 struct PciLink {
   std::optional<double> speed_gts;     ///< 16.0
   std::optional<int> generation;       ///< 4 (derived from the speed)

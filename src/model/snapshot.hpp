@@ -22,11 +22,25 @@ namespace gpudoctor {
 
 inline constexpr int kSchemaVersion = 1;
 
+/// Where a snapshot's facts come from. Checks that read a fact's absence as "absent" ask it:
+/// a paste that shows no module list says nothing about the modules, a tree says what it holds.
+enum class Origin {
+  live,     ///< this machine: its files and, in isolated children, its vendor libraries
+  sysroot,  ///< a tree (--sysroot): files only
+  report,   ///< a report read back (check --from report.json): what it recorded
+  paste,    ///< text a person pasted: only the sections the text shows
+};
+GPUDOCTOR_JSON_ENUM(Origin, {{Origin::live, "live"},
+                             {Origin::sysroot, "sysroot"},
+                             {Origin::report, "report"},
+                             {Origin::paste, "paste"}})
+
 /// Everything the probes found, as plain data. Checks and renderers read only this.
 /// A section is absent when its backend was not asked for.
 struct Snapshot {
   int schema_version = kSchemaVersion;
   std::string tool_version;
+  Origin origin = Origin::live;
   std::string root = "/";         ///< the root the file probes read; "/" unless --sysroot
   bool live = true;               ///< vendor libraries were loaded (false under --sysroot)
   std::vector<ProbeOutcome> probes;
@@ -44,7 +58,7 @@ struct Snapshot {
   std::optional<OllamaInfo> ollama;  ///< from an ollama server log (check --from)
   std::vector<Symptom> symptoms;     ///< messages seen in a log or pasted dump
 };
-GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, root, live, probes, host, pci, opencl,
+GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, origin, root, live, probes, host, pci, opencl,
                vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal)
 
 }  // namespace gpudoctor

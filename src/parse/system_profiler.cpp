@@ -205,12 +205,6 @@ void text_gpu_property(MacGpu& g, std::string_view key, std::string_view value) 
   }
 }
 
-std::size_t indent_of(std::string_view line) {
-  std::size_t i = 0;
-  while (i < line.size() && line[i] == ' ') ++i;
-  return i;
-}
-
 }  // namespace
 
 std::optional<std::uint64_t> parse_profiler_size(std::string_view text) {

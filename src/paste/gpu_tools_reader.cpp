@@ -12,12 +12,6 @@ namespace gpudoctor {
 
 namespace {
 
-std::size_t tool_indent_of(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-  return i;
-}
-
 /// clinfo's "  Device Name                                   NVIDIA GeForce RTX 3090": the
 /// label ends at the first run of two spaces.
 /// AMD's own clinfo writes "Number of platforms:    1"; a paste may start with "clinfo: ".
@@ -37,11 +31,11 @@ Labelled clinfo_pair(std::string_view t) {
 
 std::uint32_t vendor_from_name(std::string_view name) {
   const std::string l = to_lower(name);
-  if (l.find("nvidia") != std::string::npos) return 0x10de;
+  if (l.find("nvidia") != std::string::npos) return kPciVendorNvidia;
   if (l.find("amd") != std::string::npos || l.find("advanced micro") != std::string::npos) {
-    return 0x1002;
+    return kPciVendorAmd;
   }
-  if (l.find("intel") != std::string::npos) return 0x8086;
+  if (l.find("intel") != std::string::npos) return kPciVendorIntel;
   return 0;
 }
 
@@ -53,12 +47,12 @@ void read_system_profiler(PasteSink& sink) {
     if (sink.claimed(i)) continue;
     const std::string_view t = trim(lines[i].text);
     if (t != "Graphics/Displays:" && !starts_with(t, "Chipset Model:")) continue;
-    const std::size_t base = tool_indent_of(lines[i].text);
+    const std::size_t base = indent_of(lines[i].text);
     std::string block;
     std::size_t end = i;
     for (std::size_t k = i; k < lines.size() && !lines[k].fence && !sink.claimed(k); ++k) {
       const std::string_view s = trim(lines[k].text);
-      if (k > i && !s.empty() && tool_indent_of(lines[k].text) <= base &&
+      if (k > i && !s.empty() && indent_of(lines[k].text) <= base &&
           !starts_with(s, "Chipset Model:") && t == "Graphics/Displays:") {
         break;
       }
@@ -164,7 +158,7 @@ void read_clinfo(PasteSink& sink) {
       sink.claim(i, "clinfo");
       continue;
     }
-    if (lines[i].fence || (l.key.empty() && tool_indent_of(lines[i].text) == 0 &&
+    if (lines[i].fence || (l.key.empty() && indent_of(lines[i].text) == 0 &&
                            t.find("clGet") == std::string_view::npos)) {
       in_clinfo = false;
       continue;
@@ -351,7 +345,7 @@ void read_vulkaninfo(PasteSink& sink) {
     const auto eq = t.find(" = ");
     const bool header = !t.empty() && (t.back() == ':' || starts_with(t, "====") ||
                                        starts_with(t, "----"));
-    if (t.empty() || header || eq != std::string_view::npos || tool_indent_of(lines[i].text) > 0 ||
+    if (t.empty() || header || eq != std::string_view::npos || indent_of(lines[i].text) > 0 ||
         starts_with(t, "VK_") || starts_with(t, "Devices")) {
       sink.claim(i, "vulkaninfo");
     } else {

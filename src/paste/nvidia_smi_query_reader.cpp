@@ -10,12 +10,6 @@ namespace {
 
 constexpr const char* kFormat_nvidia_smi_query = "nvidia-smi -q";
 
-std::size_t indent_of(const std::string& s) {
-  std::size_t i = 0;
-  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-  return i;
-}
-
 std::optional<std::uint64_t> mib_value(const std::string& v) {
   auto words = split_words(v);
   if (words.size() != 2 || words[1] != "MiB") return std::nullopt;

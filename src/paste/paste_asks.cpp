@@ -106,3 +106,43 @@ std::vector<PasteAsk> what_would_decide(const PastedReading& reading,
 }
 
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+
+PasteAsk first_ask(std::string_view text) {
+  // The words that point at one stack, first match wins: the command whose output is that
+  // stack's whole picture. The order puts the specific (a Mac, ROCm) before the general (torch).
+  struct Pointer {
+    std::vector<std::string_view> words;
+    PasteAsk ask;
+  };
+  static const std::vector<Pointer> pointers = {
+      {{"macOS", "Metal", "Apple M", "MPS"},
+       {"system_profiler SPDisplaysDataType; python -m torch.utils.collect_env",
+        "the Mac's GPUs, Metal support and the Python frameworks"}},
+      {{"ROCm", "rocm", "HIP", "gfx", "amdgpu", "Radeon"},
+       {"rocminfo; python -m torch.utils.collect_env",
+        "the GPU's gfx target as ROCm sees it, and the framework's build"}},
+      {{"torch", "Torch", "CUDA", "cuda", "cuDNN", "cudnn"},
+       {"python -m torch.utils.collect_env", "torch's build, the driver, the GPUs and the libraries"}},
+      {{"tensorflow", "TensorFlow", "keras"},
+       {"python -c \"import tensorflow as tf; print(tf.__version__, tf.sysconfig.get_build_info(), "
+        "tf.config.list_physical_devices())\"; nvidia-smi",
+        "TensorFlow's build, the CUDA/cuDNN it wants, the GPUs it sees"}},
+      {{"jax", "JAX", "XLA"},
+       {"python -c \"import jax; jax.print_environment_info()\"",
+        "jax, jaxlib and their plugins, and nvidia-smi"}},
+      {{"NVIDIA", "nvidia", "GeForce", "RTX", "Tesla"},
+       {"nvidia-smi", "the driver and the GPUs it sees"}},
+  };
+  for (const auto& p : pointers) {
+    for (const auto word : p.words) {
+      if (text.find(word) != std::string_view::npos) return p.ask;
+    }
+  }
+  return {"nvidia-smi (NVIDIA), rocminfo (AMD), system_profiler SPDisplaysDataType (Mac), or "
+          "python -m torch.utils.collect_env",
+          "which GPU, driver and framework the machine has"};
+}
+
+}  // namespace gpudoctor

@@ -33,12 +33,6 @@ std::string_view unquote(std::string_view s) {
   }
 }
 
-std::size_t line_indent_of(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-  return i;
-}
-
 bool word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-';
 }
@@ -66,7 +60,7 @@ std::vector<PasteLine> clean_paste(std::string_view text) {
     while (end < out.size() && !out[end].fence) ++end;
     std::size_t common = std::string::npos;
     for (std::size_t i = begin; i < end; ++i) {
-      if (!trim(out[i].text).empty()) common = std::min(common, line_indent_of(out[i].text));
+      if (!trim(out[i].text).empty()) common = std::min(common, indent_of(out[i].text));
     }
     if (common != std::string::npos && common > 0) {
       for (std::size_t i = begin; i < end; ++i) {

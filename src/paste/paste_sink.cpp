@@ -1,5 +1,4 @@
 #include "paste/paste_sink.hpp"
-#include "paste/pasted_root.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +10,8 @@ namespace gpudoctor {
 PasteSink::PasteSink(const std::vector<PasteLine>& lines)
     : lines_(lines), owner_(lines.size()) {
   snap.live = false;
-  snap.root = kPastedRoot;
+  snap.origin = Origin::paste;
+  snap.root = "";  // no tree was read
 }
 
 void PasteSink::claim(std::size_t i, std::string_view format) {

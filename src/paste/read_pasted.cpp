@@ -64,28 +64,42 @@ std::vector<std::pair<int, int>> unrecognised_of(const PasteSink& sink) {
 
 }  // namespace
 
+const std::vector<PasteReader>& paste_readers() {
+  // Messages first (they sit inside other dumps), then the formats with their own markers,
+  // the package lists (whose rows are the least distinctive) last.
+  static const std::vector<PasteReader> readers = {
+      {"deviceQuery", read_device_query},
+      {"dmesg/journalctl (NVRM, modprobe)", read_kernel_log},
+      {"lspci -k", read_lspci},
+      {"error messages (torch, JAX, TensorFlow, CUDA, ROCm, …)", read_messages},
+      {"nvidia-smi -q", read_nvidia_smi_query},
+      {"nvidia-smi", read_nvidia_smi},
+      {"collect_env", read_collect_env},
+      {"jax.print_environment_info", read_jax_info},
+      {"rocminfo", read_rocminfo},
+      {"rocm-smi", read_rocm_smi},
+      {"system_profiler SPDisplaysDataType", read_system_profiler},
+      {"clinfo", read_clinfo},
+      {"vulkaninfo", read_vulkaninfo},
+      {"ollama logs", read_ollama_log},
+      {"TensorFlow env/issue template", read_tensorflow},
+      {"pip list/freeze, conda list", read_package_lists},
+      {"versions and GPUs stated in prose, nvcc --version, uname -a", read_stated_facts},
+  };
+  return readers;
+}
+
+std::string paste_formats_text() {
+  std::vector<std::string> names;
+  for (const auto& r : paste_readers()) names.emplace_back(r.reads);
+  return join(names, ", ");
+}
+
 PastedReading read_pasted(std::string_view text) {
   PastedReading r;
   r.lines = clean_paste(text);
   PasteSink sink(r.lines);
-  // Messages first (they sit inside other dumps), then the formats with their own markers,
-  // the package lists (whose rows are the least distinctive) last.
-  read_device_query(sink);
-  read_kernel_log(sink);
-  read_lspci(sink);
-  read_messages(sink);
-  read_nvidia_smi_query(sink);
-  read_nvidia_smi(sink);
-  read_collect_env(sink);
-  read_jax_info(sink);
-  read_rocminfo(sink);
-  read_rocm_smi(sink);
-  read_system_profiler(sink);
-  read_clinfo(sink);
-  read_vulkaninfo(sink);
-  read_ollama_log(sink);
-  read_tensorflow(sink);
-  read_package_lists(sink);
+  for (const auto& reader : paste_readers()) reader.read(sink);
   r.parts = parts_of(sink);
   r.unrecognised = unrecognised_of(sink);
   r.facts = std::move(sink.facts);
@@ -117,6 +131,11 @@ const std::vector<std::pair<std::string_view, std::string_view>>& messages_behin
       {"rocm.torch_gfx_unsupported", "rocm.tensile_missing"},
       {"rocm.torch_gfx_unsupported", "rocm.no_code_object"},
       {"rocm.hip_init", "hip.device_count_failed"},
+      {"symptom.unexplained", "torch.cuda_unavailable"},
+      {"symptom.unexplained", "torch.mps_unavailable"},
+      {"symptom.unexplained", "jax.cpu_fallback"},
+      {"symptom.unexplained", "jax.cpu_devices_only"},
+      {"symptom.unexplained", "ollama.no_gpu"},
   };
   return table;
 }

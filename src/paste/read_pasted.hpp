@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "checks/finding.hpp"
 #include "json.hpp"
+#include "model/finding.hpp"
 #include "model/snapshot.hpp"
 #include "paste/paste_sink.hpp"
 
@@ -36,6 +36,22 @@ struct PastedReading {
   std::vector<PasteFact> facts;
   std::vector<PasteLine> lines;
 };
+
+/// One reader of pasted text: what it reads, for people, and the reader itself.
+struct PasteReader {
+  std::string_view reads;  ///< "nvidia-smi", "collect_env", …
+  void (*read)(PasteSink&);
+};
+
+/// Every reader, in the order read_pasted runs them: the one list of what a paste may hold.
+const std::vector<PasteReader>& paste_readers();
+
+/// "deviceQuery, …, pip list/freeze, conda list": for help texts and messages.
+std::string paste_formats_text();
+
+/// The one command whose output would say most about this text's machine, for a text in which
+/// nothing was recognised: what its words point at (torch: collect_env; a Mac: system_profiler).
+PasteAsk first_ask(std::string_view text);
 
 /// Reads the text; `parts` is empty when nothing in it was recognised.
 PastedReading read_pasted(std::string_view text);

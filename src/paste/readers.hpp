@@ -37,6 +37,9 @@ void read_device_query(PasteSink& sink);
 void read_lspci(PasteSink& sink);
 /// dmesg / journalctl: the NVIDIA module's NVRM messages and modprobe's refusals.
 void read_kernel_log(PasteSink& sink);
+/// Facts stated in free text on lines no other reader took: a torch build, the NVIDIA driver, a
+/// GPU's name, nvcc's release, the kernel. Runs last; fills only what is still unknown.
+void read_stated_facts(PasteSink& sink);
 
 /// cuInit's failure with this CUresult (cuda.h), once.
 void set_cuda_init_error(PasteSink& sink, int code);

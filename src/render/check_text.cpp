@@ -57,6 +57,17 @@ std::string count_text(std::size_t n, const std::string& word) {
 
 /// A finding: its title (and id) after its mark, evidence, fix and source under the title;
 /// long lines wrap under their own start.
+/// The areas `only` names, all when it is null.
+std::vector<AreaStatus> shown(std::vector<AreaStatus> all, const std::vector<std::string>* only) {
+  if (!only) return all;
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [&](const AreaStatus& a) {
+                             return std::find(only->begin(), only->end(), a.area) == only->end();
+                           }),
+            all.end());
+  return all;
+}
+
 void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
   std::string head = st.fill(f.title, 6, 6);
   // The id after the title, or under it when the title's last line has no room.
@@ -78,10 +89,11 @@ void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
 }  // namespace
 
 std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevice>& devices,
-                              const std::vector<Finding>& findings, const Style& st) {
+                              const std::vector<Finding>& findings, const Style& st,
+                              const std::vector<std::string>* areas) {
   std::ostringstream os;
   std::size_t counts[4] = {0, 0, 0, 0};
-  for (const AreaStatus& a : area_statuses(snap, devices, findings)) {
+  for (const AreaStatus& a : shown(area_statuses(snap, devices, findings), areas)) {
     std::string label(a.area);
     label.resize(8, ' ');
     const std::string summary = st.fill(st.unicode() ? a.summary : ascii_text(a.summary), 10, 10);
@@ -111,14 +123,17 @@ Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
 }
 
 void write_check_json(JsonWriter& out, const Snapshot& snap,
-                      const std::vector<MergedDevice>& devices, const std::vector<Finding>& findings) {
-  const auto areas = area_statuses(snap, devices, findings);
+                      const std::vector<MergedDevice>& devices, const std::vector<Finding>& findings,
+                      const Json* paste, const std::vector<std::string>* only_areas) {
+  const auto areas = shown(area_statuses(snap, devices, findings), only_areas);
   const auto snapshot = [&](JsonWriter& w) { write_query_json(w, snap, devices); };
   JsonMembers members;
   members.add("schema_version", kSchemaVersion);
   members.add("areas", areas);
   members.add("findings", findings);
   members.add_written("snapshot", snapshot);
+  const auto pasted = [&](JsonWriter& w) { w.json(*paste); };
+  if (paste) members.add_written("paste", pasted);
   members.write(out);
 }
 

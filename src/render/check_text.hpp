@@ -13,16 +13,21 @@ namespace gpudoctor {
 
 /// `gpudoctor check`: one line per area with ✓ / ! / ✗, under each problem its cause, the
 /// evidence and the fix; a last line with counts.
+/// With `areas` (a --only selection's: selected_areas), only those areas' lines.
 std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevice>& devices,
-                              const std::vector<Finding>& findings, const Style& style);
+                              const std::vector<Finding>& findings, const Style& style,
+                              const std::vector<std::string>* areas = nullptr);
 
 /// `gpudoctor check --json`: the findings and the snapshot they were drawn from.
 Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
                 const std::vector<Finding>& findings);
 
 /// check_json(…) written straight to `out`, in the same bytes.
+/// With `paste` (what a pasted text gave: paste_json), also its "paste" member.
 void write_check_json(JsonWriter& out, const Snapshot& snap,
-                      const std::vector<MergedDevice>& devices, const std::vector<Finding>& findings);
+                      const std::vector<MergedDevice>& devices, const std::vector<Finding>& findings,
+                      const Json* paste = nullptr,
+                      const std::vector<std::string>* areas = nullptr);
 /// `gpudoctor explain ID`.
 std::string render_explain(const CheckSpec& spec);
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "checks/finding.hpp"
+#include "model/finding.hpp"
 #include "facts/facts.hpp"
 
 namespace gpudoctor {

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "checks/finding.hpp"
+#include "model/finding.hpp"
 #include "io_run.hpp"
 #include "snapshot_io.hpp"
 #include "temp_tree.hpp"

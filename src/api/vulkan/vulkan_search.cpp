@@ -1,5 +1,7 @@
 #include "api/vulkan/vulkan_search.hpp"
 
+#include "text.hpp"
+
 namespace gpudoctor {
 
 namespace {
@@ -90,8 +92,6 @@ VulkanSearchPlan vulkan_layer_search_plan(const Environment& env, bool implicit)
   return plan;
 }
 
-namespace {
-
 /// Mesa's DRM-only Vulkan drivers: each refuses (VK_ERROR_INCOMPATIBLE_DRIVER) every drmDevice
 /// without a render node or whose PCI vendor is not its own, in create_drm_physical_device /
 /// anv_physical_device_try_create / nvk_create_drm_physical_device (NVK also takes Tegra
@@ -100,32 +100,20 @@ namespace {
 /// https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/intel/vulkan/anv_physical_device.c
 /// https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/intel/vulkan_hasvk/anv_device.c
 /// https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/nouveau/vulkan/nvk_physical_device.c
-struct DrmOnlyDriver {
-  std::string_view library;
-  std::string_view driver;
-  std::string_view vendor_name;
-  std::uint32_t vendor;
-};
-constexpr DrmOnlyDriver kDrmOnlyDrivers[] = {
-    {"libvulkan_radeon.so", "radv", "AMD", 0x1002},
-    {"libvulkan_intel.so", "anv", "Intel", 0x8086},
-    {"libvulkan_intel_hasvk.so", "hasvk", "Intel", 0x8086},
-    {"libvulkan_nouveau.so", "NVK", "NVIDIA", 0x10de},
-};
-
-std::string hex4(std::uint32_t v) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(4, '0');
-  for (int i = 3; i >= 0; --i, v >>= 4) out[static_cast<std::size_t>(i)] = kDigits[v & 0xf];
-  return out;
+const std::vector<MesaGpuDriver>& mesa_gpu_drivers() {
+  static const std::vector<MesaGpuDriver> drivers = {
+      {"libvulkan_radeon.so", "radv", "AMD", kPciVendorAmd, {"amdgpu", ""}},
+      {"libvulkan_intel_hasvk.so", "hasvk", "Intel", kPciVendorIntel, {"i915", ""}},
+      {"libvulkan_intel.so", "anv", "Intel", kPciVendorIntel, {"i915", "xe"}},
+      {"libvulkan_nouveau.so", "NVK", "NVIDIA", kPciVendorNvidia, {"nouveau", ""}},
+  };
+  return drivers;
 }
-
-}  // namespace
 
 std::optional<std::string> vulkan_driver_without_device(std::string_view library,
                                                         const std::vector<DrmRenderNode>& nodes) {
   const std::string_view file = library.substr(library.rfind('/') + 1);
-  for (const auto& d : kDrmOnlyDrivers) {
+  for (const auto& d : mesa_gpu_drivers()) {
     if (file != d.library) continue;
     const std::string what = std::string(d.driver) + " drives only " + std::string(d.vendor_name) +
                              " GPUs, through a DRM render node";
@@ -133,9 +121,9 @@ std::optional<std::string> vulkan_driver_without_device(std::string_view library
     std::string seen;
     for (const auto& n : nodes) {
       if (!n.vendor || *n.vendor == d.vendor) return std::nullopt;
-      seen += (seen.empty() ? "" : ", ") + n.name + " is " + hex4(*n.vendor);
+      seen += (seen.empty() ? "" : ", ") + n.name + " is " + hex(*n.vendor, 4);
     }
-    return what + " (" + hex4(d.vendor) + "); " + seen;
+    return what + " (" + hex(d.vendor, 4) + "); " + seen;
   }
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "environment.hpp"
+#include "model/pci.hpp"
 
 namespace gpudoctor {
 
@@ -54,6 +55,18 @@ struct DrmRenderNode {
   std::string name;                    ///< "renderD128"
   std::optional<std::uint32_t> vendor;  ///< PCI vendor id from /sys/class/drm/<name>/device/vendor
 };
+
+/// Mesa's Vulkan drivers for GPUs: each enumerates only DRM render nodes of its PCI vendor, and
+/// only of GPUs bound to certain kernel drivers (RADV needs amdgpu, not radeon,
+/// https://docs.mesa3d.org/drivers/radv.html; ANV i915 or xe; hasvk i915; NVK nouveau).
+struct MesaGpuDriver {
+  std::string_view library;      ///< the file name
+  std::string_view driver;       ///< "radv"
+  std::string_view vendor_name;  ///< "AMD"
+  std::uint16_t vendor;          ///< PCI vendor id
+  std::string_view kernel[2];    ///< the kernel drivers it works with
+};
+const std::vector<MesaGpuDriver>& mesa_gpu_drivers();
 
 /// Why the Vulkan driver in `library` (a path or file name) cannot find any device among
 /// `nodes`, for the Mesa drivers that only enumerate DRM render nodes of one PCI vendor (radv,

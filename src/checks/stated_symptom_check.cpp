@@ -1,0 +1,98 @@
+// A program said in so many words that it cannot use the GPU ("Is CUDA available: False", JAX's
+// fallback to the CPU, ollama's "no compatible GPUs"), and no check found why. Said as a failure
+// of its own, with what was and was not read, so a person never reads green marks over a
+// symptom they pasted.
+#include <algorithm>
+
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+/// The symptoms that state a framework runs without its GPU, and how to say so.
+struct StatedSymptom {
+  std::string_view symptom;
+  std::string_view says;  ///< "torch says CUDA is not available"
+  std::string_view area;  ///< where its missing cause would show
+};
+constexpr StatedSymptom kStated[] = {
+    {"torch.cuda_unavailable", "torch says CUDA is not available (torch.cuda.is_available() is False)",
+     "python"},
+    {"torch.mps_unavailable", "torch says its MPS backend is not available", "python"},
+    {"jax.cpu_fallback", "JAX fell back to the CPU", "python"},
+    {"jax.cpu_devices_only", "JAX lists only CPU devices", "python"},
+    {"ollama.no_gpu", "ollama found no compatible GPU and runs on the CPU", "ollama"},
+};
+
+/// What was read about each stage a framework needs before it can use a GPU, and what was not.
+std::vector<std::string> stages_read(const Snapshot& s) {
+  std::vector<std::string> out;
+  const bool gpu = (s.pci && !s.pci->devices.empty()) || (s.nvml && !s.nvml->devices.empty()) ||
+                   (s.rocm && !s.rocm->nodes.empty()) || (s.macos && !s.macos->gpus.empty());
+  out.push_back(gpu ? "the GPU: listed" : "the GPU: not shown (not examined)");
+  const bool driver = (s.nvml && s.nvml->driver_version) ||
+                      (s.nvidia && s.nvidia->kernel.module_version) ||
+                      (s.rocm && s.rocm->amdgpu_module) || s.macos;
+  out.push_back(driver ? "the driver: listed" : "the driver: not shown (not examined)");
+  bool framework = false;
+  if (s.python) {
+    for (const auto& env : s.python->envs) framework = framework || !env.packages.empty();
+  }
+  out.push_back(framework ? "the framework's build: listed"
+                          : "the framework's build: not shown (not examined)");
+  return out;
+}
+
+/// Whether the machine has a GPU the framework should have used: one is listed, a GPU driver is,
+/// the framework is a GPU build, or the message itself says a GPU may be there. "Is CUDA
+/// available: False" on a laptop without a GPU, or on any Mac, is the healthy answer.
+bool gpu_expected(const Snapshot& s, const Symptom& symptom) {
+  if (symptom.text.find("GPU may be present") != std::string::npos) return true;
+  if (symptom.id == "torch.cuda_unavailable" && on_macos(s)) return false;
+  if (symptom.id == "torch.mps_unavailable") return on_macos(s);
+  if ((s.nvml && (!s.nvml->devices.empty() || s.nvml->driver_version)) ||
+      (s.cuda && !s.cuda->devices.empty()) || (s.rocm && !s.rocm->nodes.empty()) ||
+      (s.nvidia && s.nvidia->kernel.module_version) || !pci_gpus(s).empty()) {
+    return true;
+  }
+  if (s.python) {
+    for (const auto& env : s.python->envs) {
+      for (const auto& p : env.packages) {
+        if (p.torch && (p.torch->cuda || p.torch->hip)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void check_stated_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  // A warning or failure above already stands over the symptom: nothing is green.
+  const bool explained = std::any_of(out.begin(), out.end(), [](const Finding& f) {
+    return f.severity >= Severity::warn;
+  });
+  if (explained) return;
+  for (const StatedSymptom& stated : kStated) {
+    const auto it = std::find_if(in.snap.symptoms.begin(), in.snap.symptoms.end(),
+                                 [&](const Symptom& x) { return x.id == stated.symptom; });
+    if (it == in.snap.symptoms.end() || !gpu_expected(in.snap, *it)) continue;
+    Finding f = make_finding(self, Severity::fail,
+                             std::string(stated.says) + ", and nothing read here says why");
+    f.area = std::string(stated.area);
+    // The symptom's own line is quoted from the paste (messages_behind in read_pasted.cpp).
+    for (auto& stage : stages_read(in.snap)) f.evidence.push_back(std::move(stage));
+    f.fix = on_macos(in.snap)
+                ? "add the output of `system_profiler SPDisplaysDataType` and `python -m "
+                  "torch.utils.collect_env` (the Mac's GPU and the framework's build decide it)"
+                : "add the output of `nvidia-smi` (or `rocminfo` for AMD) and `python -m "
+                  "torch.utils.collect_env` from the same environment: the driver, the GPU and "
+                  "the framework's build decide it";
+    out.push_back(std::move(f));
+    return;  // one stated symptom is enough: one cause, one finding
+  }
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,151 @@
+// Facts a person states in free text, on lines no reader of a format took: "torch
+// 2.1.0+cu121", "NVIDIA driver 535.104.05", "RTX 4090", nvcc's "release 12.1, V12.1.105",
+// /proc/version's "Linux version 5.15.0-…-microsoft-standard-WSL2". They fill only what no dump
+// in the paste said (a dump's own line wins), so the checks run on a paste of prose and
+// fragments as on a structured one.
+#include <regex>
+
+#include "paste/readers.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+constexpr const char* kFormat_stated = "stated facts";
+
+/// A regex search only on lines that hold one of the cheap words first.
+bool holds_any(std::string_view t, std::initializer_list<std::string_view> words) {
+  for (auto w : words) {
+    if (t.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool has_torch(const PasteSink& sink) {
+  if (!sink.snap.python) return false;
+  for (const auto& env : sink.snap.python->envs) {
+    for (const auto& p : env.packages) {
+      if (p.name == "torch") return true;
+    }
+  }
+  return false;
+}
+
+bool has_gpu(const PasteSink& sink) {
+  const Snapshot& s = sink.snap;
+  return (s.nvml && !s.nvml->devices.empty()) || (s.rocm && !s.rocm->nodes.empty()) ||
+         (s.pci && !s.pci->devices.empty()) || (s.macos && !s.macos->gpus.empty());
+}
+
+/// torch with a build tag: "torch==2.1.0+cu121", "PyTorch 2.6.0+cu126", "torch 2.3.1+rocm6.0".
+bool torch_line(PasteSink& sink, const std::string& t, std::size_t i) {
+  static const std::regex re(
+      R"((?:^|[^\w.-])(?:torch|pytorch|PyTorch|Pytorch)(?:\s*(?:==|=|:|version:?|v)\s*|\s+)(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?)\+(cu\d{2,3}|rocm\d+(?:\.\d+)*|cpu|xpu)\b)");
+  if (has_torch(sink) || !holds_any(t, {"orch"})) return false;
+  std::smatch m;
+  if (!std::regex_search(t, m, re)) return false;
+  add_listed_package(sink, "torch", m[1].str() + "+" + m[2].str(), "", i);
+  return true;
+}
+
+/// "NVIDIA driver 535.104.05", "Driver Version: 550.54.14", "driver version 470.82.01".
+bool driver_line(PasteSink& sink, const std::string& t, std::size_t i) {
+  static const std::regex re(
+      R"((?:[Dd]river|DRIVER)(?:\s+[Vv]ersion)?\s*:?\s*(?:is\s+)?(?:v)?(\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b)");
+  if (sink.snap.nvml && sink.snap.nvml->driver_version) return false;
+  if (!holds_any(t, {"river", "RIVER"}) || !holds_any(to_lower(t), {"nvidia", "driver version"})) {
+    return false;
+  }
+  std::smatch m;
+  if (!std::regex_search(t, m, re)) return false;
+  sink.nvml().driver_version = m[1].str();
+  sink.fact("nvidia.driver", m[1].str(), i);
+  return true;
+}
+
+/// An NVIDIA GPU named in a sentence: "GeForce RTX 3060 Laptop GPU", "RTX 4090", "NVIDIA A100".
+bool gpu_line(PasteSink& sink, const std::string& t, std::size_t i) {
+  static const std::regex re(
+      R"((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s+\d{3,4}(?:\s*(?:Ti|SUPER|Super))?(?:\s+(?:Laptop GPU|D))?|(?:NVIDIA\s+)?RTX\s+(?:A|PRO\s+)\d{3,4}(?:\s+Ada)?|(?:NVIDIA\s+)?Tesla\s+[KMPVT]\d+\w*|NVIDIA\s+(?:A|H|B|L|GH|GB)\d{1,3}\b(?:\s+\d+GB)?(?:\s+(?:PCIe|SXM\d?|HBM3))?)");
+  if (has_gpu(sink) || !holds_any(t, {"RTX", "GTX", "Tesla", "NVIDIA"})) return false;
+  std::smatch m;
+  if (!std::regex_search(t, m, re)) return false;
+  add_named_gpu(sink, 0, m[0].str(), i);
+  return has_gpu(sink);
+}
+
+/// nvcc --version: "Cuda compilation tools, release 12.1, V12.1.105".
+bool nvcc_line(PasteSink& sink, const std::string& t, std::size_t i) {
+  static const std::regex re(R"(Cuda compilation tools, release \d+\.\d+, V(\d+\.\d+\.\d+))");
+  if (!holds_any(t, {"Cuda compilation tools"})) return false;
+  std::smatch m;
+  if (!std::regex_search(t, m, re)) return false;
+  if (sink.snap.nvidia && !sink.snap.nvidia->toolkits.empty()) return true;
+  add_nvcc_toolkit(sink, m[1].str(), i);
+  return true;
+}
+
+/// /proc/version or uname -a: the kernel release, and WSL where the kernel is Microsoft's.
+bool kernel_line(PasteSink& sink, const std::string& t, std::size_t i) {
+  static const std::regex re(R"((?:^Linux version |^Linux \S+ )(\d+\.\d+\.\d+[^\s]*))");
+  if (!starts_with(t, "Linux ")) return false;
+  std::smatch m;
+  if (!std::regex_search(t, m, re)) return false;
+  HostInfo& h = sink.host();
+  if (!h.kernel_release) h.kernel_release = m[1].str();
+  sink.fact("kernel", m[1].str(), i);
+  if (to_lower(m[1].str()).find("microsoft") != std::string::npos) {
+    h.wsl = true;
+    if (m[1].str().find("WSL2") != std::string::npos) h.wsl_version = "2";
+  }
+  return true;
+}
+
+/// "torch.cuda.is_available() returns False", or the call on one line and "False" printed on one
+/// of the next two: the symptom stated, whatever the person's wording around it.
+bool is_available_line(PasteSink& sink, std::size_t i) {
+  const auto& lines = sink.lines();
+  const std::string& t = lines[i].text;
+  const auto at = t.find("cuda.is_available()");
+  if (at == std::string::npos) return false;
+  const auto says_false = [](std::string_view x) {
+    return x.find("False") != std::string_view::npos || x.find("false") != std::string_view::npos;
+  };
+  std::size_t where = i;
+  bool stated = says_false(std::string_view(t).substr(at));
+  for (std::size_t k = i + 1; !stated && k < lines.size() && k <= i + 2; ++k) {
+    const std::string_view next = trim(lines[k].text);
+    if (next == "False" || next == ">>> False" || next == "return False") {
+      stated = true;
+      where = k;
+    }
+  }
+  if (!stated) return false;
+  sink.symptom("torch.cuda_unavailable", "torch", where);
+  if (where != i) sink.claim(where, kFormat_stated);
+  return true;
+}
+
+}  // namespace
+
+void read_stated_facts(PasteSink& sink) {
+  const auto& lines = sink.lines();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (sink.claimed(i) || lines[i].fence) continue;
+    const std::string& t = lines[i].text;
+    if (is_available_line(sink, i)) {
+      sink.claim(i, kFormat_stated);
+      continue;
+    }
+    if (t.size() > 2000 || t.find_first_of("0123456789") == std::string::npos) continue;
+    bool took = nvcc_line(sink, t, i);
+    took = kernel_line(sink, t, i) || took;
+    took = torch_line(sink, t, i) || took;
+    took = driver_line(sink, t, i) || took;
+    took = gpu_line(sink, t, i) || took;
+    if (took) sink.claim(i, kFormat_stated);
+  }
+}
+
+}  // namespace gpudoctor
