@@ -132,7 +132,11 @@ std::vector<CheckSpec> runtime_checks() {
        "ollama.gfx_unsupported, ollama.gpu_too_old, ollama.rocm_missing, ollama.no_gpu, "
        "opencl.no_icd, opencl.no_device, vulkan.no_driver, vulkan.software_only, python.vllm_dtype, "
        "python.xformers_torch, python.vllm_torch, nvidia.nouveau_bound, cuda.driver_too_old, "
-       "python.tensorflow_arch, python.cupy_arch", "any", OwnId::name_only},
+       "python.tensorflow_arch, python.cupy_arch, python.unsupported_wheel, "
+       "python.triton_gpu_too_old, nvidia.container_toolkit, python.torchvision_cuda, "
+       "gpu.firmware_missing, python.ipex_torch, python.ipex_runtime, cudnn.load_failed, "
+       "python.torch_windows_dll", "any",
+       OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.
       {"symptom.unexplained", "python",
        "Messages that say a framework cannot use the GPU (torch's \"Is CUDA available: False\", "

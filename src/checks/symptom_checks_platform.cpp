@@ -1,10 +1,11 @@
 // Runtime symptoms of ROCm, ollama, OpenCL and Vulkan, and the messages that name one cause in
-// so many words (a table). The torch, JAX, TensorFlow and library ones are in symptom_checks.cpp.
+// so many words (data/messages entries with a finding). The torch, JAX, TensorFlow and library ones are in symptom_checks.cpp.
 #include <algorithm>
 
 #include "checks/check_list.hpp"
 #include "checks/symptom_util.hpp"
 #include "compat/compat_query.hpp"
+#include "knowledge/messages.hpp"
 
 namespace gpudoctor {
 
@@ -12,121 +13,15 @@ namespace {
 
 using namespace symptom_util;
 
+Severity severity_named(const std::string& s) {
+  if (s == "fail") return Severity::fail;
+  if (s == "warn") return Severity::warn;
+  return Severity::info;
+}
+
 constexpr const char* kOllamaGpu = "https://github.com/ollama/ollama/blob/main/docs/gpu.md";
 constexpr const char* kRocmPermissions =
     "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html";
-
-/// Messages that name one cause in so many words: the finding each stands for.
-struct PlainRule {
-  const char* symptom;
-  const char* finding;
-  Severity severity;
-  const char* title;
-  const char* fix;
-  const char* source;  ///< "" when the message itself is the only source
-};
-constexpr PlainRule kPlainRules[] = {
-    {"nvidia_smi.no_driver", "nvidia.module_not_loaded", Severity::fail,
-     "The NVIDIA kernel module is not loaded (nvidia-smi cannot reach the driver): nothing can "
-     "use the GPU",
-     "most often the module was not built for the running kernel or Secure Boot refused it: sudo "
-     "dkms autoinstall (or reinstall the driver package for `uname -r`), check mokutil "
-     "--sb-state and enroll the module's key or disable Secure Boot, then reboot",
-     "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html"},
-    {"nvml.unknown_error", "nvidia.nvml_unknown_error", Severity::fail,
-     "NVML cannot initialize (\"Unknown Error\"): in a container this is the GPU access lost "
-     "after the host reloaded systemd's cgroups",
-     "restart the container; for good, let the NVIDIA Container Toolkit manage devices through "
-     "CDI (nvidia-ctk cdi generate) or set the cgroup driver as its troubleshooting page says; "
-     "outside a container, reboot",
-     "https://github.com/NVIDIA/nvidia-container-toolkit/issues/48"},
-    {"nvidia_smi.no_devices", "nvidia.no_devices", Severity::fail,
-     "The NVIDIA driver is loaded but sees no GPU",
-     "check `lspci -nn | grep -i nvidia` (is the GPU on the bus?), `sudo dmesg | grep -i -e NVRM "
-     "-e xid` (a GPU too old for this driver branch, or one that fell off the bus), and in a "
-     "container the --gpus option",
-     ""},
-    {"nvidia_smi.gpu_lost", "nvidia.gpu_lost", Severity::fail,
-     "A GPU has fallen off the bus: the driver lost contact with it",
-     "reboot; if it recurs, check power, cooling and the slot, and `sudo dmesg | grep -i xid` "
-     "(Xid 79)",
-     ""},
-    {"nvrm.probe_not_called", "nvidia.nouveau_bound", Severity::fail,
-     "nouveau (or another framebuffer driver) holds the NVIDIA GPU: the NVIDIA module's probe "
-     "routine was never called for it, so CUDA finds no device",
-     "blacklist nouveau (echo -e 'blacklist nouveau\\noptions nouveau modeset=0' | sudo tee "
-     "/etc/modprobe.d/blacklist-nouveau.conf), rebuild the initramfs (sudo update-initramfs -u, "
-     "or dracut -f), and reboot",
-     "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html"},
-    {"nvrm.gpu_unsupported", "nvidia.no_devices", Severity::fail,
-     "This NVIDIA driver release does not support the GPU: the kernel module refused it, so "
-     "nvidia-smi and CUDA see no device",
-     "install the driver branch that still supports this GPU: the README of each branch lists "
-     "its GPUs in 'Appendix A - Supported NVIDIA GPU Products' (older GPUs need a legacy "
-     "branch such as 470 or 390)",
-     "https://www.nvidia.com/en-us/drivers/unix/legacy-gpu/"},
-    {"nvrm.init_adapter_failed", "nvidia.no_devices", Severity::fail,
-     "The NVIDIA driver could not initialize the GPU (RmInitAdapter failed): nvidia-smi and "
-     "CUDA see no device",
-     "read the lines around it in `sudo dmesg`: a firmware file that failed to load "
-     "(reinstall the driver, whose package carries the GSP firmware), a GPU newer than this "
-     "driver branch, or power and PCIe problems (Xid, \"fallen off the bus\")",
-     ""},
-    {"kernel.module_signature_refused", "nvidia.module_not_loaded", Severity::fail,
-     "The kernel refused to load an unsigned module (Secure Boot): the NVIDIA module is not "
-     "loaded, nothing can use the GPU",
-     "sign the module with a key enrolled in the firmware: dkms signs it once its key is "
-     "enrolled (sudo mokutil --import /var/lib/dkms/mok.pub, reboot, enroll the key in the MOK "
-     "manager), or disable Secure Boot",
-     "https://man7.org/linux/man-pages/man7/kernel_lockdown.7.html"},
-    {"kernel.nvidia_module_missing", "nvidia.module_not_loaded", Severity::fail,
-     "No NVIDIA module is built for the running kernel: modprobe cannot find it",
-     "build it for this kernel: sudo dkms autoinstall (needs the kernel's headers: "
-     "linux-headers-$(uname -r)), or reinstall the driver package, then sudo modprobe nvidia",
-     "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html"},
-    {"cuda.insufficient_driver", "cuda.driver_too_old", Severity::fail,
-     "The NVIDIA driver is older than the CUDA runtime the program was built with "
-     "(cudaErrorInsufficientDriver, 35)",
-     "install a driver that supports the program's CUDA version (nvidia-smi's \"CUDA Version\" "
-     "must be at least that), or use a build of the program for the CUDA the driver supports",
-     "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html"},
-    {"torch.no_driver", "cuda.no_driver", Severity::fail,
-     "torch found no NVIDIA driver: nothing can use the GPU through CUDA",
-     "install the NVIDIA driver (and on Linux check that its kernel module is loaded: nvidia-smi "
-     "must print the GPU table)",
-     ""},
-    {"torch.mps_unavailable", "macos.mps", Severity::fail,
-     "torch's MPS backend is not available: it runs on the CPU",
-     "use macOS 12.3 or newer on Apple silicon or an AMD GPU, with an arm64 Python and torch 1.12 "
-     "or newer",
-     "https://pytorch.org/docs/stable/notes/mps.html"},
-    {"vllm.torch_abi_mismatch", "python.vllm_torch", Severity::fail,
-     "vLLM's compiled extension was built against another torch than the one installed "
-     "(undefined symbol)",
-     "reinstall the vllm wheel together with the torch it pins (pip install --force-reinstall "
-     "vllm), or build vLLM from source against this torch",
-     ""},
-    {"rocm.module_not_loaded", "rocm.amdgpu_not_loaded", Severity::fail,
-     "The amdgpu kernel driver (with KFD) is not loaded: ROCm finds no GPU",
-     "sudo modprobe amdgpu and read `sudo dmesg | grep -i amdgpu`; install the kernel driver "
-     "ROCm's install guide names for your distribution (amdgpu-dkms), then reboot",
-     "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/"},
-    {"ollama.rocm_missing", "ollama.rocm_missing", Severity::fail,
-     "ollama found an AMD GPU but no ROCm libraries to drive it: it runs on the CPU",
-     "install ollama's ROCm package next to it (ollama-linux-amd64-rocm, as its Linux install page "
-     "says), or ROCm itself",
-     "https://github.com/ollama/ollama/blob/main/docs/linux.md"},
-    {"opencl.no_platforms", "opencl.no_icd", Severity::warn,
-     "The OpenCL ICD loader found no platform: no OpenCL driver is registered or none loads",
-     "install the vendor's OpenCL ICD (nvidia-opencl-icd, rocm-opencl-runtime, intel-opencl-icd) "
-     "and check /etc/OpenCL/vendors/*.icd",
-     "https://github.com/KhronosGroup/OpenCL-ICD-Loader"},
-    {"vulkan.no_driver", "vulkan.no_driver", Severity::warn,
-     "The Vulkan loader found no driver that works",
-     "install the GPU's Vulkan driver (mesa-vulkan-drivers, or the NVIDIA driver's libnvidia-gl) "
-     "and check the manifests in /usr/share/vulkan/icd.d",
-     "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderDriverInterface.md"},
-};
 
 std::optional<RocmOverride> override_for(const CompatData& data, const std::string& gfx) {
   if (gfx.empty()) return std::nullopt;
@@ -296,13 +191,18 @@ void api_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Findi
 }  // namespace
 
 void plain_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
-  for (const auto& r : kPlainRules) {
-    const Symptom* x = seen(in.snap, r.symptom);
-    if (!x || reported(out, r.finding)) continue;
-    Finding f = from_symptom(self, r.finding, r.severity, r.title, *x);
-    f.fix = r.fix;
-    if (*r.source != '\0') {
-      f.source = r.source;
+  // data/messages: the entries that name their finding (a message that names one cause in so
+  // many words), with {name} in the title and fix filled from what the message captured.
+  for (const auto& e : builtin_messages().entries) {
+    if (!e.finding) continue;
+    const Symptom* x = seen(in.snap, e.id);
+    const MessageFinding& r = *e.finding;
+    if (!x || reported(out, r.id)) continue;
+    Finding f = from_symptom(self, r.id, severity_named(r.severity), fill_template(r.title, x->values), *x);
+    if (r.area) f.area = *r.area;
+    f.fix = fill_template(r.fix, x->values);
+    if (r.source) {
+      f.source = *r.source;
     } else {
       f.source.reset();
     }

@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "api/pci/gpu_ids.hpp"
+#include "knowledge/messages.hpp"
 #include "paste/readers.hpp"
 #include "text.hpp"
 
@@ -17,6 +18,8 @@ namespace {
 
 constexpr const char* kFormat_lspci = "lspci";
 constexpr const char* kFormat_kernel_log = "kernel log";
+/// The data/messages format of NVRM messages joined over their lines.
+constexpr const char* kFormat_nvrm = "nvrm";
 
 bool is_hex_digits(std::string_view s) {
   if (s.empty()) return false;
@@ -278,9 +281,9 @@ class KernelLog {
 
   void other(const NvrmMessage& m) {
     const std::string& t = m.text;
-    if (t.find("has fallen off the bus") != std::string::npos ||
-        (t.find("Xid") != std::string::npos && t.find("): 79,") != std::string::npos)) {
-      once("nvidia_smi.gpu_lost", m);
+    // data/messages entries of format "nvrm" first ("GPU has fallen off the bus", Xid 79).
+    if (auto d = match_message(builtin_messages(), kFormat_nvrm, t)) {
+      once(d->entry->id, m, d->values);
     } else if (t.find("probe routine was not called") != std::string::npos &&
                names_nouveau()) {
       once("nvrm.probe_not_called", m);
@@ -324,28 +327,16 @@ class KernelLog {
     sink_.symptom(id, "dmesg", m.line, std::move(values));
   }
 
-  /// modprobe's refusals: Secure Boot (a module not signed by an enrolled key), no module
-  /// built for the running kernel.
+  /// Single kernel-log lines data/messages describes (format "kernel log"): modprobe's refusals
+  /// (Secure Boot, no module built for the running kernel).
   void modprobe() {
     const auto& lines = sink_.lines();
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (sink_.claimed(i)) continue;
-      const std::string_view t = trim(lines[i].text);
-      const bool nvidia = t.find("'nvidia") != std::string_view::npos ||
-                          t.find("Module nvidia") != std::string_view::npos;
-      if (t.find("Lockdown: modprobe: unsigned module loading is restricted") !=
-              std::string_view::npos ||
-          (nvidia && (t.find("Key was rejected by service") != std::string_view::npos ||
-                      t.find("Required key not available") != std::string_view::npos))) {
+      const std::string t = normalise_message_line(lines[i].text);
+      if (auto d = match_message(builtin_messages(), kFormat_kernel_log, t)) {
         sink_.claim(i, kFormat_kernel_log);
-        NvrmMessage m{std::string(t), i};
-        once("kernel.module_signature_refused", m);
-      } else if (nvidia && t.find("modprobe: FATAL: Module nvidia") != std::string_view::npos &&
-                 t.find("not found in directory") != std::string_view::npos) {
-        sink_.claim(i, kFormat_kernel_log);
-        NvrmMessage m{std::string(t), i};
-        once("kernel.nvidia_module_missing", m,
-             {{"directory", std::string(trim(t.substr(t.find("directory") + 9)))}});
+        once(d->entry->id, NvrmMessage{t, i}, d->values);
       }
     }
   }

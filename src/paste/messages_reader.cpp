@@ -1,11 +1,12 @@
 // Messages that torch, JAX, TensorFlow, ROCm libraries and the CUDA driver print, wherever they
 // stand in a paste (a traceback, the warnings above a collect_env dump, a log). Each becomes a
-// Symptom with what it names; the texts are the programs' own (torch/cuda/__init__.py,
-// c10/cuda/CUDAFunctions.cpp, jax/_src/xla_bridge.py, tensorflow's dso_loader and gpu_device.cc).
+// Symptom with what it names. Most are data (data/messages/*.json, matched by data_message());
+// the ones here need code: they read the lines around them or fill more than a symptom.
 #include <algorithm>
 #include <cctype>
 
 #include "api/cuda/cuda_codes.hpp"
+#include "knowledge/messages.hpp"
 #include "paste/readers.hpp"
 #include "text.hpp"
 
@@ -31,16 +32,35 @@ std::optional<int> cuda_code_named(std::string_view name) {
   return std::nullopt;
 }
 
+/// A message data/messages describes (format "messages"): its symptom with what it captured,
+/// and cuInit's error where the entry names one. A message wrapped onto the next line claims both.
+bool data_message(PasteSink& sink, std::size_t i) {
+  const auto& lines = sink.lines();
+  const std::string line = normalise_message_line(lines[i].text);
+  std::string next;
+  if (i + 1 < lines.size() && !sink.claimed(i + 1) && !lines[i + 1].fence) {
+    next = normalise_message_line(lines[i + 1].text);
+  }
+  const auto m = match_message(builtin_messages(), kFormat_messages, line, next);
+  if (!m) return false;
+  const MessageEntry& e = *m->entry;
+  if (e.cuda_init_error) {
+    const std::string& c = *e.cuda_init_error;
+    const bool capture = c.front() == '{';
+    std::optional<int> code = capture ? cuda_code_named(m->values.at(c.substr(1, c.size() - 2)))
+                                      : std::nullopt;
+    if (!capture && parse_int(c)) code = static_cast<int>(*parse_int(c));
+    if (code) set_cuda_init_error(sink, *code);
+  }
+  if (m->lines == 2) sink.claim(i + 1, kFormat_messages);
+  sink.symptom(e.id, e.tool, i, m->values);
+  return true;
+}
+
 /// One line: the symptom it is, if any.
 bool message(PasteSink& sink, std::size_t i) {
   const auto& lines = sink.lines();
   const std::string_view t = trim(lines[i].text);
-  if (t.find("The NVIDIA driver on your system is too old (found version ") !=
-      std::string_view::npos) {
-    sink.symptom("torch.driver_too_old", "torch", i,
-                 {{"found_version", leading_version(between(t, "(found version ", ")"))}});
-    return true;
-  }
   if (t.find(" is not compatible with the current PyTorch installation") !=
           std::string_view::npos &&
       t.find("with CUDA capability sm_") != std::string_view::npos) {
@@ -89,88 +109,7 @@ bool message(PasteSink& sink, std::size_t i) {
     }
     return true;
   }
-  if (t.find("no kernel image is available for execution on the device") !=
-      std::string_view::npos) {
-    sink.symptom("cuda.no_kernel_image", "cuda", i);
-    return true;
-  }
-  if (t.find("CUDA unknown error - this may be due to an incorrectly set up environment") !=
-      std::string_view::npos) {
-    set_cuda_init_error(sink, 999);
-    sink.symptom("torch.cuda_unknown_error", "torch", i);
-    return true;
-  }
-  if (t.find("Found no NVIDIA driver on your system") != std::string_view::npos) {
-    sink.symptom("torch.no_driver", "torch", i);
-    return true;
-  }
-  if (t.find("Torch not compiled with CUDA enabled") != std::string_view::npos) {
-    sink.symptom("torch.not_compiled_with_cuda", "torch", i);
-    return true;
-  }
-  if (t.find("An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not "
-             "installed") != std::string_view::npos ||
-      t.find("No GPU/TPU found, falling back to CPU") != std::string_view::npos) {
-    sink.symptom("jax.cpu_fallback", "jax", i);
-    return true;
-  }
-  if (t.find("Jax plugin configuration error") != std::string_view::npos) {
-    sink.symptom("jax.plugin_error", "jax", i);
-    return true;
-  }
-  if (t.find("but JAX was built against version") != std::string_view::npos) {
-    sink.symptom("jax.library_too_old", "jax", i,
-                 {{"found", between(t, "Found ", ",")},
-                  {"built", between(t, "built against version ", ",")}});
-    return true;
-  }
-  if (t.find("Could not load dynamic library '") != std::string_view::npos) {
-    sink.symptom("tensorflow.dlopen_failed", "tensorflow", i,
-                 {{"library", between(t, "dynamic library '", "'")}});
-    return true;
-  }
-  if (t.find("Cannot dlopen some GPU libraries") != std::string_view::npos) {
-    sink.symptom("tensorflow.gpu_libraries_missing", "tensorflow", i);
-    return true;
-  }
-  // gpu_device.cc: "Ignoring visible gpu device (device: 0, name: Quadro K2000M, pci bus id: …,
-  // compute capability: 3.0) with Cuda compute capability 3.0. The minimum required Cuda
-  // capability is 3.5." (older releases: "Ignoring gpu device (…)").
-  if (t.find("The minimum required Cuda capability is ") != std::string_view::npos &&
-      t.find("gpu device (") != std::string_view::npos) {
-    const std::string_view after = t.substr(t.find("capability is ") + 14);
-    const std::string min = leading_version(after.substr(0, after.find(". ")));
-    sink.symptom("tensorflow.gpu_too_old", "tensorflow", i,
-                 {{"gpu", between(t, "name: ", ",")},
-                  {"cc", leading_version(between(t, "with Cuda compute capability ", " "))},
-                  {"min", min}});
-    return true;
-  }
-  if (t.find("Could not find cuda drivers on your machine, GPU will not be used") !=
-      std::string_view::npos) {
-    sink.symptom("tensorflow.no_cuda_driver", "tensorflow", i);
-    return true;
-  }
-  if (t.find("Loaded runtime CuDNN library: ") != std::string_view::npos) {
-    sink.symptom("tensorflow.cudnn_mismatch", "tensorflow", i,
-                 {{"loaded", leading_version(between(t, "CuDNN library: ", " "))},
-                  {"compiled", leading_version(between(t, "compiled with: ", "."))}});
-    return true;
-  }
-  if (t.find("CUDA driver version is insufficient for CUDA runtime version") !=
-      std::string_view::npos) {
-    // cudaErrorInsufficientDriver (35), as cudaGetErrorString words it: caffe's CHECK, torch's
-    // "cuda runtime error (35)", a program's own "cudaGetDeviceCount …".
-    sink.symptom("cuda.insufficient_driver", "cuda", i);
-    return true;
-  }
-  if (t.find("failed call to cuInit: ") != std::string_view::npos) {
-    std::string name = between(t, "failed call to cuInit: ", ":");
-    name = std::string(trim(name));
-    if (auto code = cuda_code_named(name)) set_cuda_init_error(sink, *code);
-    sink.symptom("cuda.init_failed", "tensorflow", i, {{"error", name}});
-    return true;
-  }
+  if (data_message(sink, i)) return true;
   // NVRTC refusing the -arch CuPy gives it (the GPU's own, "compute_61"): CuPy prints the
   // options after the message. Only in a CuPy traceback: torch's JIT words it the same.
   if (t.find("nvrtc: error: invalid value for --gpu-architecture (-arch)") !=
@@ -191,22 +130,16 @@ bool message(PasteSink& sink, std::size_t i) {
     return true;
   }
   // TensorFlow-ROCm's stream executor: hipGetDeviceCount failed, its error as ToString() names
-  // it ("HIP_ERROR_NoDevice" is hipErrorNoDevice, 100 in hip_runtime_api.h).
+  // it ("HIP_ERROR_NoDevice" is hipErrorNoDevice).
   if (t.find("could not retrieve ROCM device count: HIP_ERROR_NoDevice") != std::string_view::npos) {
     HipInfo& hip = sink.rocm().hip ? *sink.rocm().hip : sink.rocm().hip.emplace();
-    if (!hip.error) hip.error = HipError{"hipGetDeviceCount", 100, "hipErrorNoDevice", std::nullopt};
+    // The code and its name from data/messages/hip_codes.json (hip_runtime_api.h).
+    const ErrorCode* code = error_code_named(builtin_messages(), "hip", "hipErrorNoDevice");
+    if (!hip.error && code) {
+      hip.error =
+          HipError{"hipGetDeviceCount", static_cast<int>(code->code), code->name, std::nullopt};
+    }
     sink.symptom("hip.device_count_failed", "tensorflow", i);
-    return true;
-  }
-  if (t.find("hipErrorNoBinaryForGpu") != std::string_view::npos ||
-      t.find("HIP error: invalid device function") != std::string_view::npos) {
-    sink.symptom("rocm.no_code_object", "hip", i);
-    return true;
-  }
-  if (t.find("Cannot read ") != std::string_view::npos &&
-      t.find("TensileLibrary") != std::string_view::npos) {
-    sink.symptom("rocm.tensile_missing", "rocblas", i,
-                 {{"gfx", std::string(trim(between(t, "GPU arch : ", " ")))}});
     return true;
   }
   // nvcc --version: "Cuda compilation tools, release 12.1, V12.1.105": a toolkit on PATH.
@@ -251,17 +184,6 @@ bool message(PasteSink& sink, std::size_t i) {
     }
     return true;
   }
-  if (t.find("Torch is not able to use GPU") != std::string_view::npos) {
-    sink.symptom("torch.cuda_unavailable", "stable-diffusion-webui", i);
-    return true;
-  }
-  if (t.find("Bfloat16 is only supported on GPUs with compute capability of at least 8.0") !=
-      std::string_view::npos) {
-    sink.symptom("vllm.bfloat16_unsupported", "vllm", i,
-                 {{"gpu", between(t, "Your ", " GPU has")},
-                  {"cc", leading_version(between(t, "compute capability of ", "."))}});
-    return true;
-  }
   if (t.find("xFormers was built for:") != std::string_view::npos ||
       (t.find(" with CUDA ") != std::string_view::npos && t.find("(you have ") != std::string_view::npos)) {
     // xFormers prints "xFormers was built for:" and, on the next line, "PyTorch 2.1.2+cu121
@@ -269,16 +191,6 @@ bool message(PasteSink& sink, std::size_t i) {
     std::string have = between(t, "(you have ", ")");
     if (have.empty() && i + 1 < lines.size()) have = between(lines[i + 1].text, "(you have ", ")");
     sink.symptom("xformers.torch_mismatch", "xformers", i, {{"have", have}});
-    return true;
-  }
-  if (t.find("_C.abi3.so: undefined symbol") != std::string_view::npos &&
-      t.find("vllm") != std::string_view::npos) {
-    sink.symptom("vllm.torch_abi_mismatch", "vllm", i);
-    return true;
-  }
-  if (t.find("MPS backend is supported on MacOS 12.3+") != std::string_view::npos ||
-      t.find("MPS backend is not available") != std::string_view::npos) {
-    sink.symptom("torch.mps_unavailable", "torch", i);
     return true;
   }
   return false;
