@@ -185,6 +185,22 @@ void torch_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Fin
   }
 }
 
+/// The paste shows JAX (its packages or its own messages) and no TensorFlow.
+bool jax_without_tensorflow(const Snapshot& s) {
+  bool jax = std::any_of(s.symptoms.begin(), s.symptoms.end(),
+                         [](const Symptom& x) { return starts_with(x.id, "jax."); });
+  if (s.python) {
+    for (const auto& env : s.python->envs) {
+      if (find_package(env, "tensorflow") || find_package(env, "tensorflow-gpu") ||
+          find_package(env, "tf-nightly")) {
+        return false;
+      }
+      jax = jax || find_package(env, "jax") || find_package(env, "jaxlib");
+    }
+  }
+  return jax;
+}
+
 void framework_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   const Snapshot& s = in.snap;
   const Symptom* jax = seen(s, "jax.cpu_fallback");
@@ -215,10 +231,23 @@ void framework_symptoms(const CheckSpec& self, const CheckInput& in, std::vector
     f.source = "https://docs.jax.dev/en/latest/installation.html";
     out.push_back(std::move(f));
   }
+  // XLA prints the cuDNN mismatch in the same words under JAX: where the paste shows JAX and no
+  // TensorFlow, it is JAX's, with JAX's fix.
+  if (const Symptom* t = seen(s, "tensorflow.cudnn_mismatch");
+      t && jax_without_tensorflow(s) && !reported(out, "python.jax_cuda")) {
+    Finding f = from_symptom(self, "python.jax_cuda", Severity::fail,
+                             "JAX loaded cuDNN " + value(*t, "loaded") + " but its jaxlib was built "
+                             "with " + value(*t, "compiled") + ": its GPU kernels fail",
+                             *t);
+    f.fix = "pip install -U 'jax[cuda12]' (the CUDA plugin with the cuDNN wheel jaxlib was built "
+            "with), and take directories of another cuDNN out of LD_LIBRARY_PATH";
+    f.source = "https://docs.jax.dev/en/latest/installation.html";
+    out.push_back(std::move(f));
+  }
   for (const char* id : {"tensorflow.gpu_libraries_missing", "tensorflow.dlopen_failed",
                          "tensorflow.cudnn_mismatch"}) {
     const Symptom* t = seen(s, id);
-    if (!t || reported(out, "python.tensorflow_cudnn")) continue;
+    if (!t || reported(out, "python.tensorflow_cudnn") || reported(out, "python.jax_cuda")) continue;
     const bool mismatch = std::string_view(id) == "tensorflow.cudnn_mismatch";
     Finding f = from_symptom(
         self, "python.tensorflow_cudnn", Severity::fail,

@@ -48,6 +48,12 @@ std::vector<PasteLine> clean_paste(std::string_view text) {
     std::string s(unquote(raw));
     std::replace(s.begin(), s.end(), '\0', ' ');
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+    // "```RuntimeError: CUDA error: …```": code opened and closed on one line is the message.
+    const std::string_view t = trim(s);
+    if (t.size() > 6 && (starts_with(t, "```") || starts_with(t, "~~~")) &&
+        t.substr(t.size() - 3) == t.substr(0, 3)) {
+      s = std::string(trim(t.substr(3, t.size() - 6)));
+    }
     l.fence = is_fence(trim(s));
     if (!l.fence) l.text = std::move(s);
     out.push_back(std::move(l));
