@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "device_lists.hpp"
 #include "facts/facts.hpp"
 #include "text.hpp"
 
@@ -58,24 +59,25 @@ const std::vector<Backend>& all_backends() {
        {"PATH", "WSL_DISTRO_NAME"}, false, host_facts, nullptr},
       {"pci", "PCI",
        "display, 3D and accelerator PCI functions, their drivers and links (libpci, sysfs)", {},
-       false, nullptr, pci_device_view},
+       false, nullptr, pci_device_view, nullptr, device_lists::pci()},
       {"opencl", "OpenCL", "OpenCL ICDs, one isolated child per ICD",
        {"OCL_ICD_*", "OPENCL_VENDOR_PATH", "POCL_*"}, true, opencl_facts, opencl_device_view,
-       smoke_of<&Snapshot::opencl>},
+       smoke_of<&Snapshot::opencl>, device_lists::opencl()},
       {"vulkan", "Vulkan",
        "Vulkan drivers through the loader, one isolated child per driver manifest",
        {"VK_*", "MESA_*", "DRI_PRIME", "LIBGL_*", "XDG_SESSION_TYPE", "DISPLAY",
         "WAYLAND_DISPLAY", "__NV_PRIME_RENDER_OFFLOAD", "__GLX_VENDOR_LIBRARY_NAME"},
-       true, vulkan_facts, vulkan_device_view, smoke_of<&Snapshot::vulkan>},
+       true, vulkan_facts, vulkan_device_view, smoke_of<&Snapshot::vulkan>,
+       device_lists::vulkan()},
       {"nvidia", "NVIDIA",
        "NVIDIA kernel module, /dev nodes, Secure Boot, dkms, the libcuda and libnvidia-ml the "
        "loader would pick, CUDA toolkits, cuDNN, NCCL (files)",
        {"LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_*", "CUDNN_*", "NCCL_*", "NVIDIA_*"}, false,
        nvidia_facts, nullptr},
       {"cuda", "CUDA", "libcuda.so.1, deviceQuery-grade", {"CUDA_*"}, true, cuda_facts,
-       cuda_device_view, smoke_of<&Snapshot::cuda>},
+       cuda_device_view, smoke_of<&Snapshot::cuda>, device_lists::cuda()},
       {"nvml", "NVML", "libnvidia-ml.so.1", {"CUDA_VISIBLE_DEVICES"}, true, nvml_facts,
-       nvml_device_view},
+       nvml_device_view, nullptr, device_lists::nvml()},
       {"python", "Python",
        "Python environments and their GPU packages, read from files, never imported",
        {"VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "PYTHONPATH", "PYTHONHOME",
@@ -88,16 +90,17 @@ const std::vector<Backend>& all_backends() {
        "sw_vers, sysctl and system_profiler SPDisplaysDataType (on a Mac, or recorded under "
        "--sysroot)",
        {"DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "SYSTEM_VERSION_COMPAT"},
-       false, macos_facts, macos_device_view},
+       false, macos_facts, macos_device_view, nullptr, device_lists::macos()},
       {"metal", "Metal",
        "Metal's devices through the Objective-C runtime and Metal.framework, in an isolated "
        "child (macOS only)",
-       {"MTL_*", "METAL_*"}, true, metal_facts, metal_device_view, smoke_of<&Snapshot::metal>},
+       {"MTL_*", "METAL_*"}, true, metal_facts, metal_device_view, smoke_of<&Snapshot::metal>,
+       device_lists::metal()},
       {"rocm", "ROCm",
        "the KFD topology, the amdgpu module, /dev/kfd and render nodes, ROCm installs, then "
        "libamdhip64 in an isolated child",
        {"ROCM_PATH", "HSA_*", "ROCR_*", "HIP_*", "HCC_*", "GPU_DEVICE_ORDINAL"}, true, rocm_facts,
-       rocm_device_view},
+       rocm_device_view, nullptr, device_lists::rocm()},
   };
   return backends;
 }

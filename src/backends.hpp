@@ -53,6 +53,9 @@ struct Backend {
   void (*device_view)(const Snapshot&, const MergedDevice&, std::vector<facts::Row>&) = nullptr;
   /// Its smoke matmul results and its device count; null when it runs none.
   SmokeOf (*smoke)(const Snapshot&) = nullptr;
+  /// Its identity projection: how its devices join the other backends' (merge_devices); empty
+  /// when it lists no devices.
+  std::vector<DeviceList> device_lists;
 };
 
 /// Every backend, in the order they are listed, run and shown.

@@ -1,6 +1,7 @@
 #include "devices.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "api/pci/gpu_ids.hpp"
 #include "backends.hpp"
@@ -10,64 +11,246 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr std::uint32_t kVkDriverIdMesaLlvmpipe = 13;
-constexpr std::uint32_t kVendorNvidia = 0x10de;
-constexpr std::uint32_t kVendorAmd = 0x1002;
+/// How many devices a key fits, and which one when it is one: the XOR of their indices.
+struct Fit {
+  std::size_t count = 0;
+  std::size_t xor_of = 0;
+  void add(std::size_t i) { ++count, xor_of ^= i; }
+  void remove(std::size_t i) { --count, xor_of ^= i; }
+};
 
-DeviceKind kind_from_pci_class(std::uint32_t class_code) {
-  switch (class_code >> 16) {
-    case 0x03: return DeviceKind::gpu;
-    case 0x12: return DeviceKind::accelerator;
-    case 0x0b: return DeviceKind::accelerator;  // co-processor
-    default: return DeviceKind::other;
-  }
-}
+constexpr std::size_t kNoList = static_cast<std::size_t>(-1);
 
-std::string lower_hex_address(std::string_view a) {
+/// A list to join, with the registry row it came from.
+struct Joining {
+  const DeviceList* list;
+  std::size_t backend;
+};
+
+/// What the merge keeps beside each device it makes.
+struct Made {
+  std::size_t by = kNoList;  ///< the list that made it (kNoList: the host CPU)
+  NameRank claim = NameRank::kPlaceholder;      ///< the highest rank of a list that saw it
+  NameRank name_rank = NameRank::kPlaceholder;  ///< the rank of the list that named it
+};
+
+std::string address_key(std::string_view a) {
   auto n = normalize_pci_address(a);
   return n ? *n : to_lower(trim(a));
 }
 
+/// Devices that one list saw and a name-joining list has not, by their name in the first.
+struct NameIndex {
+  std::string_view seen_by;  ///< system_profiler
+  std::string_view joiner;   ///< Metal
+  std::unordered_map<std::string, Fit> by_name;
+  std::unordered_map<std::size_t, std::string> name_of;
+};
+
 class Merger {
  public:
-  explicit Merger(const Snapshot& snap) : snap_(snap) {}
-
-  std::vector<MergedDevice> run() {
-    if (snap_.pci) {
-      for (std::size_t i = 0; i < snap_.pci->devices.size(); ++i) add_pci(i);
+  Merger(const Snapshot& snap, const std::vector<Backend>& backends) : snap_(snap) {
+    for (std::size_t b = 0; b < backends.size(); ++b) {
+      for (const DeviceList& l : backends[b].device_lists) lists_.push_back({&l, b});
     }
-    if (snap_.macos) {
-      for (std::size_t i = 0; i < snap_.macos->gpus.size(); ++i) add_macos(i);
-    }
-    if (snap_.nvml) {
-      for (std::size_t i = 0; i < snap_.nvml->devices.size(); ++i) add_nvidia(i, false);
-    }
-    if (snap_.cuda) {
-      for (std::size_t i = 0; i < snap_.cuda->devices.size(); ++i) add_nvidia(i, true);
-    }
-    if (snap_.rocm) add_rocm(*snap_.rocm);
-    if (snap_.vulkan) {
-      for (std::size_t i = 0; i < snap_.vulkan->devices.size(); ++i) add_vulkan(i);
-    }
-    if (snap_.metal) {
-      for (std::size_t i = 0; i < snap_.metal->devices.size(); ++i) add_metal(i);
-    }
-    if (snap_.opencl) {
-      std::size_t flat = 0;
-      for (std::size_t p = 0; p < snap_.opencl->platforms.size(); ++p) {
-        for (std::size_t d = 0; d < snap_.opencl->platforms[p].devices.size(); ++d) {
-          add_opencl(p, d, flat++);
-        }
+    std::stable_sort(lists_.begin(), lists_.end(), [](const Joining& x, const Joining& y) {
+      return x.list->order < y.list->order;
+    });
+    for (const Joining& j : lists_) {
+      if (!j.list->joins_by_name_in.empty()) {
+        names_.push_back({j.list->joins_by_name_in, j.list->api, {}, {}});
       }
     }
-    for (auto& m : out_) name_from_pci_ids(m);
+  }
+
+  std::vector<MergedDevice> run() {
+    std::vector<DeviceIdentity> ids;
+    for (std::size_t l = 0; l < lists_.size(); ++l) {
+      const DeviceList& list = *lists_[l].list;
+      if (list.identities == nullptr) continue;
+      ids.clear();
+      list.identities(snap_, ids);
+      for (const DeviceIdentity& id : ids) add(l, id);
+    }
+    for (std::size_t i = 0; i < out_.size(); ++i) name_from_pci_ids(i);
     return std::move(out_);
   }
 
  private:
+  void add(std::size_t l, const DeviceIdentity& id) {
+    const DeviceList& list = *lists_[l].list;
+    const std::optional<std::string> address =
+        id.pci_address ? std::optional<std::string>(address_key(*id.pci_address)) : std::nullopt;
+    const std::optional<std::string> uuid =
+        id.uuid ? std::optional<std::string>(normalize_uuid(*id.uuid)) : std::nullopt;
+    std::optional<std::size_t> at;
+    if (id.software) {
+      at = cpu_entry();
+    } else if (!list.pci_list) {
+      at = find(l, id, address, uuid);
+    }
+    if (!at) {
+      at = make(l, id, address);
+    } else {
+      join(l, id, *at);
+    }
+    MergedDevice& m = out_[*at];
+    if (!id.software && !m.uuid && id.uuid) {
+      m.uuid = id.uuid;
+      auto [it, added] = by_uuid_.emplace(*uuid, *at);
+      if (!added && *at < it->second) it->second = *at;
+    }
+    if (list.fills_device_id && !m.device_id && id.device_id) {
+      const bool indexed = by_ids(m);
+      if (indexed) by_vendor_only_[*m.vendor_id].remove(*at);
+      m.device_id = id.device_id;
+      if (indexed) by_vendor_device_[ids_key(*m.vendor_id, *m.device_id)].add(*at);
+    }
+    made_[*at].claim = std::max(made_[*at].claim, list.rank);
+    seen(l, *at, id);
+  }
+
+  /// A device in the list's view: PCI address, UUID, then ids where exactly one device fits.
+  std::optional<std::size_t> find(std::size_t l, const DeviceIdentity& id,
+                                  const std::optional<std::string>& address,
+                                  const std::optional<std::string>& uuid) {
+    const DeviceList& list = *lists_[l].list;
+    if (!list.joins_by_name_in.empty() && id.name) {
+      if (auto named = find_by_name(list, *id.name)) return named;
+    }
+    if (address) {
+      if (auto it = by_address_.find(*address); it != by_address_.end()) return it->second;
+    }
+    if (uuid) {
+      if (auto it = by_uuid_.find(*uuid); it != by_uuid_.end()) return it->second;
+    }
+    if (!list.joins_on_ids || !id.vendor_id) return std::nullopt;
+    Fit fit;
+    if (id.device_id) {
+      for (const auto* index : {&by_vendor_device_, &by_vendor_only_}) {
+        const std::uint64_t key =
+            index == &by_vendor_device_ ? ids_key(*id.vendor_id, *id.device_id) : *id.vendor_id;
+        if (auto it = index->find(key); it != index->end()) {
+          fit.count += it->second.count;
+          fit.xor_of ^= it->second.xor_of;
+        }
+      }
+    } else if (auto it = by_vendor_.find(*id.vendor_id); it != by_vendor_.end()) {
+      fit = it->second;
+    }
+    if (fit.count != 1) return std::nullopt;
+    // A list that names each device once saw that one already: this is another device.
+    if (list.one_per_device && out_[fit.xor_of].saw(list.api)) return std::nullopt;
+    return fit.xor_of;
+  }
+
+  /// Metal's view of system_profiler's GPU: the same name, or it after a vendor prefix ("AMD
+  /// Radeon RX 5700 XT" for "Radeon RX 5700 XT"), where exactly one GPU fits.
+  std::optional<std::size_t> find_by_name(const DeviceList& list, const std::string& name) {
+    NameIndex* index = names_for(list.api);
+    if (index == nullptr) return std::nullopt;
+    const std::string want = to_lower(name);
+    Fit fit;
+    auto count = [&](const std::string& have) {
+      if (auto it = index->by_name.find(have); it != index->by_name.end()) {
+        fit.count += it->second.count;
+        fit.xor_of ^= it->second.xor_of;
+      }
+    };
+    count(want);
+    for (std::size_t sp = want.find(' '); sp != std::string::npos; sp = want.find(' ', sp + 1)) {
+      if (sp + 1 < want.size()) count(want.substr(sp + 1));
+    }
+    if (fit.count != 1) return std::nullopt;
+    return fit.xor_of;
+  }
+
+  std::size_t make(std::size_t l, const DeviceIdentity& id,
+                   const std::optional<std::string>& address) {
+    const DeviceList& list = *lists_[l].list;
+    MergedDevice m;
+    m.name = id.name.value_or(id.fallback_name);
+    if (id.name) m.name_source = std::string(source_of(list));
+    m.kind = id.kind;
+    m.software = id.software;
+    m.pci_address = address;
+    m.vendor_id = id.vendor_id;
+    m.device_id = id.device_id;
+    if (list.pci_list) m.pci = id.position;
+    const std::size_t at = out_.size();
+    out_.push_back(std::move(m));
+    made_.push_back({l, list.rank, id.name ? list.rank : NameRank::kPlaceholder});
+    if (address) by_address_.emplace(*address, at);
+    const MergedDevice& made = out_.back();
+    if (by_ids(made)) {
+      by_vendor_[*made.vendor_id].add(at);
+      if (made.device_id) {
+        by_vendor_device_[ids_key(*made.vendor_id, *made.device_id)].add(at);
+      } else {
+        by_vendor_only_[*made.vendor_id].add(at);
+      }
+    }
+    return at;
+  }
+
+  /// A named list renames a device it joins when no higher-ranked list saw it, and the device
+  /// is a PCI function (whose own name is made up) or was made by another list of its backend
+  /// (HIP names what KFD made).
+  void join(std::size_t l, const DeviceIdentity& id, std::size_t at) {
+    const DeviceList& list = *lists_[l].list;
+    Made& made = made_[at];
+    if (!id.name || id.software || list.rank <= NameRank::kKept || list.rank < made.claim ||
+        made.by == kNoList) {
+      return;
+    }
+    const Joining& maker = lists_[made.by];
+    const bool same_backend = maker.backend == lists_[l].backend && made.by != l;
+    if (!maker.list->pci_list && !same_backend) return;
+    out_[at].name = *id.name;
+    out_[at].name_source = std::string(source_of(list));
+    made.name_rank = list.rank;
+  }
+
+  void seen(std::size_t l, std::size_t at, const DeviceIdentity& id) {
+    const DeviceList& list = *lists_[l].list;
+    MergedDevice& m = out_[at];
+    auto& positions = m.seen_by[std::string(list.api)];
+    const bool first = positions.empty();
+    positions.push_back(id.position);
+    if (!first) return;
+    for (NameIndex& index : names_) {
+      if (index.joiner == list.api) {
+        if (auto it = index.name_of.find(at); it != index.name_of.end()) {
+          index.by_name[it->second].remove(at);
+          index.name_of.erase(it);
+        }
+      } else if (index.seen_by == list.api && !m.saw(index.joiner) && id.name &&
+                 !id.name->empty()) {
+        std::string key = to_lower(*id.name);
+        index.by_name[key].add(at);
+        index.name_of.emplace(at, std::move(key));
+      }
+    }
+  }
+
+  /// The host CPU: every software implementation runs on it.
+  std::size_t cpu_entry() {
+    if (cpu_) return *cpu_;
+    MergedDevice m;
+    m.kind = DeviceKind::cpu;
+    m.software = true;
+    m.name = snap_.host && snap_.host->cpu_model ? *snap_.host->cpu_model : "Host CPU";
+    if (snap_.host && snap_.host->cpu_model) m.name_source = "host";
+    cpu_ = out_.size();
+    out_.push_back(std::move(m));
+    made_.push_back({});
+    return *cpu_;
+  }
+
   /// Every GPU gets a chip, and a name where no API named it, from the root's pci.ids or the
   /// built-in copy: KFD's "AMD GPU (gfx1031)" becomes pci.ids' "Navi 22 […]".
-  void name_from_pci_ids(MergedDevice& m) const {
+  void name_from_pci_ids(std::size_t i) {
+    MergedDevice& m = out_[i];
     if (m.kind == DeviceKind::cpu || !m.vendor_id || !m.device_id || *m.vendor_id > 0xffff ||
         *m.device_id > 0xffff) {
       return;
@@ -84,242 +267,40 @@ class Merger {
     }
     if (!name) return;
     if (!m.chip) m.chip = chip_from_pci_name(*name);
-    if (m.name_source == "none" || m.name_source == "kfd") {
+    if (made_[i].name_rank == NameRank::kPlaceholder) {
       m.name = *name;
       m.name_source = std::string(from_root ? kNameFromPciIds : kNameFromBuiltinPciIds);
     }
   }
 
-  void add_pci(std::size_t i) {
-    const PciDevice& p = snap_.pci->devices[i];
-    MergedDevice m;
-    m.name = "PCI device " + hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4);  // pci.ids: below
-    m.kind = kind_from_pci_class(p.class_code);
-    m.pci_address = lower_hex_address(p.address);
-    m.vendor_id = p.vendor_id;
-    m.device_id = p.device_id;
-    m.pci = i;
-    out_.push_back(std::move(m));
+  /// Whether ids may find `m`: a GPU or accelerator whose vendor is known.
+  static bool by_ids(const MergedDevice& m) {
+    return m.vendor_id && (m.kind == DeviceKind::gpu || m.kind == DeviceKind::accelerator);
   }
-
-  /// A GPU from system_profiler: on a Mac the only list of the hardware, so an entry of its
-  /// own, joined to a PCI entry (vendor and device id) only where a snapshot has both.
-  void add_macos(std::size_t i) {
-    const MacGpu& g = snap_.macos->gpus[i];
-    MergedDevice* m = g.vendor_id ? find(std::nullopt, std::nullopt, g.vendor_id, g.device_id)
-                                  : nullptr;
-    if (m == nullptr || m->saw(kBackendMacos)) {
-      out_.push_back(MergedDevice{});
-      m = &out_.back();
-      m->name = g.name.value_or("GPU");
-      if (g.name) m->name_source = "system_profiler";
-      m->kind = DeviceKind::gpu;
-      m->vendor_id = g.vendor_id;
-      m->device_id = g.device_id;
-    }
-    m->seen_by[std::string(kBackendMacos)].push_back(i);
+  static std::uint64_t ids_key(std::uint32_t vendor, std::uint32_t device) {
+    return (static_cast<std::uint64_t>(vendor) << 32) | device;
   }
-
-  /// A Metal device joins the system_profiler GPU of the same machine: system_profiler's JSON
-  /// gives no registry id, so by name ("AMD Radeon RX 5700 XT" from Metal, "Radeon RX 5700 XT"
-  /// or the same from system_profiler), and only where exactly one GPU fits; else an entry of
-  /// its own.
-  void add_metal(std::size_t i) {
-    const MetalDevice& d = snap_.metal->devices[i];
-    MergedDevice* m = d.name ? find_mac_gpu(*d.name) : nullptr;
-    if (m == nullptr) {
-      out_.push_back(MergedDevice{});
-      m = &out_.back();
-      m->name = d.name.value_or("Metal device");
-      if (d.name) m->name_source = "metal";
-      m->kind = DeviceKind::gpu;
-    }
-    m->seen_by[std::string(kBackendMetal)].push_back(i);
+  static std::string_view source_of(const DeviceList& list) {
+    return list.name_source.empty() ? list.api : list.name_source;
   }
-
-  MergedDevice* find_mac_gpu(const std::string& metal_name) {
-    const std::string want = to_lower(metal_name);
-    MergedDevice* hit = nullptr;
-    int hits = 0;
-    for (auto& m : out_) {
-      if (!m.saw(kBackendMacos) || m.saw(kBackendMetal)) continue;
-      const auto& name = snap_.macos->gpus[m.in(kBackendMacos).front()].name;
-      if (!name || name->empty()) continue;
-      const std::string have = to_lower(*name);
-      // Metal prefixes the vendor system_profiler leaves out ("AMD ", "Intel(R) "…).
-      const bool same = have == want || (want.size() > have.size() &&
-                                         want.compare(want.size() - have.size(), have.size(),
-                                                      have) == 0 &&
-                                         want[want.size() - have.size() - 1] == ' ');
-      if (!same) continue;
-      hit = &m;
-      ++hits;
+  NameIndex* names_for(std::string_view joiner) {
+    for (auto& n : names_) {
+      if (n.joiner == joiner) return &n;
     }
-    return hits == 1 ? hit : nullptr;
-  }
-
-  /// A CUDA or NVML device: always a GPU, always NVIDIA, usually with a PCI address.
-  void add_nvidia(std::size_t i, bool is_cuda) {
-    const std::optional<std::string>& name =
-        is_cuda ? snap_.cuda->devices[i].name : snap_.nvml->devices[i].name;
-    const std::optional<std::string>& bus =
-        is_cuda ? snap_.cuda->devices[i].pci_bus_id : snap_.nvml->devices[i].pci_bus_id;
-    const std::optional<std::string>& uuid =
-        is_cuda ? snap_.cuda->devices[i].uuid : snap_.nvml->devices[i].uuid;
-    MergedDevice* m = find(bus, uuid, std::nullopt, std::nullopt);
-    if (m == nullptr) {
-      out_.push_back(MergedDevice{});
-      m = &out_.back();
-      m->name = name.value_or("NVIDIA GPU");
-      if (name) m->name_source = is_cuda ? "cuda" : "nvml";
-      m->kind = DeviceKind::gpu;
-      m->vendor_id = kVendorNvidia;
-      if (bus) m->pci_address = lower_hex_address(*bus);
-    }
-    if (!m->uuid) m->uuid = uuid;
-    if (!is_cuda && !m->device_id && snap_.nvml->devices[i].pci_device_id) {
-      m->device_id = *snap_.nvml->devices[i].pci_device_id >> 16;  // NVML packs device, vendor
-    }
-    if (name && (m->pci || m->saw(kBackendVulkan))) {
-      m->name = *name;
-      m->name_source = is_cuda ? "cuda" : "nvml";
-    }
-    m->seen_by[std::string(is_cuda ? kBackendCuda : kBackendNvml)].push_back(i);
-  }
-
-  /// KFD nodes and HIP devices: AMD GPUs, joined on their PCI address.
-  void add_rocm(const RocmInfo& r) {
-    for (std::size_t i = 0; i < r.nodes.size(); ++i) {
-      const KfdNode& n = r.nodes[i];
-      MergedDevice* m = find(n.pci_address, std::nullopt, kVendorAmd, n.device_id);
-      if (m != nullptr && !n.pci_address && m->saw(kApiKfd)) m = nullptr;  // another node's GPU
-      const std::string name = "AMD GPU" + (n.gfx_target ? " (" + *n.gfx_target + ")" : "");
-      MergedDevice& entry = amd_entry(m, n.pci_address, n.device_id, name);
-      if (!entry.pci && !entry.saw(kApiKfd) && entry.name_source == "none")
-        entry.name_source = "kfd";
-      entry.seen_by[std::string(kApiKfd)].push_back(i);
-    }
-    if (!r.hip) return;
-    for (std::size_t i = 0; i < r.hip->devices.size(); ++i) {
-      const HipDevice& d = r.hip->devices[i];
-      MergedDevice& m = amd_entry(find(d.pci_bus_id, std::nullopt, kVendorAmd, std::nullopt),
-                                  d.pci_bus_id, std::nullopt, d.name.value_or("AMD GPU"));
-      if (d.name && (m.pci || m.saw(kApiKfd) || m.name_source == "none")) {
-        m.name = *d.name;  // beats pci.ids and KFD
-        m.name_source = "hip";
-      }
-      m.seen_by[std::string(kApiHip)].push_back(i);
-    }
-  }
-
-  /// `found`, or a new AMD GPU entry.
-  MergedDevice& amd_entry(MergedDevice* found, const std::optional<std::string>& bus,
-                          const std::optional<std::uint32_t>& device_id, const std::string& name) {
-    if (found != nullptr) return *found;
-    MergedDevice m;
-    m.name = name;
-    m.kind = DeviceKind::gpu;
-    m.vendor_id = kVendorAmd;
-    m.device_id = device_id;
-    if (bus) m.pci_address = lower_hex_address(*bus);
-    out_.push_back(std::move(m));
-    return out_.back();
-  }
-
-  void add_vulkan(std::size_t i) {
-    const VulkanDevice& v = snap_.vulkan->devices[i];
-    bool software = v.type == std::optional<std::string>("cpu") ||
-                    v.driver_id == std::optional<std::uint32_t>(kVkDriverIdMesaLlvmpipe);
-    MergedDevice* m = software ? &cpu_entry()
-                               : find(v.pci_bus_id, v.device_uuid, v.vendor_id, v.device_id);
-    if (m == nullptr) {
-      out_.push_back(MergedDevice{});
-      m = &out_.back();
-      m->name = v.name.value_or("Vulkan device");
-      if (v.name) m->name_source = "vulkan";
-      m->kind = v.type == std::optional<std::string>("other") ? DeviceKind::other : DeviceKind::gpu;
-      m->vendor_id = v.vendor_id;
-      m->device_id = v.device_id;
-      if (v.pci_bus_id) m->pci_address = lower_hex_address(*v.pci_bus_id);
-    }
-    if (!m->uuid && !software) m->uuid = v.device_uuid;
-    // The driver's name beats a stale pci.ids entry (but CUDA/NVML names win over Vulkan's).
-    if (m->pci && v.name && !m->saw(kBackendCuda) && !m->saw(kBackendNvml)) {
-      m->name = *v.name;
-      m->name_source = "vulkan";
-    }
-    m->seen_by[std::string(kBackendVulkan)].push_back(i);
-  }
-
-  void add_opencl(std::size_t p, std::size_t d, std::size_t flat) {
-    const OpenClDevice& c = snap_.opencl->platforms[p].devices[d];
-    bool software = c.type == std::optional<std::string>("CPU");
-    MergedDevice* m =
-        software ? &cpu_entry() : find(c.pci_bus_id, c.uuid, c.vendor_id, std::nullopt);
-    if (m == nullptr) {
-      out_.push_back(MergedDevice{});
-      m = &out_.back();
-      m->name = c.name.value_or("OpenCL device");
-      if (c.name) m->name_source = "opencl";
-      m->kind = c.type == std::optional<std::string>("GPU") ? DeviceKind::gpu
-                                                             : DeviceKind::accelerator;
-      m->vendor_id = c.vendor_id;
-      if (c.pci_bus_id) m->pci_address = lower_hex_address(*c.pci_bus_id);
-    }
-    if (!m->uuid && !software) m->uuid = c.uuid;
-    if (m->pci && !m->saw(kBackendVulkan) && !m->saw(kBackendCuda) && !m->saw(kBackendNvml) &&
-        c.name) {
-      m->name = *c.name;
-      m->name_source = "opencl";
-    }
-    m->seen_by[std::string(kBackendOpenCl)].push_back(flat);
-  }
-
-  /// The host CPU: every software implementation runs on it.
-  MergedDevice& cpu_entry() {
-    for (auto& m : out_) {
-      if (m.kind == DeviceKind::cpu) return m;
-    }
-    MergedDevice m;
-    m.kind = DeviceKind::cpu;
-    m.software = true;
-    m.name = snap_.host && snap_.host->cpu_model ? *snap_.host->cpu_model : "Host CPU";
-    if (snap_.host && snap_.host->cpu_model) m.name_source = "host";
-    out_.push_back(std::move(m));
-    return out_.back();
-  }
-
-  MergedDevice* find(const std::optional<std::string>& pci_address,
-                     const std::optional<std::string>& uuid,
-                     const std::optional<std::uint32_t>& vendor_id,
-                     const std::optional<std::uint32_t>& device_id) {
-    if (pci_address) {
-      std::string a = lower_hex_address(*pci_address);
-      for (auto& m : out_) {
-        if (m.pci_address == a) return &m;
-      }
-    }
-    if (uuid) {
-      for (auto& m : out_) {
-        if (m.uuid && normalize_uuid(*m.uuid) == normalize_uuid(*uuid)) return &m;
-      }
-    }
-    if (!vendor_id) return nullptr;
-    // Vendor (+device) id: only when exactly one hardware device fits.
-    MergedDevice* hit = nullptr;
-    int hits = 0;
-    for (auto& m : out_) {
-      if (m.kind == DeviceKind::cpu || m.kind == DeviceKind::other) continue;
-      if (m.vendor_id != vendor_id) continue;
-      if (device_id && m.device_id && m.device_id != device_id) continue;
-      hit = &m;
-      ++hits;
-    }
-    return hits == 1 ? hit : nullptr;
+    return nullptr;
   }
 
   const Snapshot& snap_;
+  std::vector<Joining> lists_;
   std::vector<MergedDevice> out_;
+  std::vector<Made> made_;
+  std::optional<std::size_t> cpu_;
+  std::unordered_map<std::string, std::size_t> by_address_;
+  std::unordered_map<std::string, std::size_t> by_uuid_;
+  std::unordered_map<std::uint64_t, Fit> by_vendor_;         ///< vendor → GPUs of it
+  std::unordered_map<std::uint64_t, Fit> by_vendor_device_;  ///< vendor:device → GPUs
+  std::unordered_map<std::uint64_t, Fit> by_vendor_only_;    ///< vendor → GPUs without device id
+  std::vector<NameIndex> names_;
 };
 
 }  // namespace
@@ -361,7 +342,13 @@ std::string normalize_uuid(std::string_view uuid) {
   return s;
 }
 
-std::vector<MergedDevice> merge_devices(const Snapshot& snap) { return Merger(snap).run(); }
+std::vector<MergedDevice> merge_devices(const Snapshot& snap) {
+  return merge_devices(snap, all_backends());
+}
+
+std::vector<MergedDevice> merge_devices(const Snapshot& snap, const std::vector<Backend>& backends) {
+  return Merger(snap, backends).run();
+}
 
 const std::vector<std::size_t>& MergedDevice::in(std::string_view api) const {
   static const std::vector<std::size_t> none;
@@ -388,6 +375,11 @@ std::size_t opencl_device_count(const OpenClInfo& info) {
 }
 
 Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices) {
+  return devices_json(snap, devices, all_backends());
+}
+
+Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
+                  const std::vector<Backend>& backends) {
   Json arr = Json::array();
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const MergedDevice& m = devices[i];
@@ -402,27 +394,19 @@ Json devices_json(const Snapshot& snap, const std::vector<MergedDevice>& devices
               {"device_id", m.device_id},
               {"uuid", m.uuid}};
     j["pci"] = m.pci ? Json(snap.pci->devices[*m.pci]) : Json(nullptr);
-    auto listed = [&](std::string_view api, auto&& entry) {
-      Json list = Json::array();
-      for (auto i : m.in(api)) list.push_back(entry(i));
-      j[std::string(api)] = std::move(list);
-    };
-    listed(kBackendOpenCl, [&](std::size_t i) {
-      const auto [p, d] = *opencl_position(*snap.opencl, i);
-      const auto& plat = snap.opencl->platforms[p];
-      Json v = plat.devices[d];
-      v["platform"] = plat.name;
-      v["library"] = plat.library;
-      return v;
-    });
-    listed(kBackendVulkan, [&](std::size_t i) { return Json(snap.vulkan->devices[i]); });
-    listed(kBackendCuda, [&](std::size_t i) { return Json(snap.cuda->devices[i]); });
-    listed(kBackendNvml, [&](std::size_t i) { return Json(snap.nvml->devices[i]); });
-    j["macos"] =
-        m.saw(kBackendMacos) ? Json(snap.macos->gpus[m.in(kBackendMacos).front()]) : Json(nullptr);
-    listed(kApiKfd, [&](std::size_t i) { return Json(snap.rocm->nodes[i]); });
-    listed(kApiHip, [&](std::size_t i) { return Json(snap.rocm->hip->devices[i]); });
-    listed(kBackendMetal, [&](std::size_t i) { return Json(snap.metal->devices[i]); });
+    for (const auto& b : backends) {
+      for (const DeviceList& l : b.device_lists) {
+        if (l.json == nullptr) continue;
+        const auto& positions = m.in(l.api);
+        if (l.json_first_only) {
+          j[std::string(l.api)] = positions.empty() ? Json(nullptr) : l.json(snap, positions.front());
+          continue;
+        }
+        Json list = Json::array();
+        for (auto p : positions) list.push_back(l.json(snap, p));
+        j[std::string(l.api)] = std::move(list);
+      }
+    }
     arr.push_back(std::move(j));
   }
   return arr;

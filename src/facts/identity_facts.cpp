@@ -1,6 +1,5 @@
 // What metrics need to name a device the way dcgm-exporter does, and which device each smoke
 // result ran on.
-#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -22,34 +21,31 @@ std::optional<std::string> nvml_bus_id(const std::optional<std::string>& address
   return s;
 }
 
-/// Which merged device holds entry `i` of one API's list (`has(m, i)`).
-template <typename Has>
-std::optional<std::size_t> holder(const std::vector<MergedDevice>& devices, Has has) {
-  for (std::size_t d = 0; d < devices.size(); ++d) {
-    if (has(devices[d])) return d;
-  }
-  return std::nullopt;
-}
-
 /// Appends one API's smoke results. They are tied to devices only when there is one per device
-/// of the API, in its order, which is how every probe runs them.
-template <typename Has>
+/// of the API, in its order, which is how every probe runs them. `holder[i]`: the merged
+/// device that holds entry `i` of the API's list.
 void add_smoke(const std::vector<SmokeResult>& results, std::size_t api_devices,
-               const std::vector<MergedDevice>& devices, Has has, std::vector<Smoke>& out) {
+               const std::vector<std::optional<std::size_t>>& holder, std::vector<Smoke>& out) {
   for (std::size_t i = 0; i < results.size(); ++i) {
     const SmokeResult& r = results[i];
     Smoke s{r.api, i, r.device, r.status, std::nullopt, std::nullopt};
     if (r.gflops) s.flops = *r.gflops * 1e9;
-    if (results.size() == api_devices) {
-      s.device_index = holder(devices, [&](const MergedDevice& m) { return has(m, i); });
-    }
+    if (results.size() == api_devices && i < holder.size()) s.device_index = holder[i];
     out.push_back(std::move(s));
   }
 }
 
-template <typename T>
-bool holds(const std::vector<T>& list, const T& v) {
-  return std::find(list.begin(), list.end(), v) != list.end();
+/// For each entry of `api`'s list, the first merged device that holds it: one walk of the
+/// devices, not one per result.
+std::vector<std::optional<std::size_t>> holders(const std::vector<MergedDevice>& devices,
+                                                std::string_view api, std::size_t api_devices) {
+  std::vector<std::optional<std::size_t>> out(api_devices);
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    for (std::size_t i : devices[d].in(api)) {
+      if (i < out.size() && !out[i]) out[i] = d;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -91,9 +87,11 @@ std::vector<Smoke> smoke_facts(const Snapshot& snap, const std::vector<MergedDev
   for (const auto& b : all_backends()) {
     const SmokeOf run = b.smoke ? b.smoke(snap) : SmokeOf{};
     if (!run.results) continue;
-    add_smoke(
-        *run.results, run.devices, devices,
-        [&b](const MergedDevice& m, std::size_t i) { return holds(m.in(b.name), i); }, out);
+    const bool tied = run.results->size() == run.devices;
+    add_smoke(*run.results, run.devices,
+              tied ? holders(devices, b.name, run.devices)
+                   : std::vector<std::optional<std::size_t>>{},
+              out);
   }
   return out;
 }

@@ -42,20 +42,43 @@ bool word_char(char c) {
 std::vector<PasteLine> clean_paste(std::string_view text) {
   std::vector<PasteLine> out;
   int number = 0;
-  for (std::string_view raw : split_lines(text)) {
+  // One line at a time, without a list of every line first: a text of blank lines costs
+  // nothing per line.
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view raw = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    raw = unquote(raw);
+    std::string spaced;  // only a line with a NUL byte is copied before it is kept
+    if (raw.find('\0') != std::string_view::npos) {
+      spaced = std::string(raw);
+      std::replace(spaced.begin(), spaced.end(), '\0', ' ');
+      raw = spaced;
+    }
+    while (!raw.empty() && std::isspace(static_cast<unsigned char>(raw.back()))) raw.remove_suffix(1);
+    if (raw.empty()) {  // blank: one entry for the run
+      if (!out.empty() && !out.back().fence && out.back().text.empty() &&
+          out.back().number + out.back().run == number) {
+        ++out.back().run;
+        continue;
+      }
+      PasteLine l;
+      l.number = number;
+      out.push_back(std::move(l));
+      continue;
+    }
     PasteLine l;
-    l.number = ++number;
-    std::string s(unquote(raw));
-    std::replace(s.begin(), s.end(), '\0', ' ');
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+    l.number = number;
     // "```RuntimeError: CUDA error: …```": code opened and closed on one line is the message.
-    const std::string_view t = trim(s);
+    const std::string_view t = trim(raw);
     if (t.size() > 6 && (starts_with(t, "```") || starts_with(t, "~~~")) &&
         t.substr(t.size() - 3) == t.substr(0, 3)) {
-      s = std::string(trim(t.substr(3, t.size() - 6)));
+      raw = trim(t.substr(3, t.size() - 6));
     }
-    l.fence = is_fence(trim(s));
-    if (!l.fence) l.text = std::move(s);
+    l.fence = is_fence(trim(raw));
+    if (!l.fence) l.text = std::string(raw);
     out.push_back(std::move(l));
   }
   // A common indentation inside each run between fences (a paste indented as a code block, or
@@ -76,6 +99,18 @@ std::vector<PasteLine> clean_paste(std::string_view text) {
     begin = end + 1;
   }
   return out;
+}
+
+int line_count(const std::vector<PasteLine>& lines) {
+  return lines.empty() ? 0 : lines.back().number + lines.back().run - 1;
+}
+
+const PasteLine* line_numbered(const std::vector<PasteLine>& lines, int number) {
+  auto it = std::upper_bound(lines.begin(), lines.end(), number,
+                             [](int n, const PasteLine& l) { return n < l.number; });
+  if (it == lines.begin()) return nullptr;
+  --it;
+  return number < it->number + it->run ? &*it : nullptr;
 }
 
 Labelled split_label(std::string_view line) {

@@ -8,13 +8,22 @@
 namespace gpudoctor {
 
 struct PasteLine {
-  int number = 0;     ///< 1-based line in the text as given
   std::string text;   ///< without decoration; empty for a fence or a blank line
+  int number = 0;     ///< 1-based line in the text as given
+  int run = 1;        ///< how many lines it stands for: a run of blank lines is one entry
   bool fence = false; ///< a markdown fence or HTML tag line: a boundary between parts
 };
 
-/// Every line of `text`, cleaned; a NUL byte ends nothing (it becomes a space).
+/// Every line of `text`, cleaned, except that a run of blank lines is one entry (so lines[i]
+/// is line number lines[i].number, not i + 1); a NUL byte ends nothing (it becomes a space).
+/// Memory grows with the text's non-blank lines, not with its blank ones.
 std::vector<PasteLine> clean_paste(std::string_view text);
+
+/// How many lines the text had, blank runs counted in full.
+int line_count(const std::vector<PasteLine>& lines);
+
+/// The entry that holds line `number`; nullptr past the end.
+const PasteLine* line_numbered(const std::vector<PasteLine>& lines, int number);
 
 /// "Key   : value" / "Key: value" → {"Key", "value"} (both trimmed); key empty when the line has
 /// no colon or the key would not be a label (longer than 60, or starts with a space-less path).

@@ -27,9 +27,9 @@ void PasteSink::symptom(std::string id, std::string tool, std::size_t i,
                         std::map<std::string, std::string> values) {
   if (i >= lines_.size()) return;
   const int number = lines_[i].number;
-  for (const auto& s : snap.symptoms) {
-    if (s.id == id && s.values == values) return;  // a message repeated in a log counts once
-  }
+  std::string key = id;
+  for (const auto& [k, v] : values) key += '\0' + k + '\0' + v;
+  if (!symptom_keys_.insert(std::move(key)).second) return;  // a repeated message counts once
   Symptom s;
   s.id = std::move(id);
   s.tool = std::move(tool);
@@ -68,9 +68,11 @@ PythonEnv& PasteSink::new_env(std::string label) {
 
 PythonPackage& PasteSink::package(std::string_view name) {
   PythonEnv& e = env();
-  for (auto& p : e.packages) {
-    if (p.name == name) return p;
-  }
+  const std::size_t env_index = snap.python->envs.size() - 1;
+  if (packages_by_env_.size() <= env_index) packages_by_env_.resize(env_index + 1);
+  auto& by_name = packages_by_env_[env_index];
+  const auto [it, added] = by_name.try_emplace(std::string(name), e.packages.size());
+  if (!added) return e.packages[it->second];
   PythonPackage p;
   p.name = std::string(name);
   p.location = e.prefix;

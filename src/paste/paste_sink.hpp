@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "model/snapshot.hpp"
@@ -57,6 +59,10 @@ class PasteSink {
  private:
   const std::vector<PasteLine>& lines_;
   std::vector<std::string> owner_;
+  /// Each environment's packages by name, and the symptoms already read (id and values), so
+  /// that a paste of 300,000 packages or of one message repeated costs one look-up per line.
+  std::vector<std::unordered_map<std::string, std::size_t>> packages_by_env_;
+  std::unordered_set<std::string> symptom_keys_;
 };
 
 /// "1.13.1+cu117" → torch's build info as torch/version.py would say it; the CUDA and HIP

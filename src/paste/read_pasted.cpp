@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <sstream>
 
 #include "paste/readers.hpp"
@@ -11,26 +13,31 @@ namespace gpudoctor {
 
 namespace {
 
+/// The most pasted lines one finding quotes; the rest are counted.
+constexpr std::size_t kMostQuotes = 20;
+
 /// Runs of lines that belong to the same reader; blank lines and fences inside a run join it.
 std::vector<PastePart> parts_of(const PasteSink& sink) {
   std::vector<PastePart> out;
   const auto& lines = sink.lines();
+  std::size_t last = 0;  // the entry of out.back()'s last line
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& owner = sink.owner(i);
     if (owner.empty()) continue;
     if (!out.empty() && out.back().format == owner) {
       // Joined when only blank or fence lines stand between.
       bool gap_blank = true;
-      for (int n = out.back().last_line; n < lines[i].number - 1 && gap_blank; ++n) {
-        const PasteLine& between = lines[static_cast<std::size_t>(n)];
-        gap_blank = between.fence || trim(between.text).empty();
+      for (std::size_t k = last + 1; k < i && gap_blank; ++k) {
+        gap_blank = lines[k].fence || trim(lines[k].text).empty();
       }
       if (gap_blank) {
         out.back().last_line = lines[i].number;
+        last = i;
         continue;
       }
     }
     out.push_back({owner, lines[i].number, lines[i].number});
+    last = i;
   }
   return out;
 }
@@ -38,26 +45,28 @@ std::vector<PastePart> parts_of(const PasteSink& sink) {
 std::vector<std::pair<int, int>> unrecognised_of(const PasteSink& sink) {
   std::vector<std::pair<int, int>> out;
   const auto& lines = sink.lines();
+  std::size_t last = 0;  // the entry of out.back().second
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (sink.claimed(i) || lines[i].fence || trim(lines[i].text).empty()) continue;
     if (!out.empty() && out.back().second >= lines[i].number - 1) {
       out.back().second = lines[i].number;
+      last = i;
       continue;
     }
     // Blank lines between two unrecognised lines join them.
     if (!out.empty()) {
       bool gap_blank = true;
-      for (int n = out.back().second; n < lines[i].number - 1 && gap_blank; ++n) {
-        const PasteLine& between = lines[static_cast<std::size_t>(n)];
-        gap_blank = !sink.claimed(static_cast<std::size_t>(n)) &&
-                    (between.fence || trim(between.text).empty());
+      for (std::size_t k = last + 1; k < i && gap_blank; ++k) {
+        gap_blank = !sink.claimed(k) && (lines[k].fence || trim(lines[k].text).empty());
       }
       if (gap_blank) {
         out.back().second = lines[i].number;
+        last = i;
         continue;
       }
     }
     out.emplace_back(lines[i].number, lines[i].number);
+    last = i;
   }
   return out;
 }
@@ -150,13 +159,25 @@ bool looks_like_text(std::string_view text) {
 }
 
 void quote_findings(const PastedReading& reading, std::vector<Finding>& findings) {
+  // Each distinct value once, with the lines that hold it: a dump pasted a thousand times
+  // costs a finding one test per value, not one per line.
+  std::unordered_map<std::string_view, std::vector<int>> lines_of;
+  std::vector<std::string_view> values;  // in the order first seen
+  for (const auto& fact : reading.facts) {
+    if (fact.value.size() < 3) continue;
+    auto [it, added] = lines_of.try_emplace(fact.value);
+    if (added) values.push_back(fact.value);
+    it->second.push_back(fact.line);
+  }
   for (auto& f : findings) {
     std::string said = f.title;
     for (const auto& e : f.evidence) said += "\n" + e;
     std::set<int> lines;
-    for (const auto& fact : reading.facts) {
-      if (fact.value.size() < 3) continue;
-      if (contains_token(said, fact.value)) lines.insert(fact.line);
+    for (std::string_view v : values) {
+      if (contains_token(said, v)) {
+        const auto& at = lines_of.at(v);
+        lines.insert(at.begin(), at.end());
+      }
     }
     for (const auto& [finding, symptom] : messages_behind()) {
       if (f.id != finding) continue;
@@ -164,9 +185,24 @@ void quote_findings(const PastedReading& reading, std::vector<Finding>& findings
         if (s.id == symptom && s.line) lines.insert(*s.line);
       }
     }
+    // A line whose text was quoted already (the same dump pasted twice) is not quoted again,
+    // and a finding quotes at most kMostQuotes lines, then says how many more there were.
+    std::unordered_set<std::string_view> quoted;
+    std::size_t more = 0;
+    int first_left_out = 0;
     for (int n : lines) {
-      const PasteLine& l = reading.lines[static_cast<std::size_t>(n - 1)];
-      f.quotes.push_back({n, std::string(trim(l.text))});
+      const PasteLine* l = line_numbered(reading.lines, n);
+      if (l == nullptr) continue;
+      const std::string_view text = trim(l->text);
+      if (!quoted.insert(text).second) continue;
+      if (f.quotes.size() < kMostQuotes) {
+        f.quotes.push_back({n, std::string(text)});
+      } else if (more++ == 0) {
+        first_left_out = n;
+      }
+    }
+    if (more > 0) {
+      f.quotes.push_back({first_left_out, "(and " + std::to_string(more) + " more)"});
     }
   }
 }
@@ -190,7 +226,7 @@ void drop_unfounded(const PastedReading& reading, std::vector<Finding>& findings
 Json paste_json(const PastedReading& reading, const std::vector<PasteAsk>& asks) {
   Json unrecognised = Json::array();
   for (const auto& [from, to] : reading.unrecognised) unrecognised.push_back({from, to});
-  return Json{{"lines", reading.lines.size()},
+  return Json{{"lines", line_count(reading.lines)},
               {"parts", reading.parts},
               {"unrecognised", unrecognised},
               {"ask", asks}};

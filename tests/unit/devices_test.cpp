@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
+#include "backends.hpp"
 #include "facts/facts.hpp"
 
 namespace gpudoctor {
@@ -193,6 +196,200 @@ TEST(MergeDevices, OpenClDevicesAreNumberedAcrossPlatformsAndSmokeResultsFindThe
   // One result for three devices: which device it ran on is not known, so none is claimed.
   s.opencl->smoke.resize(1);
   EXPECT_EQ(facts::smoke_facts(s, merge_devices(s))[0].device_index, std::nullopt);
+}
+
+
+// --- a backend is one registry row: a fake one, added as a row, joins the others -----------
+
+// What the fake backend lists: a stand-in for Level Zero's devices (invented values), set by
+// each test before it merges.
+std::vector<DeviceIdentity>& fake_devices() {
+  static std::vector<DeviceIdentity> devices;
+  return devices;
+}
+
+void fake_identities(const Snapshot&, std::vector<DeviceIdentity>& out) {
+  out.insert(out.end(), fake_devices().begin(), fake_devices().end());
+}
+
+Json fake_json(const Snapshot&, std::size_t i) { return {{"position", i}}; }
+
+std::vector<Backend> with_fake_row() {
+  std::vector<Backend> rows = all_backends();
+  Backend fake;
+  fake.name = "fake_ze";
+  fake.title = "Fake Level Zero";
+  DeviceList list;
+  list.api = "fake_ze";
+  list.order = kJoinDriver + 40;
+  list.rank = NameRank::kOpenCl;
+  list.identities = fake_identities;
+  list.json = fake_json;
+  fake.device_lists.push_back(list);
+  rows.push_back(std::move(fake));
+  return rows;
+}
+
+DeviceIdentity fake(std::size_t position, std::optional<std::string> bus,
+                    std::optional<std::string> uuid, std::string name) {
+  DeviceIdentity id;
+  id.position = position;
+  id.pci_address = std::move(bus);
+  id.uuid = std::move(uuid);
+  id.vendor_id = 0x8086;
+  id.name = std::move(name);
+  id.fallback_name = "Fake device";
+  return id;
+}
+
+TEST(MergeDevices, AFakeBackendRowJoinsPciByAddressAndByUuid) {
+  // Two Intel GPUs on PCI; Vulkan saw the second with its UUID. The fake backend names the
+  // first by PCI address (another spelling of it) and the second by UUID only.
+  Snapshot s;
+  s.pci = PciInfo{};
+  s.pci->devices.push_back(pci("0000:03:00.0", 0x8086, 0x56a0));
+  s.pci->devices.push_back(pci("0000:04:00.0", 0x8086, 0x56a0));
+  s.vulkan = VulkanInfo{};
+  VulkanDevice arc;
+  arc.type = "discrete_gpu";
+  arc.vendor_id = 0x8086;
+  arc.device_id = 0x56a0;
+  arc.pci_bus_id = "0000:04:00.0";
+  arc.device_uuid = "8680a056080000000400000000000000";
+  s.vulkan->devices.push_back(arc);
+  fake_devices() = {fake(0, "00000000:03:00.0", std::nullopt, "Fake Arc A770 #0"),
+                    fake(1, std::nullopt, "8680A056-0800-0000-0400-000000000000",
+                         "Fake Arc A770 #1")};
+
+  const auto rows = with_fake_row();
+  const auto d = merge_devices(s, rows);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].in("fake_ze"), std::vector<std::size_t>{0});
+  EXPECT_EQ(d[0].pci, 0u);
+  EXPECT_EQ(d[0].name, "Fake Arc A770 #0");  // its name over the PCI function's
+  EXPECT_EQ(d[0].name_source, "fake_ze");
+  EXPECT_EQ(d[1].in("fake_ze"), std::vector<std::size_t>{1});
+  EXPECT_EQ(d[1].pci, 1u);
+  EXPECT_EQ(d[1].in("vulkan").size(), 1u);
+  EXPECT_EQ(d[1].name, "PCI device 8086:56a0");  // Vulkan (unnamed here) outranks it
+  // Without the row, the registry's merge does not know it.
+  EXPECT_TRUE(merge_devices(s)[0].in("fake_ze").empty());
+  // query --json shows its view of each device under its name.
+  const Json j = devices_json(s, d, rows);
+  ASSERT_EQ(j[0]["fake_ze"].size(), 1u);
+  EXPECT_EQ(j[0]["fake_ze"][0]["position"], 0);
+  EXPECT_EQ(j[1]["fake_ze"][0]["position"], 1);
+}
+
+TEST(MergeDevices, AFakeBackendsDeviceNoOtherSawStandsAlone) {
+  Snapshot s;
+  s.pci = PciInfo{};
+  s.pci->devices.push_back(pci("0000:03:00.0", 0x8086, 0x56a0));
+  s.pci->devices.push_back(pci("0000:04:00.0", 0x8086, 0x56a0));
+  // No address, no UUID, and two PCI functions fit its vendor: it cannot be placed.
+  fake_devices() = {fake(0, std::nullopt, std::nullopt, "Fake Arc")};
+  const auto d = merge_devices(s, with_fake_row());
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[2].name, "Fake Arc");
+  EXPECT_EQ(d[2].in("fake_ze"), std::vector<std::size_t>{0});
+}
+
+// --- precedence of names, as the separate merges had it ----------------------------------
+
+TEST(MergeDevices, NamesOnAPciFunctionFollowTheListsRanks) {
+  Snapshot s;
+  s.pci = PciInfo{};
+  s.pci->devices.push_back(pci("0000:03:00.0", 0x1002, 0x73df));
+  s.rocm = RocmInfo{};
+  s.rocm->hip = HipInfo{};
+  s.rocm->hip->devices.push_back(HipDevice{});
+  s.rocm->hip->devices[0].pci_bus_id = "0000:03:00.0";
+  s.rocm->hip->devices[0].name = "AMD Radeon RX 6700 XT";
+  EXPECT_EQ(merge_devices(s)[0].name_source, "hip");  // HIP over pci.ids
+  s.opencl = OpenClInfo{};
+  s.opencl->platforms.resize(1);
+  s.opencl->platforms[0].devices.push_back(OpenClDevice{});
+  s.opencl->platforms[0].devices[0].type = "GPU";
+  s.opencl->platforms[0].devices[0].pci_bus_id = "0000:03:00.0";
+  s.opencl->platforms[0].devices[0].name = "gfx1031";
+  EXPECT_EQ(merge_devices(s)[0].name, "gfx1031");  // OpenCL over HIP, as before
+  s.vulkan = VulkanInfo{};
+  s.vulkan->devices.push_back(VulkanDevice{});
+  s.vulkan->devices[0].type = "discrete_gpu";
+  s.vulkan->devices[0].pci_bus_id = "0000:03:00.0";
+  s.vulkan->devices[0].name = "AMD Radeon RX 6700 XT (RADV NAVI22)";
+  EXPECT_EQ(merge_devices(s)[0].name_source, "vulkan");  // Vulkan over OpenCL
+}
+
+TEST(MergeDevices, KfdsPlaceholderGivesWayToHipButNotToVulkan) {
+  // rocminfo and vulkaninfo pasted, no lspci: KFD makes the device, HIP may name it (its own
+  // backend), Vulkan joins it by ids without renaming, and pci.ids names what HIP did not.
+  Snapshot s;
+  s.rocm = RocmInfo{};
+  s.rocm->nodes.push_back(KfdNode{});
+  s.rocm->nodes[0].device_id = 0x73df;
+  s.rocm->nodes[0].gfx_target = "gfx1031";
+  s.vulkan = VulkanInfo{};
+  s.vulkan->devices.push_back(VulkanDevice{});
+  s.vulkan->devices[0].type = "discrete_gpu";
+  s.vulkan->devices[0].vendor_id = 0x1002;
+  s.vulkan->devices[0].device_id = 0x73df;
+  s.vulkan->devices[0].name = "AMD Radeon RX 6700 XT (RADV NAVI22)";
+  auto d = merge_devices(s);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].in("vulkan").size(), 1u);
+  EXPECT_EQ(d[0].name_source, "builtin pci.ids");
+  s.rocm->hip = HipInfo{};
+  s.rocm->hip->devices.push_back(HipDevice{});
+  s.rocm->hip->devices[0].name = "AMD Radeon RX 6700 XT";
+  d = merge_devices(s);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].name, "AMD Radeon RX 6700 XT");
+  EXPECT_EQ(d[0].name_source, "hip");
+}
+
+// Two identical GPUs that KFD lists with their own addresses, and no PCI list (--backend rocm):
+// the second is not folded into the first by its ids.
+TEST(MergeDevices, AListThatNamesEachDeviceOnceNeverJoinsOneItSawByIds) {
+  Snapshot s;
+  s.rocm = RocmInfo{};
+  for (const char* bus : {"0000:03:00.0", "0000:83:00.0"}) {
+    s.rocm->nodes.push_back(KfdNode{});
+    s.rocm->nodes.back().pci_address = bus;
+    s.rocm->nodes.back().device_id = 0x740f;
+  }
+  const auto d = merge_devices(s);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[1].in("kfd"), std::vector<std::size_t>{1});
+}
+
+// Many GPUs merge in time linear in their number: 20,000 GPUs seen by PCI, NVML and Vulkan.
+TEST(MergeDevices, TwentyThousandGpusMergeQuickly) {
+  Snapshot s;
+  s.pci = PciInfo{};
+  s.nvml = NvmlInfo{};
+  s.vulkan = VulkanInfo{};
+  for (int i = 0; i < 20000; ++i) {
+    const std::string bus = "0000:" + hex(static_cast<std::uint64_t>(i / 32 % 256), 2) + ":" +
+                            hex(static_cast<std::uint64_t>(i % 32), 2) + ".0";
+    const std::string domain = hex(static_cast<std::uint64_t>(i / 8192), 4);
+    s.pci->devices.push_back(pci(domain + bus.substr(4), 0x10de, 0x2330));
+    NvmlDevice n;
+    n.pci_bus_id = "0000" + domain + bus.substr(4);
+    n.uuid = "GPU-" + std::to_string(100000 + i);
+    s.nvml->devices.push_back(n);
+    VulkanDevice v;
+    v.type = "discrete_gpu";
+    v.device_uuid = std::to_string(100000 + i);
+    s.vulkan->devices.push_back(v);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto d = merge_devices(s);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(d.size(), 20000u);
+  EXPECT_EQ(d[19999].in("vulkan"), std::vector<std::size_t>{19999});
+  EXPECT_LT(seconds, 5.0);  // the quadratic merge took minutes at this count
 }
 
 }  // namespace
