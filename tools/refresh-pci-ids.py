@@ -61,7 +61,10 @@ CLASSES = {"03": None, "0b": {"40"}, "12": None}  # class -> subclasses kept (No
 # 8.0/8.6 Ampere, 8.9 Ada Lovelace, 9 Hopper, 10/12 Blackwell).
 ARCH = {"GK": "Kepler", "GM": "Maxwell", "GP": "Pascal", "GV": "Volta", "TU": "Turing",
         "GA": "Ampere", "AD": "Ada Lovelace", "GH": "Hopper", "GB": "Blackwell"}
-CHIP = re.compile(r"^(GK|GM|GP|GV|TU|GA|AD|GH|GB)(\d{3})")
+CHIP = re.compile(r"^(GK|GM|GP|GV|TU|GA|AD|GH|GB)(\d{3})[A-Z]*(?![0-9a-z])")
+# Any other chip code of those families (GK11x emulation parts, the GB10B/GB20B SoC GPUs): its
+# ids keep the block they sit in from being any one chip's.
+OTHER_CHIP = re.compile(r"^(GK|GM|GP|GV|TU|GA|AD|GH|GB)\d\d[0-9A-Za-z]*")
 NOT_A_GPU_FUNCTION = re.compile(r"Audio|USB|UCSI|[Bb]ridge|NVSwitch")
 
 
@@ -116,14 +119,20 @@ def derive_ranges(lines, cc_rows):
         if NOT_A_GPU_FUNCTION.search(name):
             continue
         m = CHIP.match(name)
-        if not m:
+        other = OTHER_CHIP.match(name)
+        if m:
+            key = m.group(1) + m.group(2)
+        elif other:
+            key = "~" + other.group(0)  # a family's chip code of another form: claims no block
+        else:
             continue
-        chips_by_block.setdefault(dev // BLOCK, {}).setdefault(m.group(1) + m.group(2), []).append(dev)
+        chips_by_block.setdefault(dev // BLOCK, {}).setdefault(key, []).append(dev)
     ranges, shared = [], []
     for block in sorted(chips_by_block):
         chips = chips_by_block[block]
-        if len(chips) != 1:
-            shared.append({"block": f"0x{block * BLOCK:04x}", "chips": sorted(chips)})
+        if len(chips) != 1 or next(iter(chips)).startswith("~"):
+            shared.append({"block": f"0x{block * BLOCK:04x}",
+                           "chips": sorted(c.lstrip("~") for c in chips)})
             continue
         chip, ids = next(iter(chips.items()))
         last = ranges[-1] if ranges else None
