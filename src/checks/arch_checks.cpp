@@ -242,8 +242,6 @@ void judge_by_cuda_range(const CheckSpec& self, const CheckInput& in, const Cuda
   out.push_back(std::move(fd));
 }
 
-}  // namespace
-
 /// A GPU whose compute capability no table and no driver gave (an id newer than every table and
 /// outside every known range): whether the framework runs there is not examined, and says so,
 /// rather than passing as fine.
@@ -258,6 +256,8 @@ void not_examined(const CheckSpec& self, const CudaFramework& f, const GpuCapabi
   fd.source = kBinaryCompat;
   out.push_back(std::move(fd));
 }
+
+}  // namespace
 
 void check_framework_arch(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   auto gpus = nvidia_capabilities(in);
