@@ -1,8 +1,8 @@
-# Writes OUT, a C++ file that defines gpudoctor::builtin_pci_ids() from the GPU vendors' part of
-# the installed pci.ids (IDS): the device lines of NVIDIA (10de) and AMD (1002) less their
-# chipset, audio and USB functions, Intel's (8086) display devices, and the names of the
-# display, co-processor and accelerator classes. Subsystem lines are left out. Run as:
-# cmake -DIDS=/usr/share/misc/pci.ids -DOUT=... -P embed_pci_ids.cmake
+# Writes OUT, a C++ file that defines gpudoctor::builtin_pci_ids() from the vendored GPU part of
+# pci.ids (IDS, data/pci/gpu.ids: every vendor, device and class line in it; the choice of what
+# to keep was made by tools/refresh-pci-ids.py) and NVIDIA's device-id ranges (RANGES,
+# data/pci/nvidia_device_id_ranges.json). Run as:
+# cmake -DIDS=data/pci/gpu.ids -DRANGES=data/pci/nvidia_device_id_ranges.json -DOUT=... -P embed_pci_ids.cmake
 #
 # Every name is kept as pci.ids writes it. Square brackets and semicolons would confuse CMake's
 # lists, so they travel as placeholders until each line is written out.
@@ -15,18 +15,13 @@ string(REPLACE ";" "<SC>" text "${text}")
 string(REGEX MATCH "#[ \t]*Version:[ \t]*[^\n]*" version_line "${text}")
 string(REGEX REPLACE "#[ \t]*Version:[ \t]*" "" version "${version_line}")
 if(version STREQUAL "")
-  set(version "unknown")
+  message(FATAL_ERROR "${IDS}: no '# Version:' line")
 endif()
-
-# Functions of GPU vendors that are not GPUs (nForce chipsets, HDMI audio, USB-C controllers,
-# PCIe switch ports): left out unless the line names a product in brackets.
-set(not_gpu "Audio|USB|UCSI|SMBus|LPC|IDE|SATA|Serial ATA|Ethernet|Bridge|[Mm]emory [Cc]ontroller|FireWire|Modem|ISA|System Management|Host|Co-?[Pp]rocessor|Network|PCI Express|PCIe|Switch|Controller|Port|Hub|I2C|SPI|UART|GPIO|Thermal|Sensor|Root|DMA|Crypto|Platform|RAID")
-# Intel makes far more than GPUs: only its graphics devices are kept.
-set(intel_gpu "Graphics|Iris|UHD|<LB>Arc|Arc |DG[12]|Xe |Xe<RB>|Xe$|GPU|GMA|GT[1-4]|Display")
-set(intel_not_gpu "Audio|Port|Hub|Bridge|Memory Controller")
 
 set(rows "")
 set(vendors "")
+set(classes "")
+set(ranges "")
 set(names "")
 set(offset 0)
 
@@ -44,79 +39,54 @@ macro(add_name name)
   string(APPEND names "    \"${n}\\0\"\n")
 endmacro()
 
-# The section that starts with the line HEADER (a vendor's "10de  NVIDIA Corporation", a
-# class's "C 03  Display controller"): sets <out>_title to that line's name and <out> to the
-# list of its entries one level in ("\t<id>  <name>"), comments and subsystems skipped. MAX is
-# how many characters the section may span.
-function(section_entries header max out)
-  string(FIND "${text}" "\n${header}  " start)
-  if(start EQUAL -1)
-    set(${out} "" PARENT_SCOPE)
-    set(${out}_title "" PARENT_SCOPE)
-    return()
-  endif()
-  math(EXPR start "${start} + 1")
-  string(SUBSTRING "${text}" ${start} ${max} section)
-  string(REPLACE "\n" ";" lines "${section}")
-  list(POP_FRONT lines title)
-  string(REGEX REPLACE "^[^ ]+( [0-9a-f]+)?  " "" title "${title}")
-  set(entries "")
-  foreach(line IN LISTS lines)
-    if(line MATCHES "^#" OR line STREQUAL "" OR line MATCHES "^\t\t")
-      continue()
-    endif()
-    if(NOT line MATCHES "^\t[0-9a-f]+  ")
-      break()  # the next section
-    endif()
-    list(APPEND entries "${line}")
-  endforeach()
-  set(${out} "${entries}" PARENT_SCOPE)
-  set(${out}_title "${title}" PARENT_SCOPE)
-endfunction()
-
-foreach(vendor 1002 10de 8086)
-  # 600 KB holds any of the three sections (Intel's, the longest, is about 250 KB).
-  section_entries("${vendor}" 600000 devices)
-  if(devices_title STREQUAL "")
-    message(FATAL_ERROR "${IDS}: no vendor ${vendor}")
-  endif()
-  add_name("${devices_title}")
-  string(APPEND vendors "    {0x${vendor}, ${name_offset}},\n")
-  foreach(line IN LISTS devices)
-    string(REGEX MATCH "^\t([0-9a-f][0-9a-f][0-9a-f][0-9a-f])  (.*)$" ok "${line}")
-    if(NOT ok)
-      continue()
-    endif()
-    set(device "${CMAKE_MATCH_1}")
-    set(name "${CMAKE_MATCH_2}")
-    if(vendor STREQUAL "8086")
-      if(NOT name MATCHES "${intel_gpu}" OR name MATCHES "${intel_not_gpu}")
-        continue()
-      endif()
-    elseif(name MATCHES "${not_gpu}" AND NOT name MATCHES "<LB>")
-      continue()
-    endif()
-    add_name("${name}")
-    string(APPEND rows "    {0x${vendor}, 0x${device}, ${name_offset}},\n")
-  endforeach()
-endforeach()
-
-# Class names at the subclass level, as libpci's PCI_LOOKUP_CLASS gives them.
-set(classes "")
-foreach(cls 03 0b 12)
-  section_entries("C ${cls}" 4000 subclasses)
-  foreach(line IN LISTS subclasses)
-    string(REGEX MATCH "^\t([0-9a-f][0-9a-f])  (.*)$" ok "${line}")
-    if(NOT ok OR (cls STREQUAL "0b" AND NOT CMAKE_MATCH_1 STREQUAL "40"))
-      continue()  # of the processors, only the co-processor subclass is one of ours
-    endif()
+string(REPLACE "\n" ";" lines "${text}")
+set(vendor "")
+set(cls "")
+foreach(line IN LISTS lines)
+  if(line MATCHES "^#" OR line STREQUAL "")
+    continue()
+  elseif(line MATCHES "^([0-9a-f][0-9a-f][0-9a-f][0-9a-f])  (.*)$")
+    set(vendor "${CMAKE_MATCH_1}")
+    set(cls "")
+    add_name("${CMAKE_MATCH_2}")
+    string(APPEND vendors "    {0x${vendor}, ${name_offset}},\n")
+  elseif(line MATCHES "^C ([0-9a-f][0-9a-f])  ")
+    set(cls "${CMAKE_MATCH_1}")
+    set(vendor "")
+  elseif(line MATCHES "^\t([0-9a-f][0-9a-f][0-9a-f][0-9a-f])  (.*)$" AND NOT vendor STREQUAL "")
+    add_name("${CMAKE_MATCH_2}")
+    string(APPEND rows "    {0x${vendor}, 0x${CMAKE_MATCH_1}, ${name_offset}},\n")
+  elseif(line MATCHES "^\t([0-9a-f][0-9a-f])  (.*)$" AND NOT cls STREQUAL "")
+    # Class names at the subclass level, as libpci's PCI_LOOKUP_CLASS gives them.
     set(sub "${CMAKE_MATCH_1}")
     add_name("${CMAKE_MATCH_2}")
     string(APPEND classes "    {0x${cls}${sub}, ${name_offset}},\n")
-  endforeach()
+  endif()
 endforeach()
 
-set(out_text "// Generated by cmake/embed_pci_ids.cmake from ${IDS} (pci.ids ${version}). Do not edit.
+file(READ "${RANGES}" ranges_json)
+string(JSON range_count LENGTH "${ranges_json}" rows)
+math(EXPR last_range "${range_count} - 1")
+foreach(i RANGE ${last_range})
+  string(JSON first GET "${ranges_json}" rows ${i} first)
+  string(JSON last GET "${ranges_json}" rows ${i} last)
+  string(JSON chip GET "${ranges_json}" rows ${i} chip)
+  string(JSON arch GET "${ranges_json}" rows ${i} architecture)
+  string(JSON cc_type TYPE "${ranges_json}" rows ${i} compute_capability)
+  add_name("${chip}")
+  set(chip_offset ${name_offset})
+  add_name("${arch}")
+  set(arch_offset ${name_offset})
+  if(cc_type STREQUAL "STRING")
+    string(JSON cc GET "${ranges_json}" rows ${i} compute_capability)
+  else()
+    set(cc "")  # not published for this chip: the range places the chip, not its capability
+  endif()
+  add_name("${cc}")
+  string(APPEND ranges "    {0x10de, ${first}, ${last}, ${chip_offset}, ${arch_offset}, ${name_offset}},\n")
+endforeach()
+
+set(out_text "// Generated by cmake/embed_pci_ids.cmake from ${IDS} (pci.ids ${version}) and ${RANGES}. Do not edit.
 #include \"api/pci/pci_ids_table.hpp\"
 
 namespace gpudoctor {
@@ -135,13 +105,17 @@ ${vendors}};
 const PciIdsTable::Class kClasses[] = {
 ${classes}};
 
+const PciIdsTable::IdRange kRanges[] = {
+${ranges}};
+
 }  // namespace
 
 const PciIdsTable& builtin_pci_ids() {
   static const PciIdsTable table{\"${version}\", kNames, sizeof kNames, kDevices,
                                  sizeof kDevices / sizeof kDevices[0], kVendors,
                                  sizeof kVendors / sizeof kVendors[0], kClasses,
-                                 sizeof kClasses / sizeof kClasses[0]};
+                                 sizeof kClasses / sizeof kClasses[0], kRanges,
+                                 sizeof kRanges / sizeof kRanges[0]};
   return table;
 }
 

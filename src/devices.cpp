@@ -5,6 +5,7 @@
 
 #include "api/pci/gpu_ids.hpp"
 #include "backends.hpp"
+#include "parse/nvidia_supported_gpus.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -265,12 +266,37 @@ class Merger {
                                          static_cast<std::uint16_t>(*m.device_id));
       if (builtin) name = std::string(*builtin);
     }
+    if (name && !m.chip) m.chip = chip_from_pci_name(*name);
+    // The installed NVIDIA driver's own table names its GPUs before any pci.ids does.
+    if (auto driver_name = driver_table_name(m);
+        driver_name && made_[i].name_rank == NameRank::kPlaceholder) {
+      m.name = *driver_name;
+      m.name_source = std::string(kNameFromDriverTable);
+      return;
+    }
     if (!name) return;
-    if (!m.chip) m.chip = chip_from_pci_name(*name);
     if (made_[i].name_rank == NameRank::kPlaceholder) {
       m.name = *name;
       m.name_source = std::string(from_root ? kNameFromPciIds : kNameFromBuiltinPciIds);
     }
+  }
+
+  /// The name supported-gpus.json gives this board (its subsystem's row, else the device's).
+  std::optional<std::string> driver_table_name(const MergedDevice& m) const {
+    if (!snap_.nvidia || !snap_.nvidia->driver_gpu_table || m.vendor_id != kPciVendorNvidia) {
+      return std::nullopt;
+    }
+    std::optional<std::uint16_t> sub_vendor;
+    std::optional<std::uint16_t> sub_device;
+    if (m.pci) {
+      sub_vendor = snap_.pci->devices[*m.pci].subsystem_vendor_id;
+      sub_device = snap_.pci->devices[*m.pci].subsystem_device_id;
+    }
+    const DriverGpuEntry* row =
+        supported_gpu_row(snap_.nvidia->driver_gpu_table->gpus,
+                          static_cast<std::uint16_t>(*m.device_id), sub_vendor, sub_device);
+    if (row == nullptr) return std::nullopt;
+    return row->name;
   }
 
   /// Whether ids may find `m`: a GPU or accelerator whose vendor is known.

@@ -22,7 +22,8 @@ inline constexpr std::string_view kApiHip = "hip";
 struct MergedDevice {
   std::string name;
   /// Where the name came from: the API that named it ("cuda", "nvml", "vulkan", "opencl", "hip",
-  /// "system_profiler", "kfd", "host"), "pci.ids" (the root's), "builtin pci.ids", or "none".
+  /// "system_profiler", "kfd", "host"), "supported-gpus.json" (the NVIDIA driver's table),
+  /// "pci.ids" (the root's), "builtin pci.ids", or "none".
   std::string name_source = "none";
   std::optional<std::string> chip;         ///< "GA102", "Navi 22": pci.ids' name for the chip
   DeviceKind kind = DeviceKind::other;

@@ -48,6 +48,11 @@ InstallDirs toolkit_dirs(const Root& paths, const CudaToolkit& toolkit);
 std::vector<CudaLibrary> find_cuda_libraries(const ProbeContext& ctx, const Root& paths,
                                              const std::vector<CudaToolkit>& toolkits);
 
+/// The installed driver's supported-gpus.json and its rows for the NVIDIA GPUs on the PCI bus;
+/// nullopt when no copy is installed. module_version picks among several drivers' copies.
+std::optional<DriverGpuTable> probe_driver_gpu_table(
+    const Root& paths, const std::optional<std::string>& module_version);
+
 /// NVSwitch PCI functions, nvidia-fabricmanager's files, and /dev/dxg, into `s`.
 void probe_nvidia_fabric(const ProbeContext& ctx, const Root& paths, NvidiaSystem& s);
 

@@ -13,6 +13,7 @@ NvidiaSystem probe_nvidia_system(const ProbeContext& ctx) {
   s.toolkits = find_cuda_toolkits(ctx, paths);
   s.cuda_libraries = find_cuda_libraries(ctx, paths, s.toolkits);
   probe_nvidia_fabric(ctx, paths, s);
+  s.driver_gpu_table = probe_driver_gpu_table(paths, s.kernel.module_version);
   if (paths.link_target("/usr/local/cuda") || paths.is_directory("/usr/local/cuda")) {
     s.usr_local_cuda = paths.resolve("/usr/local/cuda");
   }

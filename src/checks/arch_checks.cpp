@@ -242,11 +242,26 @@ void judge_by_cuda_range(const CheckSpec& self, const CheckInput& in, const Cuda
   out.push_back(std::move(fd));
 }
 
+/// A GPU whose compute capability no table and no driver gave (an id newer than every table and
+/// outside every known range): whether the framework runs there is not examined, and says so,
+/// rather than passing as fine.
+void not_examined(const CheckSpec& self, const CudaFramework& f, const GpuCapability& g,
+                  std::vector<Finding>& out) {
+  Finding fd = make_finding(self, Severity::info,
+                            "not examined: the compute capability of " + g.name + " is unknown " +
+                                "(no driver answered, and neither gpudoctor's tables nor its " +
+                                "device id range give it), so whether " + where(f) +
+                                " has kernels for it was not checked");
+  fd.id = f.id;
+  fd.source = kBinaryCompat;
+  out.push_back(std::move(fd));
+}
+
 }  // namespace
 
 void check_framework_arch(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   auto gpus = nvidia_capabilities(in);
-  if (std::none_of(gpus.begin(), gpus.end(), [](const GpuCapability& g) { return g.cc; })) return;
+  if (gpus.empty()) return;
   for (const auto& f : cuda_frameworks(in.snap)) {
     auto code = files_code(*f.pkg);
     if (!code) code = build_record_code(f);
@@ -255,7 +270,10 @@ void check_framework_arch(const CheckSpec& self, const CheckInput& in, std::vect
       for (auto& line : unread_libraries(*f.pkg)) code->evidence.push_back(std::move(line));
     }
     for (const auto& g : gpus) {
-      if (!g.cc || g.cc->parts.empty()) continue;
+      if (!g.cc || g.cc->parts.empty()) {
+        not_examined(self, f, g, out);
+        continue;
+      }
       if (code) {
         judge(self, in, f, *code, g, out);
       } else if (f.pkg->name == "torch") {

@@ -54,6 +54,7 @@ struct GpuCapability {
   std::string name;
   std::optional<Version> cc;
   std::optional<std::string> cc_source;  ///< where a table gave it: "its chip GA102, <URL>"
+  bool cc_inferred = false;  ///< from the device-id range its unknown id falls in, not a table row
 };
 std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in);
 /// The NVIDIA driver's version: the loaded kernel module, else NVML's answer.

@@ -1,5 +1,6 @@
 // The driver, toolkit, cuDNN and GPU against the vendors' compatibility matrices.
 #include "backends.hpp"
+#include "api/pci/gpu_ids.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 #include "compat/compat_query.hpp"
@@ -55,6 +56,16 @@ std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in) {
       if (auto row = compute_capability_for_model(in.compat, m.name)) {
         g.cc = row->cc;
         g.cc_source = row->from.url;
+      }
+    }
+    // An id newer than every table: the chip whose device-id block holds it, said as inferred.
+    if (!g.cc && m.device_id && *m.device_id <= 0xffff) {
+      auto r = device_id_range(kPciVendorNvidia, static_cast<std::uint16_t>(*m.device_id));
+      if (r && r->compute_capability) {
+        g.cc = parse_version(std::string(*r->compute_capability));
+        g.cc_inferred = true;
+        g.cc_source = "its chip " + std::string(r->chip) + " (" + std::string(r->architecture) +
+                      "), " + inferred_from_range(*r) + ", " + std::string(kIdRangeSource);
       }
     }
     out.push_back(std::move(g));

@@ -106,6 +106,32 @@ struct FabricManager {
 GPUDOCTOR_JSON(FabricManager, binary, package, version, version_from, service_unit, enabled,
                running)
 
+/// One row of the installed driver's own GPU table (supported-gpus.json in its documentation
+/// directory) that matches a GPU on this machine. Its name is the one the driver uses.
+struct DriverGpuEntry {
+  std::uint16_t device_id = 0;
+  std::optional<std::uint16_t> subsystem_vendor_id;  ///< the row is for this board only
+  std::optional<std::uint16_t> subsystem_device_id;
+  std::string name;                            ///< "NVIDIA GeForce RTX 5090"
+  std::optional<std::string> legacy_branch;    ///< "580.xx": only that branch drives it
+  std::vector<std::string> features;           ///< as the file lists them
+  bool open_module = false;                    ///< "kernelopen" on a row this driver serves
+  /// The proprietary module cannot drive it: "kernelopen" without "gsp_proprietary_supported",
+  /// judged only in a file that uses that feature at all (older files lack it everywhere).
+  bool needs_open_module = false;
+};
+GPUDOCTOR_JSON(DriverGpuEntry, device_id, subsystem_vendor_id, subsystem_device_id, name,
+               legacy_branch, features, open_module, needs_open_module)
+
+/// The driver's supported-gpus.json: where it was found and its rows for this machine's GPUs.
+struct DriverGpuTable {
+  std::string file;                    ///< "/usr/share/doc/nvidia-driver-580/supported-gpus.json"
+  std::size_t rows = 0;                ///< rows in the whole file
+  std::vector<DriverGpuEntry> gpus;    ///< rows matching an NVIDIA GPU on the PCI bus
+  std::optional<std::string> error;    ///< why it could not be read ("not JSON: …")
+};
+GPUDOCTOR_JSON(DriverGpuTable, file, rows, gpus, error)
+
 /// NVIDIA files and environment: kernel side, userspace driver libraries, toolkits.
 struct NvidiaSystem {
   NvidiaKernel kernel;
@@ -125,9 +151,11 @@ struct NvidiaSystem {
   std::optional<FabricManager> fabricmanager;     ///< null: none of its files found
   std::optional<bool> dev_dxg;  ///< /dev/dxg (WSL 2's GPU paravirtualization); null when /dev
                                 ///< was not looked at
+  std::optional<DriverGpuTable> driver_gpu_table;  ///< null: no supported-gpus.json found
 };
 GPUDOCTOR_JSON(NvidiaSystem, kernel, libcuda, libnvidia_ml, toolkits, usr_local_cuda,
                nvcc_on_path, cuda_home, cuda_path, cuda_visible_devices, nvidia_visible_devices,
-               ld_library_path, cuda_libraries, nvswitches, fabricmanager, dev_dxg)
+               ld_library_path, cuda_libraries, nvswitches, fabricmanager, dev_dxg,
+               driver_gpu_table)
 
 }  // namespace gpudoctor

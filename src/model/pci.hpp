@@ -21,6 +21,18 @@ struct PciLink {
 };
 GPUDOCTOR_JSON(PciLink, speed_gts, generation, width)
 
+/// A GPU whose device id no table names, placed by its vendor's device-id ranges
+/// (data/pci/nvidia_device_id_ranges.json: the blocks each chip's known ids fill). Set only
+/// where neither the root's pci.ids, the built-in one nor the driver's table names the id.
+struct PciInferredIdentity {
+  bool inferred = true;         ///< always true: every output says the identity is a guess
+  std::string chip;             ///< "GB202"
+  std::string architecture;     ///< "Blackwell"
+  std::optional<std::string> compute_capability;  ///< "12.0"; null where none is published
+  std::string how;              ///< "inferred from the device id range 0x2b80-0x2bff"
+};
+GPUDOCTOR_JSON(PciInferredIdentity, inferred, chip, architecture, compute_capability, how)
+
 struct PciDevice {
   std::string address;                 ///< "0000:01:00.0"
   std::uint32_t class_code = 0;        ///< 0x030000 (class, subclass, prog-if)
@@ -43,11 +55,12 @@ struct PciDevice {
   std::optional<int> iommu_group;
   std::optional<bool> boot_vga;
   std::optional<std::string> runtime_pm;   ///< power/runtime_status: "active", "suspended"
+  std::optional<PciInferredIdentity> inferred;  ///< no table names it: its id range's chip
 };
 GPUDOCTOR_JSON(PciDevice, address, class_code, class_name, vendor_id, device_id, vendor_name,
                device_name, name_source, subsystem_vendor_id, subsystem_device_id, subsystem_name, revision,
                driver, modules, modalias, link_current, link_max, numa_node, iommu_group,
-               boot_vga, runtime_pm)
+               boot_vga, runtime_pm, inferred)
 
 struct PciInfo {
   std::optional<std::string> ids_file;     ///< the pci.ids used for names

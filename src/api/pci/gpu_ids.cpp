@@ -102,6 +102,34 @@ std::optional<std::string> chip_from_pci_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<DeviceIdRange> device_id_range(std::uint16_t vendor, std::uint16_t device) {
+  const PciIdsTable& t = builtin_pci_ids();
+  for (std::size_t i = 0; i < t.range_count; ++i) {
+    const auto& r = t.ranges[i];
+    if (r.vendor != vendor || device < r.first || device > r.last) continue;
+    DeviceIdRange out{r.first, r.last, name_at(t, r.chip), name_at(t, r.architecture),
+                      std::nullopt};
+    if (auto cc = name_at(t, r.compute_capability); !cc.empty()) out.compute_capability = cc;
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::string inferred_from_range(const DeviceIdRange& r) {
+  return "inferred from the device id range 0x" + hex(r.first, 4) + "-0x" + hex(r.last, 4);
+}
+
+std::optional<PciInferredIdentity> infer_identity(std::uint16_t vendor, std::uint16_t device) {
+  auto r = device_id_range(vendor, device);
+  if (!r) return std::nullopt;
+  PciInferredIdentity id;
+  id.chip = std::string(r->chip);
+  id.architecture = std::string(r->architecture);
+  if (r->compute_capability) id.compute_capability = std::string(*r->compute_capability);
+  id.how = inferred_from_range(*r);
+  return id;
+}
+
 std::optional<std::string> pci_device_name(const PciDevice& p) {
   if (p.device_name) return p.device_name;
   if (auto n = builtin_device_name(p.vendor_id, p.device_id)) return std::string(*n);
@@ -113,6 +141,8 @@ void fill_builtin_names(PciDevice& p) {
     if (auto n = builtin_device_name(p.vendor_id, p.device_id)) {
       p.device_name = std::string(*n);
       p.name_source = std::string(kNameFromBuiltinPciIds);
+    } else if ((p.class_code >> 16) == 0x03 || (p.class_code >> 16) == 0x12) {
+      p.inferred = infer_identity(p.vendor_id, p.device_id);  // newer than every table
     }
   } else if (!p.name_source) {
     p.name_source = std::string(kNameFromPciIds);

@@ -17,11 +17,13 @@ std::string nvidia_gpu_uuid(const std::uint8_t (&bytes)[16]);
 std::optional<std::string> pci_address(std::uint32_t domain, std::uint32_t bus,
                                        std::uint32_t device, std::uint32_t function = 0);
 
-// ---- the built-in pci.ids (the GPU vendors' part of the pci.ids gpudoctor was built with)
+// ---- the built-in pci.ids (data/pci/gpu.ids: the GPU vendors' part of upstream pci.ids)
 
 /// Where a PCI name came from (PciDevice::name_source): the root's pci.ids, or the built-in one.
 inline constexpr std::string_view kNameFromPciIds = "pci.ids";
 inline constexpr std::string_view kNameFromBuiltinPciIds = "builtin pci.ids";
+/// A GPU named by the installed NVIDIA driver's own table (NvidiaSystem::driver_gpu_table).
+inline constexpr std::string_view kNameFromDriverTable = "supported-gpus.json";
 
 /// The built-in name of a GPU, its vendor, or its class (0x030200: the prog-if byte is
 /// ignored); nullopt where the built-in pci.ids has none.
@@ -31,7 +33,7 @@ std::optional<std::string_view> builtin_vendor_name(std::uint16_t vendor);
 /// ("GA102 [GeForce RTX 3090]" → 0x2204); nullopt when none or several carry the name.
 std::optional<std::uint16_t> builtin_device_id(std::uint16_t vendor, std::string_view name);
 std::optional<std::string_view> builtin_class_name(std::uint32_t class_code);
-/// pci.ids' own version of the built-in copy: "2023.04.10".
+/// pci.ids' own version of the built-in copy: "2026.08.22".
 std::string_view builtin_pci_ids_version();
 /// How many GPU device names are built in.
 std::size_t builtin_device_count();
@@ -42,11 +44,30 @@ std::size_t builtin_device_count();
 /// names no chip apart from a product ("HD Graphics 620").
 std::optional<std::string> chip_from_pci_name(std::string_view name);
 
+/// A block of device ids that one chip's known ids fill (data/pci/nvidia_device_id_ranges.json,
+/// derived from the built-in pci.ids by tools/refresh-pci-ids.py).
+struct DeviceIdRange {
+  std::uint16_t first = 0;
+  std::uint16_t last = 0;
+  std::string_view chip;                                ///< "GB202"
+  std::string_view architecture;                        ///< "Blackwell"
+  std::optional<std::string_view> compute_capability;   ///< "12.0"; nullopt where unpublished
+};
+/// Where the ranges and their compute capabilities come from.
+inline constexpr std::string_view kIdRangeSource = "https://developer.nvidia.com/cuda-gpus";
+/// The range of this vendor's that holds `device`; nullopt outside every range.
+std::optional<DeviceIdRange> device_id_range(std::uint16_t vendor, std::uint16_t device);
+/// "inferred from the device id range 0x2b80-0x2bff"
+std::string inferred_from_range(const DeviceIdRange& r);
+/// The identity a device id no table names gets from its range; nullopt when it is in none.
+std::optional<PciInferredIdentity> infer_identity(std::uint16_t vendor, std::uint16_t device);
+
 /// The device's name: what the root's pci.ids said, else the built-in pci.ids' entry.
 std::optional<std::string> pci_device_name(const PciDevice& p);
 
 /// Fills the names the root's pci.ids did not give (a root with no pci.ids, or an older one)
-/// from the built-in copy, and says so in name_source.
+/// from the built-in copy, and says so in name_source; a GPU neither names gets `inferred`
+/// from its device-id range.
 void fill_builtin_names(PciDevice& p);
 
 }  // namespace gpudoctor

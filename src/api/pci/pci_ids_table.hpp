@@ -1,7 +1,8 @@
 #pragma once
-// The GPU vendors' part of pci.ids, compiled in at build time (cmake/embed_pci_ids.cmake) so
-// that a GPU has a name where the root has no pci.ids: a container, a --sysroot tree, a report
-// from such a machine. Read it through gpu_ids.hpp.
+// The GPU vendors' part of pci.ids vendored in data/pci/ (gpu.ids, and the NVIDIA device-id
+// ranges derived from it), compiled in at build time (cmake/embed_pci_ids.cmake) so that a GPU
+// has a name where the root has no pci.ids, or an older one: a container, a --sysroot tree, a
+// report from such a machine. Read it through gpu_ids.hpp.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -22,7 +23,16 @@ struct PciIdsTable {
     std::uint16_t class_sub;  ///< 0x0302: class, subclass
     std::uint32_t name;
   };
-  std::string_view version;  ///< pci.ids' "Version:" line: "2023.04.10"
+  /// A block of device ids that one chip's known ids fill (data/pci/nvidia_device_id_ranges.json).
+  struct IdRange {
+    std::uint16_t vendor;
+    std::uint16_t first;
+    std::uint16_t last;
+    std::uint32_t chip;                ///< "GB202"
+    std::uint32_t architecture;        ///< "Blackwell"
+    std::uint32_t compute_capability;  ///< "12.0"; "" where none is published
+  };
+  std::string_view version;  ///< pci.ids' "Version:" line: "2026.08.22"
   const char* names;         ///< NUL-terminated names, one after another
   std::size_t names_size;
   const Device* devices;     ///< sorted by vendor, then device, as pci.ids lists them
@@ -31,6 +41,8 @@ struct PciIdsTable {
   std::size_t vendor_count;
   const Class* classes;
   std::size_t class_count;
+  const IdRange* ranges;     ///< sorted by first id
+  std::size_t range_count;
 };
 
 /// Defined in the generated pci_ids_embedded.cpp.
