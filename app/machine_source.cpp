@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "collect.hpp"
+#include "decode_text.hpp"
 #include "file_io.hpp"
 #include "json_pull.hpp"
 #include "paste/read_pasted.hpp"
@@ -33,8 +34,8 @@ std::variant<Machine, std::string> load_machine(const Options& opt, const Enviro
           },
           limits);
       if (auto* problem = std::get_if<std::string>(&loaded)) {
-        // Refused at once when what came so far is neither (a NUL, /dev/zero).
-        if (looks_like_json(seen) || !looks_like_text(seen)) return "--from -: " + *problem;
+        // Refused at once when what came so far is binary (/dev/zero, an executable).
+        if (decode_text(seen).binary) return "--from -: " + *problem;
         try {
           char buf[1 << 16];
           while (const std::size_t n = inner(buf, sizeof buf)) {
@@ -44,18 +45,26 @@ std::variant<Machine, std::string> load_machine(const Options& opt, const Enviro
         } catch (const std::exception& e) {
           return std::string("--from -: ") + e.what();
         }
-        m.pasted = std::move(seen);
-        return m;
+        NotAReport what = read_not_a_report(seen, "--from -", "--from -: " + *problem);
+        if (!what.snapshot && !what.paste) return what.problem;
+        if (what.paste) {
+          m.pasted = std::move(*what.paste);
+          return m;
+        }
+        loaded = std::move(*what.snapshot);
       }
       m.snap = std::move(std::get<Snapshot>(loaded));
     } else {
       auto loaded = read_snapshot_file(*opt.from);
       if (auto* why = std::get_if<std::string>(&loaded)) {
         // Not a report: text pasted from a ticket, unless it was meant as JSON.
+        // Decided by parsing what it decodes to, never by its first byte (decode_text.hpp).
         std::string ignored;
         auto text = read_text_file(*opt.from, ignored);
-        if (!text || looks_like_json(*text) || !looks_like_text(*text)) return "--from " + *why;
-        m.pasted = std::move(*text);
+        if (!text) return "--from " + *why;
+        NotAReport what = read_not_a_report(*text, "--from " + *opt.from, "--from " + *why);
+        if (!what.paste) return what.problem;
+        m.pasted = std::move(*what.paste);
         return m;
       }
       m.snap = std::move(std::get<Snapshot>(loaded));

@@ -9,6 +9,7 @@
 #include "json_dom.hpp"
 #include "json_model_reader.hpp"
 #include "machine_source.hpp"
+#include "decode_text.hpp"
 #include "report/diff.hpp"
 #include "report/report.hpp"
 #include "report/report_html.hpp"
@@ -76,7 +77,15 @@ std::variant<Snapshot, std::string> read_snapshot_file(const std::string& path) 
   JsonLimits limits;
   limits.max_bytes = kMaxReportBytes;
   auto loaded = snapshot_from_json_input(std::get<InputFile>(opened).refill(), limits);
-  if (auto* problem = std::get_if<std::string>(&loaded)) return path + ": " + *problem;
+  if (auto* problem = std::get_if<std::string>(&loaded)) {
+    // A report saved as UTF-16 or with a BOM is still one (decode_text.hpp).
+    std::string ignored;
+    auto text = read_text_file(path, ignored);
+    if (!text) return path + ": " + *problem;
+    NotAReport what = read_not_a_report(*text, path, path + ": " + *problem);
+    if (what.snapshot) return std::move(*what.snapshot);
+    return what.paste ? path + ": " + *problem : what.problem;
+  }
   return loaded;
 }
 
