@@ -120,7 +120,7 @@ TEST(RedactReport, TokensInGpuVariablesAndSshpassAreNeverWritten) {
     if (!flag.empty()) args.push_back(flag);
     const auto r = test::run_gpudoctor(args, env);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const std::string secret :
+    for (const std::string& secret :
          {std::string("hunter2"), std::string(kGhp).substr(4), std::string(kHf).substr(3),
           std::string(kAwsKeyId).substr(4)}) {
       EXPECT_EQ(r.out.find(secret), std::string::npos) << flag << ": " << secret;
