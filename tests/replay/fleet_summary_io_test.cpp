@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "io_run.hpp"
@@ -22,7 +23,7 @@ std::string brief_record(const std::string& node, const std::function<void(Json&
   const auto r = run_io({"report", "--brief", "--no-smoke", "--sysroot",
                          test::fixture_path("server-h100-torch-cu124"), "--node-name", node},
                         {});
-  Json b = Json::parse(r.out, nullptr, false);
+  Json b = Json::parse(r.r.out, nullptr, false);
   if (edit && b.is_object()) edit(b);
   return b.dump() + "\n";
 }
