@@ -114,6 +114,15 @@ std::optional<CliResult> refuse_idle_options(const CLI::App& app, const Options&
   return std::nullopt;
 }
 
+/// Whether the command that ran was given --backend (an empty value included).
+bool backend_given(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands()) {
+    const CLI::Option* opt = sub->get_option_no_throw("--backend");
+    if (opt != nullptr && opt->count() > 0) return true;
+  }
+  return false;
+}
+
 void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeout_s,
                 std::string& color) {
   sub.add_flag("--json", o.json, "Print JSON for machines instead of text");
@@ -318,7 +327,15 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
     }
   }
   const bool bench_only = o.command == Command::bench;
-  for (auto& b : split_words(backends, ", ")) {
+  const auto backend_list = split_words(backends, ", ");
+  if (backend_list.empty() && backend_given(app)) {
+    // `--backend ''` (an unset shell variable) would otherwise mean every backend.
+    return usage_error(words.front(), "--backend needs at least one name (known: " +
+                                          (bench_only ? join(kBenchBackends, ", ")
+                                                      : backend_names()) +
+                                          ")");
+  }
+  for (auto& b : backend_list) {
     if (bench_only && std::find(std::begin(kBenchBackends), std::end(kBenchBackends), b) ==
                           std::end(kBenchBackends)) {
       return usage_error("bench", "--backend " + b + ": bench times matrix multiplies on " +

@@ -11,8 +11,10 @@
 #include <atomic>
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "render/terminal_text.hpp"
 
@@ -87,15 +89,51 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-/// Opens a new temporary file next to `target`, named after it, with mode 0666 so that the
-/// umask (and a default ACL) applies as to any new file.
-int open_temporary(const std::string& target, std::string& temp) {
+/// A descriptor closed when it goes out of scope.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  Fd& operator=(Fd&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+/// Why root must not write into the directory `dir` (its `st`): an account other than root
+/// could put a link where the output goes, or swap the file between a check and the write.
+/// A directory such an account can write without the sticky bit (chmod o+w, or g+w for a
+/// group other than root's) is one; /tmp's sticky bit lets nobody replace root's files.
+std::string unsafe_for_root(const std::string& dir, const struct stat& st) {
+  const bool others = (st.st_mode & S_IWOTH) != 0 || ((st.st_mode & S_IWGRP) != 0 && st.st_gid != 0);
+  if (!others || (st.st_mode & S_ISVTX) != 0) return "";
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  return "its directory " + dir + " is writable by other accounts (mode " + mode +
+         ") and not sticky; as root gpudoctor writes only where no other account can put a "
+         "link";
+}
+
+/// Opens a new temporary file in `dir`, named after `name` (so beside the path as named,
+/// never beside a link's target), with mode 0666 so that the umask (and a default ACL) applies
+/// as to any new file. O_EXCL and O_NOFOLLOW: a name someone else made is never opened.
+int open_temporary(int dir, const std::string& name, std::string& temp) {
   static std::atomic<unsigned> counter{0};
-  const std::string stem = parent_dir(target) + "/." + base_name(target) + ".gpudoctor-" +
-                           std::to_string(::getpid()) + "-";
+  const std::string stem = "." + name + ".gpudoctor-" + std::to_string(::getpid()) + "-";
   for (int attempt = 0; attempt < 100; ++attempt) {
     temp = stem + std::to_string(counter++);
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    const int fd = ::openat(dir, temp.c_str(),
+                            O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd >= 0 || errno != EEXIST) return fd;
   }
   errno = EEXIST;
@@ -116,28 +154,44 @@ WriteBody json_body(const std::function<void(JsonWriter&)>& write) {
   };
 }
 
-/// Replaces the regular file `target` (or creates it, when `old` is null) with what `body`
-/// writes.
-std::string replace_atomically(const std::string& path, const std::string& target,
-                               const WriteBody& body, const struct stat* old) {
+/// What an output path is: refused (problem set; `for_root` when only because gpudoctor runs
+/// as root), standard output, in place (a device or FIFO), or a name in `dir` to replace
+/// (`old` set when a file, or a link to one, stands there).
+struct OutputTarget {
+  std::string problem;
+  bool for_root = false;
+  bool to_stdout = false;
+  bool in_place = false;
+  bool follow = false;  ///< in place through a link (never as root)
+  mode_t mode = 0;      ///< in place: what it was when looked at
+  Fd dir;
+  std::string dir_name;
+  std::string name;
+  std::optional<struct stat> old;
+};
+
+/// Replaces the name `t.name` in `t.dir` (or creates it) with what `body` writes: a temporary
+/// file beside it, renamed over it. A link standing there is replaced, never followed.
+std::string replace_atomically(const std::string& path, const OutputTarget& t,
+                               const WriteBody& body) {
   std::string temp;
-  const int fd = open_temporary(target, temp);
+  const int fd = open_temporary(t.dir.get(), t.name, temp);
   if (fd < 0) {
-    return path + ": cannot be written (no temporary file in " + parent_dir(target) + ": " +
+    return path + ": cannot be written (no temporary file in " + t.dir_name + ": " +
            errno_text(errno) + ")";
   }
   int err = 0;
   bool ok = true;
-  if (old != nullptr) {
+  if (t.old) {
     // The old file's permission bits stay: a 0600 report is not made readable by all.
-    if (::fchmod(fd, old->st_mode & 07777) != 0) {
+    if (::fchmod(fd, t.old->st_mode & 07777) != 0) {
       ok = false;
       err = errno;
     }
     // As root, a user's report stays theirs; a failure here only leaves root as the owner.
-    if (ok && ::geteuid() == 0 && (old->st_uid != 0 || old->st_gid != 0)) {
-      (void)!::fchown(fd, old->st_uid, old->st_gid);
-      (void)!::fchmod(fd, old->st_mode & 07777);  // chown clears set-id bits
+    if (ok && ::geteuid() == 0 && (t.old->st_uid != 0 || t.old->st_gid != 0)) {
+      (void)!::fchown(fd, t.old->st_uid, t.old->st_gid);
+      (void)!::fchmod(fd, t.old->st_mode & 07777);  // chown clears set-id bits
     }
   }
   if (ok) ok = body(fd, err);
@@ -149,33 +203,37 @@ std::string replace_atomically(const std::string& path, const std::string& targe
     ok = false;
     err = errno;
   }
-  if (ok && ::rename(temp.c_str(), target.c_str()) != 0) {
+  if (ok && ::renameat(t.dir.get(), temp.c_str(), t.dir.get(), t.name.c_str()) != 0) {
     ok = false;
     err = errno;
   }
   if (!ok) {
-    ::unlink(temp.c_str());
+    ::unlinkat(t.dir.get(), temp.c_str(), 0);
     return path + ": cannot be written (" + errno_text(err) + ")";
   }
   // The rename is durable once the directory is on disk too; a failure here loses nothing.
-  const int dir = ::open(parent_dir(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    (void)::fsync(dir);
-    ::close(dir);
-  }
+  (void)::fsync(t.dir.get());
   return "";
 }
 
 /// Writes into an existing character device or FIFO without creating or truncating anything.
-std::string write_in_place(const std::string& path, const WriteBody& body, mode_t mode) {
+std::string write_in_place(const std::string& path, const OutputTarget& t, const WriteBody& body) {
   // O_NONBLOCK: opening a FIFO that nobody reads fails (ENXIO) instead of waiting forever.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  const int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK | (t.follow ? 0 : O_NOFOLLOW);
+  const int fd = ::openat(t.dir.get(), t.name.c_str(), flags);
   if (fd < 0) {
-    if (errno == ENXIO && S_ISFIFO(mode)) return path + ": cannot be written (a FIFO nobody reads)";
+    if (errno == ENXIO && S_ISFIFO(t.mode)) return path + ": cannot be written (a FIFO nobody reads)";
     return path + ": cannot be written (" + errno_text(errno) + ")";
   }
-  const int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  // What was opened is checked, not what was looked at: a regular file put there since would
+  // be overwritten in place, not replaced.
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+    ::close(fd);
+    return path + ": cannot be written (it changed while gpudoctor was writing it)";
+  }
+  const int now = ::fcntl(fd, F_GETFL);
+  if (now >= 0) (void)::fcntl(fd, F_SETFL, now & ~O_NONBLOCK);
   int err = 0;
   bool ok = body(fd, err);
   if (::close(fd) != 0 && ok) {
@@ -185,16 +243,14 @@ std::string write_in_place(const std::string& path, const WriteBody& body, mode_
   return ok ? "" : path + ": cannot be written (" + errno_text(err) + ")";
 }
 
-/// What an output path is: refused (problem set), standard output, in place, or a regular file
-/// to replace (`target` resolved through links, `old` set when it exists).
-struct OutputTarget {
-  std::string problem;
-  bool to_stdout = false;
-  bool in_place = false;
-  std::string target;
-  std::optional<struct stat> old;
-  mode_t mode = 0;
-};
+bool refused_kind(mode_t mode) {
+  return !(S_ISREG(mode) || S_ISCHR(mode) || S_ISFIFO(mode));
+}
+
+std::string kind_problem(const std::string& path, mode_t mode) {
+  return path + ": cannot be written (" + kind_text(mode) +
+         "; gpudoctor writes to files, character devices and FIFOs)";
+}
 
 OutputTarget classify_output(const std::string& path) {
   OutputTarget t;
@@ -202,41 +258,69 @@ OutputTarget classify_output(const std::string& path) {
     t.to_stdout = true;
     return t;
   }
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    const int err = errno;
-    struct stat link {};
-    if (err == ENOENT && ::lstat(path.c_str(), &link) == 0) {
+  // Through links, for what the path leads to: standard output, or a kind never written.
+  struct stat followed {};
+  const bool leads_somewhere = ::stat(path.c_str(), &followed) == 0;
+  const int follow_err = errno;
+  if (leads_somewhere && is_stdout(followed)) {
+    t.to_stdout = true;  // written to descriptor 1: nothing is opened or replaced
+    return t;
+  }
+  if (leads_somewhere && refused_kind(followed.st_mode)) {
+    t.problem = kind_problem(path, followed.st_mode);
+    return t;
+  }
+  if (!leads_somewhere && follow_err != ENOENT) {
+    t.problem = path + ": cannot be written (" + errno_text(follow_err) + ")";
+    return t;
+  }
+  t.dir_name = parent_dir(path);
+  t.name = base_name(path);
+  t.dir = Fd(::open(t.dir_name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (t.dir.get() < 0) {
+    t.problem = path + ": cannot be written (its directory does not exist)";
+    return t;
+  }
+  const bool root = ::geteuid() == 0;
+  struct stat dir_st {};
+  if (root && ::fstat(t.dir.get(), &dir_st) == 0) {
+    if (std::string why = unsafe_for_root(t.dir_name, dir_st); !why.empty()) {
+      t.problem = path + ": cannot be written (" + why + ")";
+      t.for_root = true;
+      return t;
+    }
+  }
+  struct stat own {};
+  if (::fstatat(t.dir.get(), t.name.c_str(), &own, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno != ENOENT) t.problem = path + ": cannot be written (" + errno_text(errno) + ")";
+    return t;  // a new file
+  }
+  if (S_ISLNK(own.st_mode)) {
+    if (root) {
+      // Whoever put the link there would choose which file root replaces or writes into.
+      t.problem = path +
+                  ": cannot be written (a symbolic link; as root gpudoctor writes no output "
+                  "through a link, which another account may have put there: name the file "
+                  "itself)";
+      t.for_root = true;
+    } else if (!leads_somewhere) {
       t.problem = path + ": cannot be written (a symbolic link to a file that does not exist)";
-    } else if (err != ENOENT) {
-      t.problem = path + ": cannot be written (" + errno_text(err) + ")";
+    } else if (S_ISREG(followed.st_mode)) {
+      t.old = followed;  // the link is replaced by the new file, keeping the content's mode
     } else {
-      struct stat dir {};
-      const std::string parent = parent_dir(path);
-      if (::stat(parent.c_str(), &dir) != 0 || !S_ISDIR(dir.st_mode)) {
-        t.problem = path + ": cannot be written (its directory does not exist)";
-      }
-      t.target = path;
+      t.in_place = true;
+      t.follow = true;
+      t.mode = followed.st_mode;
     }
     return t;
   }
-  t.mode = st.st_mode;
-  if (is_stdout(st)) {
-    t.to_stdout = true;
-  } else if (S_ISREG(st.st_mode)) {
-    // Through a link, the file it names is replaced and the link stays a link.
-    char resolved[PATH_MAX];
-    if (::realpath(path.c_str(), resolved) == nullptr) {
-      t.problem = path + ": cannot be written (" + errno_text(errno) + ")";
-      return t;
-    }
-    t.target = resolved;
-    t.old = st;
-  } else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+  if (S_ISREG(own.st_mode)) {
+    t.old = own;
+  } else if (S_ISCHR(own.st_mode) || S_ISFIFO(own.st_mode)) {
     t.in_place = true;
+    t.mode = own.st_mode;
   } else {
-    t.problem = path + ": cannot be written (" + kind_text(st.st_mode) +
-                "; gpudoctor writes to files, character devices and FIFOs)";
+    t.problem = kind_problem(path, own.st_mode);
   }
   return t;
 }
@@ -376,6 +460,51 @@ std::string output_problem(const std::string& path) { return classify_output(pat
 
 namespace {
 
+/// Which file a path is, for telling two paths apart: its device and inode when it exists,
+/// else its absolute path with its directory resolved through links. Empty when it is no
+/// file that one command could both write and read (standard streams, devices, FIFOs).
+std::optional<std::string> file_identity(const std::string& path) {
+  if (path == "-") return std::nullopt;
+  std::error_code ec;
+  const std::filesystem::path normal = std::filesystem::absolute(path, ec).lexically_normal();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 || ::stat(normal.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return std::nullopt;
+    return "inode " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+  }
+  const std::filesystem::path dir = std::filesystem::weakly_canonical(normal.parent_path(), ec);
+  return "path " + (ec ? normal : dir / normal.filename()).string();
+}
+
+}  // namespace
+
+std::string io_conflict(const std::vector<NamedPath>& outputs,
+                        const std::vector<NamedPath>& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const auto id = file_identity(outputs[i].path);
+    if (!id) continue;
+    for (const auto& in : inputs) {
+      if (file_identity(in.path) == id) {
+        return outputs[i].option + " " + outputs[i].path + " is also the input " + in.option +
+               " " + in.path + ": writing it would replace what is read; write elsewhere";
+      }
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (file_identity(outputs[j].path) == id) {
+        return outputs[j].option + " " + outputs[j].path + " and " + outputs[i].option + " " +
+               outputs[i].path + " are the same file: one would replace the other";
+      }
+    }
+  }
+  for (const auto& out : outputs) {
+    const OutputTarget t = classify_output(out.path);
+    if (t.for_root) return out.option + " " + t.problem;
+  }
+  return "";
+}
+
+namespace {
+
 std::string write_output_body(const std::string& path, const WriteBody& body) {
   OutputTarget t = classify_output(path);
   if (!t.problem.empty()) return t.problem;
@@ -385,8 +514,8 @@ std::string write_output_body(const std::string& path, const WriteBody& body) {
     if (body(STDOUT_FILENO, err)) return "";
     return path + ": standard output: cannot be written (" + errno_text(err) + ")";
   }
-  if (t.in_place) return write_in_place(path, body, t.mode);
-  return replace_atomically(path, t.target, body, t.old ? &*t.old : nullptr);
+  if (t.in_place) return write_in_place(path, t, body);
+  return replace_atomically(path, t, body);
 }
 
 }  // namespace

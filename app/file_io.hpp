@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "json_pull.hpp"
 #include "json_writer.hpp"
@@ -80,6 +81,22 @@ std::variant<InputFile, std::string> open_input(const std::string& path, std::ui
 /// or "" when it can. Lets a long command (bench --plot) refuse before it starts.
 std::string output_problem(const std::string& path);
 
+/// A path a command reads or writes, with the option that names it ("-o", "--from", "diff").
+struct NamedPath {
+  std::string option;
+  std::string path;
+};
+
+/// Why a command must not start (a usage error, exit 2), or "", checked before anything is
+/// read or written: an output that is also an input (`check --from r.json --prometheus
+/// r.json` would replace the report with metrics) or another output (`-o X --html X` loses
+/// one), compared by device and inode where the file exists and by normalised path where it
+/// does not; or, running as root, an output that is a symbolic link or whose directory other
+/// accounts can write without the sticky bit. "-", devices and FIFOs are not files and never
+/// clash.
+std::string io_conflict(const std::vector<NamedPath>& outputs,
+                        const std::vector<NamedPath>& inputs);
+
 /// Writes `text` to `path`, returning "" or the one-line reason naming the path:
 /// - "-" is standard output, and so is any path that is the file standard output already is
 ///   (/dev/stdout, /proc/self/fd/1);
@@ -87,9 +104,12 @@ std::string output_problem(const std::string& path);
 ///   in place, opened without creating or truncating anything; a FIFO without a reader is
 ///   refused rather than waited on;
 /// - a block device, a socket or a directory is refused;
-/// - a regular file (or a link to one, which stays a link) is replaced atomically: a temporary
-///   file in its directory, fsync, rename, keeping the old file's permission bits (and owner,
-///   when running as root); a new file gets 0666 less the umask.
+/// - a regular file is replaced atomically: a temporary file beside the path as named
+///   (O_EXCL, O_NOFOLLOW, in the directory opened once), fsync, rename over the name, keeping
+///   the old file's permission bits (and owner, when running as root); a new file gets 0666
+///   less the umask. A link to a regular file is itself replaced, never followed: the file
+///   it named is left as it was. As root, a link, or a directory other accounts can write
+///   without the sticky bit, is refused.
 std::string write_output(const std::string& path, std::string_view text);
 
 /// write_output of the JSON document `write` writes (indented by 2, a newline after it),

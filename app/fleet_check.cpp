@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <climits>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "facts/facts.hpp"
@@ -12,13 +14,25 @@
 #include "fleet/oneline.hpp"
 #include "render/prometheus.hpp"
 #include "report_command.hpp"
+#include "text.hpp"
 #include "tool_version.hpp"
 
 namespace gpudoctor {
 
 namespace {
 
-std::optional<std::string> host_name() {
+/// The host name of the machine the report is about: under --sysroot the image's own
+/// /etc/hostname (hostname(5): one line), never the name of the machine reading it.
+std::optional<std::string> host_name(const Options& opt) {
+  if (opt.sysroot) {
+    std::ifstream in(std::filesystem::path(*opt.sysroot) / "etc/hostname");
+    std::string line;
+    while (in && std::getline(in, line)) {
+      const std::string_view name = trim(line);
+      if (!name.empty() && name[0] != '#') return std::string(name.substr(0, 253));
+    }
+    return std::nullopt;
+  }
   char buf[256] = {};  // HOST_NAME_MAX is 64 on Linux; macOS has no such macro
   if (::gethostname(buf, sizeof buf - 1) != 0) return std::nullopt;
   return std::string(buf);
@@ -44,7 +58,12 @@ double CheckClock::elapsed() const {
 
 std::pair<std::string, std::string> node_name_and_source(const Options& opt,
                                                          const Environment& env) {
-  const auto n = resolve_node_name(opt.node_name, env, host_name());
+  // A report for a public ticket names no node: the name stays only where the fleet asks for
+  // it (--node-name, --brief; check's --prometheus, whose metrics carry it).
+  if (opt.command == Command::report && !opt.node_name && !opt.brief) return {"", ""};
+  // Under --sysroot, SLURMD_NODENAME and NODE_NAME are this machine's, not the image's.
+  const auto n = resolve_node_name(opt.node_name, opt.sysroot ? Environment() : env,
+                                   host_name(opt));
   if (!n) return {"", ""};
   return {n->name, n->source};
 }

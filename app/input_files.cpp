@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "decode_text.hpp"
 #include "file_io.hpp"
 #include "paste/read_pasted.hpp"
 #include "text.hpp"
@@ -14,6 +15,19 @@ JsonLimits report_limits() {
   JsonLimits limits;
   limits.max_bytes = kMaxReportBytes;
   return limits;
+}
+
+/// Input that did not read as a report, decided by parsing what it decodes to (decode_text.hpp):
+/// a report the decoding made readable (UTF-16, a BOM), text to read as a paste, or `problem`.
+std::variant<RecordedMachine, PastedText, std::string> not_a_report(std::string_view bytes,
+                                                                    const std::string& name,
+                                                                    const std::string& problem) {
+  NotAReport what = read_not_a_report(bytes, name, problem);
+  if (what.paste) return PastedText{std::move(*what.paste)};
+  if (!what.snapshot) return what.problem;
+  RecordedMachine m;
+  m.snap = std::move(*what.snapshot);
+  return m;
 }
 
 /// Standard input is read once: parsed as a report while it streams, and what was read kept,
@@ -37,8 +51,8 @@ std::variant<RecordedMachine, PastedText, std::string> read_from_stdin() {
       report_limits());
   if (auto* m = std::get_if<RecordedMachine>(&loaded)) return std::move(*m);
   const std::string problem = std::get<std::string>(loaded);
-  // Refused at once when what came so far is neither (a NUL, /dev/zero) or opens an object.
-  if (!looks_like_text(seen) || trim(seen).substr(0, 1) == "{") return "-: " + problem;
+  // Refused at once when what came so far is binary (/dev/zero, an executable).
+  if (decode_text(seen).binary) return "-: " + problem;
   try {
     char buf[1 << 16];
     while (const std::size_t n = inner(buf, sizeof buf)) {
@@ -48,8 +62,7 @@ std::variant<RecordedMachine, PastedText, std::string> read_from_stdin() {
   } catch (const std::exception& e) {
     return std::string("-: ") + e.what();
   }
-  if (looks_like_json(seen)) return "-: " + problem;
-  return PastedText{std::move(seen)};
+  return not_a_report(seen, "-", "-: " + problem);
 }
 
 }  // namespace
@@ -67,7 +80,15 @@ std::variant<Snapshot, std::string> read_snapshot_file(const std::string& path) 
   auto opened = open_input(path, kMaxReportBytes);
   if (auto* why = std::get_if<std::string>(&opened)) return *why;
   auto loaded = snapshot_from_json_input(std::get<InputFile>(opened).refill(), report_limits());
-  if (auto* problem = std::get_if<std::string>(&loaded)) return path + ": " + *problem;
+  if (auto* problem = std::get_if<std::string>(&loaded)) {
+    // A report saved as UTF-16 or with a BOM is still one (decode_text.hpp).
+    std::string ignored;
+    auto text = read_text_file(path, ignored);
+    if (!text) return path + ": " + *problem;
+    NotAReport what = read_not_a_report(*text, path, path + ": " + *problem);
+    if (what.snapshot) return std::move(*what.snapshot);
+    return what.paste ? path + ": " + *problem : what.problem;
+  }
   return loaded;
 }
 
@@ -83,8 +104,8 @@ std::variant<RecordedMachine, PastedText, std::string> read_from(const std::stri
   // time, read whole only now, so a large report never costs a second copy.
   std::string ignored;
   auto text = read_text_file(path, ignored);
-  if (!text || looks_like_json(*text) || !looks_like_text(*text)) return problem;
-  return PastedText{std::move(*text)};
+  if (!text) return problem;
+  return not_a_report(*text, path, problem);
 }
 
 }  // namespace gpudoctor

@@ -27,6 +27,23 @@ int run_command(const Options& opt) {
   return kExitUsage;
 }
 
+/// What the command reads and writes by name, for io_conflict.
+std::string io_problem(const Options& opt) {
+  std::vector<NamedPath> outputs;
+  std::vector<NamedPath> inputs;
+  const std::pair<const char*, const std::optional<std::string>*> named_outputs[] = {
+      {"-o", &opt.output}, {"--html", &opt.html}, {"--prometheus", &opt.prometheus},
+      {"--plot", &opt.plot}};
+  for (const auto& [option, path] : named_outputs) {
+    if (*path) outputs.push_back({option, **path});
+  }
+  if (opt.from) inputs.push_back({"--from", *opt.from});
+  if (opt.bench_file) inputs.push_back({"--bench", *opt.bench_file});
+  for (const auto& f : opt.diff_files) inputs.push_back({"diff", f});
+  for (const auto& f : opt.summary_inputs) inputs.push_back({"summary", f});
+  return io_conflict(outputs, inputs);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -38,5 +55,9 @@ int main(int argc, char** argv) {
   const CliResult cli = parse_cli(args, version_text());
   write_stderr(cli.err);
   if (!cli.options) return emit(cli.out, cli.exit_code, true, Style::plain());
+  if (const std::string why = io_problem(*cli.options); !why.empty()) {
+    print_error(why);
+    return kExitUsage;
+  }
   return run_command(*cli.options);
 }

@@ -9,11 +9,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
 #include <thread>
+#include <unordered_map>
 
+#include "decode_text.hpp"
+#include "file_io.hpp"
+#include "fleet/document_stream.hpp"
 #include "fleet/report_scan.hpp"
 #include "fleet/summary.hpp"
 
@@ -25,13 +29,15 @@ namespace fs = std::filesystem;
 
 /// A full report is about 46 KB; anything past this is not one.
 constexpr std::size_t kMaxReportBytes = 64u << 20;
-constexpr std::size_t kMaxStdinBytes = 1u << 30;
 
 struct Source {
-  std::string name;                      ///< the path, or "-#N"
-  std::optional<std::string_view> text;  ///< documents from stdin are already in memory
-  std::optional<std::string> error;      ///< known unreadable before reading
+  std::string name;                  ///< the path
+  std::optional<std::string> error;  ///< known unreadable before reading
 };
+
+/// Unreadable inputs named one by one; past this many they are only counted, so that a stream
+/// of a million `{}` stays a few kilobytes of summary.
+constexpr std::size_t kUnreadableListed = 1000;
 
 /// The file's bytes into `buf`; the reason when it cannot be read.
 std::optional<std::string> read_file(const std::string& path, std::string& buf) {
@@ -77,9 +83,9 @@ void add_directory(const std::string& dir, std::vector<Source>& out) {
     std::error_code type_ec;
     if (p.extension() == ".json" && !it->is_directory(type_ec)) files.push_back(p.string());
   }
-  if (ec) out.push_back({dir, std::nullopt, "cannot be listed (" + ec.message() + ")"});
+  if (ec) out.push_back({dir, "cannot be listed (" + ec.message() + ")"});
   std::sort(files.begin(), files.end());
-  for (auto& f : files) out.push_back({std::move(f), std::nullopt, std::nullopt});
+  for (auto& f : files) out.push_back({std::move(f), std::nullopt});
 }
 
 /// The node's name when the record has none: the file's name without ".json".
@@ -96,6 +102,23 @@ struct Outcome {
   std::string why;
 };
 
+Outcome read_one(std::string_view text) {
+  Outcome out;
+  // A report that breaks the reader is one unreadable report, not a dead summary (an
+  // exception leaving a thread would end the process).
+  try {
+    auto brief = read_brief(text);
+    if (auto* why = std::get_if<std::string>(&brief)) {
+      out.why = std::move(*why);
+    } else {
+      out.brief = std::move(std::get<Brief>(brief));
+    }
+  } catch (const std::exception& e) {
+    out.why = std::string("cannot be read: ") + e.what();
+  }
+  return out;
+}
+
 std::vector<Outcome> read_all(const std::vector<Source>& sources) {
   std::vector<Outcome> out(sources.size());
   std::atomic<std::size_t> next{0};
@@ -107,27 +130,16 @@ std::vector<Outcome> read_all(const std::vector<Source>& sources) {
         out[i].why = *s.error;
         continue;
       }
-      std::string_view text;
-      if (s.text) {
-        text = *s.text;
-      } else if (auto why = read_file(s.name, buf)) {
+      if (auto why = read_file(s.name, buf)) {
         out[i].why = *why;
         continue;
-      } else {
-        text = buf;
       }
-      // A report that breaks the reader is one unreadable report, not a dead summary (an
-      // exception leaving a thread would end the process).
-      try {
-        auto brief = read_brief(text);
-        if (auto* why = std::get_if<std::string>(&brief)) {
-          out[i].why = std::move(*why);
-        } else {
-          out[i].brief = std::move(std::get<Brief>(brief));
-        }
-      } catch (const std::exception& e) {
-        out[i].why = std::string("cannot be read: ") + e.what();
+      // A report saved as UTF-16 or with a BOM (PowerShell's `>`) reads like any other.
+      if (buf.rfind("\xFF\xFE", 0) == 0 || buf.rfind("\xFE\xFF", 0) == 0 ||
+          buf.rfind("\xEF\xBB\xBF", 0) == 0) {
+        buf = decode_text(buf).text;
       }
+      out[i] = read_one(buf);
     }
   };
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -139,59 +151,109 @@ std::vector<Outcome> read_all(const std::vector<Source>& sources) {
   return out;
 }
 
+/// What summary keeps of what it read: one report per node as they come (the newest), the
+/// unreadable ones up to kUnreadableListed, counts of the rest.
+class Gathered {
+ public:
+  explicit Gathered(const SummaryOptions& opt) : opt_(opt) {}
+
+  void add(const std::string& source, Outcome o) {
+    if (!o.brief) {
+      if (unreadable_.size() < kUnreadableListed) {
+        unreadable_.push_back({source, std::move(o.why)});
+      } else {
+        ++unreadable_more_;
+      }
+      return;
+    }
+    NodeReport r{source, std::move(*o.brief)};
+    if (r.brief.node.empty()) r.brief.node = name_from_source(source);
+    // Only the newest report of a node is kept while reading: a stream that repeats one node
+    // holds one report, not all of them.
+    auto [it, fresh] = by_node_.emplace(r.brief.node, reports_.size());
+    if (fresh) {
+      reports_.push_back(std::move(r));
+    } else if (newer_report(r.brief, reports_[it->second].brief, opt_)) {
+      superseded_.push_back(reports_[it->second].source);
+      reports_[it->second] = std::move(r);
+    } else {
+      superseded_.push_back(r.source);
+    }
+  }
+
+  Summary summarize_all() {
+    Summary s = summarize(std::move(reports_), std::move(unreadable_), opt_);
+    s.superseded.insert(s.superseded.begin(), superseded_.begin(), superseded_.end());
+    s.reports += superseded_.size() + unreadable_more_;
+    s.unreadable_not_listed = unreadable_more_;
+    return s;
+  }
+
+ private:
+  const SummaryOptions& opt_;
+  std::vector<NodeReport> reports_;
+  std::unordered_map<std::string, std::size_t> by_node_;
+  std::vector<std::string> superseded_;
+  std::vector<Unreadable> unreadable_;
+  std::size_t unreadable_more_ = 0;
+};
+
+/// Reads every document of standard input (`report --brief` of many nodes piped together) one
+/// at a time: memory is the largest document and what is kept of each, never the stream.
+void read_stdin(Gathered& out) {
+  DocumentStream docs(
+      [](char* buf, std::size_t size) -> std::size_t {
+        for (;;) {
+          const ssize_t n = ::read(STDIN_FILENO, buf, size);
+          if (n >= 0) return static_cast<std::size_t>(n);
+          if (errno != EINTR) throw std::runtime_error(std::strerror(errno));
+        }
+      },
+      kMaxReportBytes);
+  std::size_t n = 0;
+  while (auto doc = docs.next()) out.add("-#" + std::to_string(++n), read_one(*doc));
+  if (docs.error()) out.add("-", Outcome{std::nullopt, "not JSON: " + *docs.error()});
+}
+
 }  // namespace
 
 int run_summary(const Options& opt) {
+  SummaryOptions so;
+  so.stale_after_hours = opt.stale_after_hours;
+  so.now = std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+               .count();
+  Gathered gathered(so);
   std::vector<Source> sources;
-  std::string stdin_text;
-  Documents stdin_docs;
+  bool stdin_read = false;
   for (const auto& input : opt.summary_inputs) {
     std::error_code ec;
     if (input == "-") {
-      if (!stdin_text.empty() || !stdin_docs.texts.empty()) continue;  // read once
-      char chunk[1 << 16];
-      ssize_t n = 0;
-      while ((n = ::read(STDIN_FILENO, chunk, sizeof chunk)) != 0) {
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 || stdin_text.size() + n > kMaxStdinBytes) break;
-        stdin_text.append(chunk, static_cast<std::size_t>(n));
-      }
-      stdin_docs = split_documents(stdin_text);
-      for (std::size_t i = 0; i < stdin_docs.texts.size(); ++i) {
-        sources.push_back({"-#" + std::to_string(i + 1), stdin_docs.texts[i], std::nullopt});
-      }
-      if (stdin_docs.error)
-        sources.push_back({"-", std::nullopt, "not JSON: " + *stdin_docs.error});
+      if (!stdin_read) read_stdin(gathered);  // read once
+      stdin_read = true;
     } else if (fs::is_directory(input, ec)) {
       add_directory(input, sources);
     } else if (!fs::exists(input, ec)) {
-      sources.push_back({input, std::nullopt, std::string("does not exist")});
+      sources.push_back({input, std::string("does not exist")});
     } else {
-      sources.push_back({input, std::nullopt, std::nullopt});
+      sources.push_back({input, std::nullopt});
     }
   }
   auto outcomes = read_all(sources);
-  std::vector<NodeReport> reports;
-  std::vector<Unreadable> unreadable;
   for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (outcomes[i].brief) {
-      NodeReport r{sources[i].name, std::move(*outcomes[i].brief)};
-      if (r.brief.node.empty()) r.brief.node = name_from_source(sources[i].name);
-      reports.push_back(std::move(r));
-    } else {
-      unreadable.push_back({sources[i].name, outcomes[i].why});
-    }
+    gathered.add(sources[i].name, std::move(outcomes[i]));
   }
-  const bool none = reports.empty();
-  SummaryOptions so;
-  so.stale_after_hours = opt.stale_after_hours;
-  const Summary s = summarize(std::move(reports), std::move(unreadable), so);
-  std::cout << (opt.json ? dump_json(summary_json(s), 2) + "\n" : render_summary_text(s));
-  if (none) {
-    std::cerr << "gpudoctor: summary: no readable report among " << sources.size() << " inputs\n";
+  outcomes.clear();
+  const Summary s = gathered.summarize_all();
+  const int verdict = s.failing.empty() ? 0 : 1;
+  const int code = opt.json ? emit_json([&s](JsonWriter& w) { w.json(summary_json(s)); }, verdict)
+                            : emit(render_summary_text(s), verdict, true, Style::plain());
+  if (code != verdict) return code;
+  if (s.names.empty()) {
+    print_error("summary: no readable report among " + std::to_string(s.reports) + " inputs");
     return 2;
   }
-  return s.failing.empty() ? 0 : 1;
+  return verdict;
 }
 
 }  // namespace gpudoctor

@@ -3,8 +3,10 @@
 // from a file or a device, output closed or into /dev/full; and with a deadline, so that a
 // hang fails the test instead of stalling the suite.
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,11 +24,15 @@ struct IoSetup {
   /// nullopt: a pipe the test reads; "" : closed; a path: opened for writing.
   std::optional<std::string> stdout_path;
   double timeout_s = 20;
+  /// Run as this account (the test must be root to give it): how an output is written by
+  /// someone who is not root.
+  std::optional<uid_t> as_user;
 };
 
 struct IoResult {
   CommandResult r;
   bool timed_out = false;
+  long max_rss_kib = 0;  ///< the command's peak resident memory (getrusage's ru_maxrss)
 };
 
 inline IoResult run_io(const std::vector<std::string>& args, const IoSetup& setup) {
@@ -56,6 +62,10 @@ inline IoResult run_io(const std::vector<std::string>& args, const IoSetup& setu
       ::dup2(fd, 1);
     }
     ::dup2(err[1], 2);
+    if (setup.as_user && (::setgroups(0, nullptr) != 0 || ::setgid(*setup.as_user) != 0 ||
+                          ::setuid(*setup.as_user) != 0)) {
+      ::_exit(126);
+    }
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
@@ -90,7 +100,9 @@ inline IoResult run_io(const std::vector<std::string>& args, const IoSetup& setu
     if (f.fd >= 0) ::close(f.fd);
   }
   int st = 0;
-  ::waitpid(pid, &st, 0);
+  struct rusage usage {};
+  ::wait4(pid, &st, 0, &usage);
+  result.max_rss_kib = usage.ru_maxrss;
   result.r.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

@@ -30,7 +30,6 @@ struct Host {
 Host parse_host(std::string_view name) {
   Host h;
   h.prefix = name;
-  if (name.find_first_of("[],") != std::string_view::npos) return h;
   std::size_t start = name.size();
   while (start > 0 && hostlist_digit(name[start - 1])) --start;
   const std::size_t digits = name.size() - start;
@@ -97,6 +96,19 @@ bool host_less(const Host& a, const Host& b) {
 
 }  // namespace
 
+bool valid_node_name(std::string_view name) {
+  constexpr std::size_t kMaxHostName = 253;  // RFC 1123 §2.1, RFC 1035 §2.3.4
+  if (name.empty() || name.size() > kMaxHostName) return false;
+  const auto alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  if (!alnum(name[0])) return false;
+  for (char c : name) {
+    if (!alnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
 bool natural_less(std::string_view a, std::string_view b) {
   std::size_t i = 0;
   std::size_t j = 0;
@@ -132,7 +144,9 @@ std::string compress_hostlist(const std::vector<std::string>& names) {
 std::string compress_hostlist(const std::vector<std::string_view>& names) {
   std::vector<Host> hosts;
   hosts.reserve(names.size());
-  for (const auto& n : names) hosts.push_back(parse_host(n));
+  for (const auto& n : names) {
+    if (valid_node_name(n)) hosts.push_back(parse_host(n));
+  }
   // Lists of a fleet usually come in this order already.
   if (!std::is_sorted(hosts.begin(), hosts.end(), host_less)) {
     std::sort(hosts.begin(), hosts.end(), host_less);

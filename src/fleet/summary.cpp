@@ -69,15 +69,14 @@ std::string percent(double share) {
 
 /// The reports to use: one per node, the newest (by generated_at; a report without a time
 /// loses to one with a time; otherwise the later in the list), in natural order of node names.
-std::vector<NodeReport> newest_per_node(std::vector<NodeReport> reports, Summary& s) {
+std::vector<NodeReport> newest_per_node(std::vector<NodeReport> reports, Summary& s,
+                                        const SummaryOptions& opt) {
   std::unordered_map<std::string, std::size_t> best;
   std::vector<bool> keep(reports.size(), true);
   for (std::size_t i = 0; i < reports.size(); ++i) {
     auto [it, fresh] = best.emplace(reports[i].brief.node, i);
     if (fresh) continue;
-    const auto a = parse_utc(reports[it->second].brief.generated_at);
-    const auto b = parse_utc(reports[i].brief.generated_at);
-    const bool newer = b && (!a || *b >= *a);
+    const bool newer = newer_report(reports[i].brief, reports[it->second].brief, opt);
     const std::size_t loser = newer ? it->second : i;
     if (newer) it->second = i;
     keep[loser] = false;
@@ -105,9 +104,11 @@ struct Collect {
       smoke;
   std::vector<std::pair<std::uint32_t, std::int64_t>> times;
   Nodes no_time;
+  Nodes future;
 };
 
-void collect_node(const Brief& b, std::uint32_t node, Collect& c, Summary& s) {
+void collect_node(const Brief& b, std::uint32_t node, Collect& c, Summary& s,
+                  const SummaryOptions& opt) {
   if (b.failures > 0) {
     add(s.failing, node);
   } else if (b.warnings > 0) {
@@ -148,8 +149,10 @@ void collect_node(const Brief& b, std::uint32_t node, Collect& c, Summary& s) {
     const double slowest = *std::min_element(sm.flops.begin(), sm.flops.end());
     c.smoke[{sm.api, sm.device}].emplace_back(node, slowest);
   }
-  if (auto t = parse_utc(b.generated_at)) {
+  if (auto t = report_time(b, opt)) {
     c.times.emplace_back(node, *t);
+  } else if (parse_utc(b.generated_at)) {
+    add(c.future, node);
   } else {
     add(c.no_time, node);
   }
@@ -268,6 +271,12 @@ void finish_times(Collect& c, Summary& s, const SummaryOptions& opt) {
     s.outliers.push_back(
         {"no_time", "reports", "no readable generated_at", c.no_time, std::nullopt, std::nullopt});
   }
+  if (!c.future.empty()) {
+    // A clock far ahead, or a forged date: its time is not used for "stale" or "newest".
+    s.outliers.push_back({"future", "reports", "dated after now (a clock ahead, or a forged date)",
+                          c.future, std::nullopt,
+                          opt.now ? std::optional<double>(double(*opt.now)) : std::nullopt});
+  }
 }
 
 /// Every set's hostlist, made once for text and JSON alike.
@@ -325,20 +334,44 @@ std::optional<std::int64_t> parse_utc(const std::string& iso) {
   return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
 }
 
+std::optional<std::int64_t> report_time(const Brief& b, const SummaryOptions& opt) {
+  const auto t = parse_utc(b.generated_at);
+  if (t && opt.now && *t > *opt.now + opt.clock_skew_s) return std::nullopt;
+  return t;
+}
+
+bool newer_report(const Brief& candidate, const Brief& current, const SummaryOptions& opt) {
+  const auto a = report_time(current, opt);
+  const auto b = report_time(candidate, opt);
+  return b && (!a || *b >= *a);
+}
+
 Summary summarize(std::vector<NodeReport> reports, std::vector<Unreadable> unreadable,
                   const SummaryOptions& opt) {
   Summary s;
   s.reports = reports.size() + unreadable.size();
   s.unreadable = std::move(unreadable);
-  const auto nodes = newest_per_node(std::move(reports), s);
+  // A name Slurm would read as syntax ("gpu[1-512]") names no node: shown, never listed.
+  std::vector<NodeReport> named;
+  named.reserve(reports.size());
+  for (auto& r : reports) {
+    if (valid_node_name(r.brief.node)) {
+      named.push_back(std::move(r));
+    } else {
+      s.unreadable.push_back({r.source, "node name \"" + r.brief.node +
+                                            "\" is not a node name (letters, digits, '-', '_', "
+                                            "'.'; a letter or digit first): left out"});
+    }
+  }
+  const auto nodes = newest_per_node(std::move(named), s, opt);
   Collect c;
   std::optional<std::int64_t> lo, hi;
   s.names.reserve(nodes.size());
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {
     const Brief& b = nodes[i].brief;
     s.names.push_back(b.node);
-    collect_node(b, i, c, s);
-    if (auto t = parse_utc(b.generated_at)) {
+    collect_node(b, i, c, s, opt);
+    if (auto t = report_time(b, opt)) {
       if (!lo || *t < *lo) {
         lo = t;
         s.oldest = b.generated_at;

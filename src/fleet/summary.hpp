@@ -26,6 +26,10 @@ struct SummaryOptions {
   double stale_after_hours = 24;  ///< a report this much older than the newest is stale
   double slow_fraction = 0.5;     ///< smoke FLOP/s below this share of the model's median
   double rare_fraction = 0.01;    ///< a version on fewer than this share of the nodes with it
+  /// Seconds since 1970 now, when known: a report dated later than now and `clock_skew_s` is
+  /// flagged "future" and its time not used (a report dated 9999 made every other node stale).
+  std::optional<std::int64_t> now;
+  std::int64_t clock_skew_s = 3600;
 };
 
 /// Nodes that share something: their places in Summary::names, in that order, and the same
@@ -71,7 +75,8 @@ struct GpuTally {
 };
 
 struct Outlier {
-  std::string kind;    ///< "fewer_gpus", "slow_smoke", "rare_version", "stale", "no_time"
+  std::string kind;    ///< "fewer_gpus", "slow_smoke", "rare_version", "stale", "no_time",
+                       ///< "future"
   std::string what;    ///< the model, the smoke device, the component
   std::string detail;  ///< one line: "×7, usually ×8"
   Nodes nodes;
@@ -84,6 +89,7 @@ struct Summary {
   std::size_t reports = 0;              ///< documents read, readable or not
   std::vector<std::string> superseded;  ///< older reports of a node that has a newer one
   std::vector<Unreadable> unreadable;
+  std::size_t unreadable_not_listed = 0;  ///< more unreadable ones, counted only (a stream of {})
   Nodes failing;
   Nodes warning;
   std::optional<std::string> oldest;  ///< generated_at of the oldest and newest reports
@@ -96,8 +102,18 @@ struct Summary {
   std::vector<Outlier> outliers;
 };
 
+/// Reports whose node name is not valid_node_name are counted as unreadable, saying why, and
+/// used for nothing else.
 Summary summarize(std::vector<NodeReport> reports, std::vector<Unreadable> unreadable,
                   const SummaryOptions& opt);
+
+/// The report's time as summary uses it: parse_utc of generated_at, unless it lies past
+/// `opt.now` by more than the clock skew allowed.
+std::optional<std::int64_t> report_time(const Brief& b, const SummaryOptions& opt);
+
+/// Whether `candidate` replaces `current` as a node's report: it has a usable time, and
+/// `current` has none or one no later.
+bool newer_report(const Brief& candidate, const Brief& current, const SummaryOptions& opt);
 
 /// For people: counts, hostlists, the outliers, the unreadable files.
 std::string render_summary_text(const Summary& s);

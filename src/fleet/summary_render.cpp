@@ -3,7 +3,7 @@
 
 #include "fleet/hostlist.hpp"
 #include "fleet/summary.hpp"
-#include "fleet/utf8.hpp"
+#include "render/terminal_text.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -19,24 +19,10 @@ constexpr std::size_t kValuesShown = 6;
 /// Nodes named per outlier kind in text.
 constexpr std::size_t kOutliersShown = 20;
 
-/// Text from a report, safe for a terminal: valid UTF-8, control characters (C0, DEL, C1) as '?'.
-std::string safe(const std::string& s) {
-  std::string out;
-  const std::string valid = valid_utf8(s);
-  for (std::size_t i = 0; i < valid.size(); ++i) {
-    const auto c = static_cast<unsigned char>(valid[i]);
-    if (c < 0x20 || c == 0x7f) {
-      out += '?';
-    } else if (c == 0xC2 && i + 1 < valid.size() &&
-               static_cast<unsigned char>(valid[i + 1]) < 0xA0) {
-      out += '?';  // U+0080..U+009F
-      ++i;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
+/// Text from a report on one line, safe for a terminal: every control character (newlines
+/// included), C1 and bidirectional control, and byte that is not UTF-8 shown as an escape, by
+/// the one sanitiser of single-line fields.
+std::string safe(const std::string& s) { return single_line(s); }
 
 /// The hostlist, cut after a whole entry when it is long.
 std::string short_hostlist(const Nodes& nodes) {
@@ -156,6 +142,7 @@ void outliers_text(const Summary& s, std::ostringstream& out) {
                         : o.kind == "slow_smoke"   ? "slow smoke "
                         : o.kind == "rare_version" ? "rare       "
                         : o.kind == "stale"        ? "stale      "
+                        : o.kind == "future"       ? "future     "
                                                    : "no time    ";
     out << "  " << label << " " << safe(o.what) << " " << safe(o.detail) << ": "
         << short_hostlist(o.nodes) << "\n";
@@ -192,7 +179,9 @@ std::string render_summary_text(const Summary& s) {
   out << "gpudoctor summary: " << count(s.names.size(), "node", "nodes") << " from "
       << count(s.reports, "report", "reports");
   std::vector<std::string> notes;
-  if (!s.unreadable.empty()) notes.push_back(std::to_string(s.unreadable.size()) + " unreadable");
+  if (!s.unreadable.empty()) {
+    notes.push_back(std::to_string(s.unreadable.size() + s.unreadable_not_listed) + " unreadable");
+  }
   if (!s.superseded.empty()) {
     notes.push_back(std::to_string(s.superseded.size()) +
                     " superseded by a newer report of the same node");
@@ -212,6 +201,9 @@ std::string render_summary_text(const Summary& s) {
   if (!s.unreadable.empty()) {
     out << "\nUnreadable (" << s.unreadable.size() << ")\n";
     for (const auto& u : s.unreadable) out << "  " << safe(u.source) << ": " << safe(u.why) << "\n";
+    if (s.unreadable_not_listed > 0) {
+      out << "  (" << s.unreadable_not_listed << " more, not listed)\n";
+    }
   }
   return out.str();
 }
@@ -253,21 +245,23 @@ Json summary_json(const Summary& s) {
   }
   Json unreadable = Json::array();
   for (const auto& u : s.unreadable) unreadable.push_back({{"source", u.source}, {"why", u.why}});
-  return {{"kind", "gpudoctor-summary"},
-          {"reports", s.reports},
-          {"nodes", s.names},
-          {"failing", nodes_json(s.failing)},
-          {"warning", nodes_json(s.warning)},
-          {"superseded", s.superseded},
-          {"oldest", s.oldest},
-          {"newest", s.newest},
-          {"findings", findings},
-          {"gpus", gpus},
-          {"without_gpu", nodes_json(s.without_gpu)},
-          {"versions", versions},
-          {"module_vs_libcuda", nodes_json.values(s.module_vs_libcuda)},
-          {"outliers", outliers},
-          {"unreadable", unreadable}};
+  Json j = {{"kind", "gpudoctor-summary"},
+            {"reports", s.reports},
+            {"nodes", s.names},
+            {"failing", nodes_json(s.failing)},
+            {"warning", nodes_json(s.warning)},
+            {"superseded", s.superseded},
+            {"oldest", s.oldest},
+            {"newest", s.newest},
+            {"findings", findings},
+            {"gpus", gpus},
+            {"without_gpu", nodes_json(s.without_gpu)},
+            {"versions", versions},
+            {"module_vs_libcuda", nodes_json.values(s.module_vs_libcuda)},
+            {"outliers", outliers},
+            {"unreadable", unreadable}};
+  if (s.unreadable_not_listed > 0) j["unreadable_not_listed"] = s.unreadable_not_listed;
+  return j;
 }
 
 }  // namespace gpudoctor

@@ -6,6 +6,7 @@
 #include "checks/area_status.hpp"
 #include "json_model_writer.hpp"
 #include "render/query_text.hpp"
+#include "render/terminal_text.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -69,7 +70,7 @@ std::vector<AreaStatus> shown(std::vector<AreaStatus> all, const std::vector<std
 }
 
 void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
-  std::string head = st.fill(f.title, 6, 6);
+  std::string head = st.fill(single_line(f.title), 6, 6);
   // The id after the title, or under it when the title's last line has no room.
   const std::size_t last = display_width(head.substr(head.rfind('\n') + 1)) +
                            (head.find('\n') == std::string::npos ? 6 : 0);
@@ -77,13 +78,13 @@ void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
   head += (fits ? "  " : "\n      ") + st.dim(f.id);
   os << "    " << mark(f.severity, st) << " " << head << "\n";
   for (const auto& e : f.evidence) {
-    if (!e.empty()) os << "        " << st.dim(st.fill(e, 8, 10)) << "\n";
+    if (!e.empty()) os << "        " << st.dim(st.fill(single_line(e), 8, 10)) << "\n";
   }
   for (const auto& q : f.quotes) {
-    os << "        " << st.dim("line " + std::to_string(q.line) + ": ") << st.fill(q.text, 8, 8) << "\n";
+    os << "        " << st.dim("line " + std::to_string(q.line) + ": ") << st.fill(single_line(q.text), 8, 8) << "\n";
   }
-  if (f.fix) os << "        " << st.bold("fix: ") << st.fill(*f.fix, 13, 13) << "\n";
-  if (f.source) os << "        " << st.dim("source: " + *f.source) << "\n";
+  if (f.fix) os << "        " << st.bold("fix: ") << st.fill(single_line(*f.fix), 13, 13) << "\n";
+  if (f.source) os << "        " << st.dim("source: " + single_line(*f.source)) << "\n";
 }
 
 }  // namespace
@@ -96,7 +97,8 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
   for (const AreaStatus& a : shown(area_statuses(snap, devices, findings), areas)) {
     std::string label(a.area);
     label.resize(8, ' ');
-    const std::string summary = st.fill(st.unicode() ? a.summary : ascii_text(a.summary), 10, 10);
+    const std::string summary =
+        st.fill(single_line(st.unicode() ? a.summary : ascii_text(a.summary)), 10, 10);
     os << mark(a.state, st) << " " << st.bold(label);
     if (a.state == AreaState::absent || a.state == AreaState::not_examined) {
       os << st.dim(summary) << "\n";

@@ -5,6 +5,7 @@
 
 #include "backends.hpp"
 #include "facts/facts.hpp"
+#include "render/terminal_text.hpp"
 #include "json_model_writer.hpp"
 #include "text.hpp"
 
@@ -18,27 +19,28 @@ constexpr std::size_t kLabelWidth = 10;
 void render_rows(std::ostringstream& os, const std::vector<facts::Row>& rows, const Style& st,
                  int indent) {
   for (const auto& r : rows) {
-    const std::string text = facts::row_text(r);
+    const std::string text = single_line(facts::row_text(r));
     const std::string pad(static_cast<std::size_t>(indent + 2 * r.depth), ' ');
     if (r.list) {
       if (r.warning && r.note.empty()) {
         os << pad << st.yellow("! " + text) << "\n";
         continue;
       }
-      const std::string note = r.warning ? st.red(r.note) : st.dim(r.note);
+      const std::string note = r.warning ? st.red(single_line(r.note)) : st.dim(single_line(r.note));
       os << pad << text << (r.note.empty() ? "" : "  " + note) << "\n";
       continue;
     }
     if (text.empty()) continue;
-    std::string label = r.label;
+    std::string label = single_line(r.label);
     if (label.size() < kLabelWidth) label.resize(kLabelWidth, ' ');
     os << pad << (r.label.empty() ? label : st.bold(label)) << text
-       << (r.note.empty() ? "" : "  " + st.dim(r.note)) << "\n";
+       << (r.note.empty() ? "" : "  " + st.dim(single_line(r.note))) << "\n";
   }
 }
 
 void render_section(std::ostringstream& os, const facts::Section& s, const Style& st) {
-  os << st.bold(s.title) << (s.subtitle.empty() ? "" : "  " + st.dim(s.subtitle)) << "\n";
+  os << st.bold(single_line(s.title))
+     << (s.subtitle.empty() ? "" : "  " + st.dim(single_line(s.subtitle))) << "\n";
   if (s.rows.empty() && !s.when_empty.empty()) os << "  " << s.when_empty << "\n";
   render_rows(os, s.rows, st, 2);
   os << "\n";
@@ -46,7 +48,8 @@ void render_section(std::ostringstream& os, const facts::Section& s, const Style
 
 void render_device(std::ostringstream& os, const facts::Device& d, const Style& st) {
   const std::string tag = d.kind + (d.software ? ", software implementations" : "");
-  os << st.bold("[" + std::to_string(d.index) + "] " + d.name) << "  " << st.dim(tag) << "\n";
+  os << st.bold("[" + std::to_string(d.index) + "] " + single_line(d.name)) << "  "
+     << st.dim(single_line(tag)) << "\n";
   if (d.software) {
     os << "    " << st.yellow("the APIs below run on the CPU: no GPU driver answered for them")
        << "\n";
@@ -71,7 +74,7 @@ void render_probe_lines(std::ostringstream& os, const Snapshot& snap, const Styl
   os << st.bold("Probes") << "\n";
   auto line = [&](const ProbeOutcome& p) {
     bool sub = p.label != p.backend;
-    std::string name = sub ? "  " + p.label : p.backend;
+    std::string name = single_line(sub ? "  " + p.label : p.backend);
     if (name.size() < 24) name.resize(24, ' ');
     std::string secs;
     if (p.seconds) {
@@ -79,7 +82,7 @@ void render_probe_lines(std::ostringstream& os, const Snapshot& snap, const Styl
       std::snprintf(buf, sizeof buf, "%.0f ms", *p.seconds * 1000.0);
       secs = buf;
     }
-    os << "  " << name << " " << status_text(p.status, st) << "  " << p.detail
+    os << "  " << name << " " << status_text(p.status, st) << "  " << single_line(p.detail)
        << (secs.empty() ? "" : "  " + st.dim(secs)) << "\n";
   };
   // In registry order: each backend's line, then its children's under it, wherever collect()

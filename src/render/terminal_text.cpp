@@ -59,4 +59,8 @@ std::string terminal_text(std::string_view text, const Style& style, bool one_li
   return out;
 }
 
+std::string single_line(std::string_view field) {
+  return terminal_text(field, Style::plain(), true);
+}
+
 }  // namespace gpudoctor

@@ -18,4 +18,11 @@ namespace gpudoctor {
 /// tabs as "\n" and "\t".
 std::string terminal_text(std::string_view text, const Style& style, bool one_line = false);
 
+/// A field that is one line by nature (a device name from a driver or a shared report, a
+/// finding's title, a probe's detail) as text renderers put it on a line: every control
+/// character, newlines and tabs included, and every hidden code point shown as an escape, so
+/// that no field can end its line and forge another ("0 failures"). The one sanitiser for
+/// such fields; the renderer's whole output still passes through terminal_text.
+std::string single_line(std::string_view field);
+
 }  // namespace gpudoctor

@@ -28,6 +28,14 @@ constexpr std::string_view kNotSecrets[] = {"PWD", "XDG_SESSION_TYPE", "XDG_SESS
                                             "XDG_SESSION_CLASS", "XDG_SESSION_ID"};
 // clang-format on
 
+/// A part that ends in PASS is a password for the tool it names: sshpass -e reads SSHPASS
+/// (https://linux.die.net/man/1/sshpass), and scripts name PostgreSQL's and Samba's PGPASS and
+/// SMBPASS alike; BYPASS and COMPASS are words, not passwords.
+bool password_part(std::string_view part) {
+  return part.size() > 4 && part.substr(part.size() - 4) == "PASS" && part != "BYPASS" &&
+         part != "COMPASS";
+}
+
 std::string upper(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
@@ -51,7 +59,8 @@ bool secret_variable(std::string_view name) {
   const auto parts = split_words(n, "_");
   return std::any_of(parts.begin(), parts.end(), [](const std::string& part) {
     return std::find(std::begin(kSecretParts), std::end(kSecretParts), part) !=
-           std::end(kSecretParts);
+               std::end(kSecretParts) ||
+           password_part(part);
   });
 }
 

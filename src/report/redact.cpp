@@ -89,6 +89,18 @@ bool names_uuid(std::string_view key) { return to_lower(key).find("uuid") != std
 /// Replaces each occurrence of `name` in `s` that stands alone (no name character on either
 /// side, not already a placeholder) and that `keep_at` does not keep, by `placeholder()`,
 /// asked only when there is one. Host names are matched in any case, as DNS matches them.
+/// For host names: a '-' or '_' ends a name as well when the name is distinctive (has a digit,
+/// or six characters or more), so that a kernel built on the node ("6.1.0-myhost42") or a
+/// path named after it ("ckpt_gpu-node-17") hides it, while a short word-like host ("gpu")
+/// is not found in every "gpu-burn".
+bool host_token_char(char c, const std::string& name) {
+  if (c != '-' && c != '_') return name_char(c);
+  const bool distinctive = name.size() >= 6 || std::any_of(name.begin(), name.end(), [](char n) {
+                             return std::isdigit(static_cast<unsigned char>(n)) != 0;
+                           });
+  return !distinctive;
+}
+
 std::string replace_names(const std::string& s, const std::string& name,
                           const std::function<std::string()>& placeholder,
                           const std::function<bool(std::size_t)>& keep_at,
@@ -101,8 +113,9 @@ std::string replace_names(const std::string& s, const std::string& name,
   std::size_t copied = 0;
   for (std::size_t at = in.find(what); at != std::string::npos; at = in.find(what, at + 1)) {
     const std::size_t end = at + name.size();
-    if (at > 0 && (name_char(s[at - 1]) || s[at - 1] == '<')) continue;
-    if (end < s.size() && name_char(s[end])) continue;
+    const auto joins = [&](char c) { return any_case ? host_token_char(c, name) : name_char(c); };
+    if (at > 0 && (joins(s[at - 1]) || s[at - 1] == '<')) continue;
+    if (end < s.size() && joins(s[end])) continue;
     if (keep_at && keep_at(at)) continue;
     out.append(s, copied, at - copied);
     out += placeholder();

@@ -52,27 +52,26 @@ Json node_json(const ReportInput& in) {
   return in.node_name ? Json{{"name", *in.node_name}, {"source", in.node_source}} : Json(nullptr);
 }
 
-/// After redaction (`inner`, when redacting): the credentials of every URL removed, counted;
-/// notes a member name that holds some, which the DOM renames (and so moves).
+/// After redaction (`inner`, when redacting): the credentials of every URL and every secret of a
+/// known shape removed, counted; notes a member name that holds some, which the DOM renames
+/// (and so moves).
 class UrlCredentialsFilter : public JsonStringFilter {
  public:
   explicit UrlCredentialsFilter(JsonStringFilter* inner) : inner_(inner) {}
   void string(std::string_view key, std::string& value) override {
     if (inner_ != nullptr) inner_->string(key, value);
-    if (value.find("://") != std::string::npos) value = strip_url_credentials(value, removed_);
+    value = strip_secrets(value, removed_);
   }
   void key(std::string& name) override {
-    int ignored = 0;
-    if (name.find("://") != std::string::npos && strip_url_credentials(name, ignored) != name) {
-      renamed_ = true;
-    }
+    SecretsRemoved ignored;
+    if (strip_secrets(name, ignored) != name) renamed_ = true;
   }
-  int removed() const { return removed_; }
+  const SecretsRemoved& removed() const { return removed_; }
   bool renamed() const { return renamed_; }
 
  private:
   JsonStringFilter* inner_;
-  int removed_ = 0;
+  SecretsRemoved removed_;
   bool renamed_ = false;
 };
 
@@ -150,8 +149,11 @@ Json build_report(const ReportInput& in) {
   } else {
     redaction["replaced"] = Json::object();
   }
-  // Never written, redacted or not: a password or token inside a URL in any value.
-  redaction["url_credentials_removed"] = strip_url_credentials(doc);
+  // Never written, redacted or not: a password or token inside a URL, or of a known shape, in
+  // any value.
+  const SecretsRemoved removed = strip_secrets(doc);
+  redaction["url_credentials_removed"] = removed.url_credentials;
+  redaction["secrets_removed"] = removed.secrets;
   doc["redaction"] = std::move(redaction);
   // After redaction: the node's name stays as it is.
   doc["node"] = node_json(in);
@@ -179,7 +181,8 @@ void write_report(JsonWriter& out, const ReportInput& in) {
   }
   Json redaction_member = redaction_json(in, parts);
   redaction_member["replaced"] = in.redact ? Json(redaction.counts()) : Json::object();
-  redaction_member["url_credentials_removed"] = counting.removed();
+  redaction_member["url_credentials_removed"] = counting.removed().url_credentials;
+  redaction_member["secrets_removed"] = counting.removed().secrets;
   UrlCredentialsFilter writing(in.redact ? &redaction.start_redacting() : nullptr);
   out.set_filter(&writing);
   write_members(out, in, parts, redaction_member, node_json(in));

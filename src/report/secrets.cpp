@@ -3,6 +3,8 @@
 #include <cctype>
 #include <vector>
 
+#include "report/secret_shapes.hpp"
+
 namespace gpudoctor {
 
 namespace {
@@ -53,27 +55,37 @@ std::string strip_url_credentials(std::string_view text, int& removed) {
   return out;
 }
 
-int strip_url_credentials(Json& doc) {
-  int removed = 0;
+std::string strip_secrets(std::string_view text, SecretsRemoved& removed) {
+  const std::string clean = text.find("://") != std::string_view::npos
+                                ? strip_url_credentials(text, removed.url_credentials)
+                                : std::string(text);
+  return strip_secret_shapes(clean, removed.secrets);
+}
+
+SecretsRemoved strip_secrets(Json& doc) {
+  SecretsRemoved removed;
   // An explicit stack rather than recursion; the document is gpudoctor's own, but cheap.
   std::vector<Json*> todo{&doc};
   while (!todo.empty()) {
     Json* j = todo.back();
     todo.pop_back();
     if (j->is_string()) {
-      const auto& s = j->get_ref<const std::string&>();
-      if (s.find("://") != std::string::npos) *j = strip_url_credentials(s, removed);
+      SecretsRemoved here;
+      std::string clean = strip_secrets(j->get_ref<const std::string&>(), here);
+      if (here.url_credentials + here.secrets > 0) *j = std::move(clean);
+      removed.url_credentials += here.url_credentials;
+      removed.secrets += here.secrets;
     } else if (j->is_array()) {
       for (auto& v : *j) todo.push_back(&v);
     } else if (j->is_object()) {
       // Names first (a name may hold a URL under --no-redact), then the values they now hold.
       std::vector<std::string> renamed;
       for (auto it = j->begin(); it != j->end(); ++it) {
-        if (it.key().find("://") != std::string::npos) renamed.push_back(it.key());
+        SecretsRemoved probe;
+        if (strip_secrets(it.key(), probe) != it.key()) renamed.push_back(it.key());
       }
       for (const auto& key : renamed) {
-        const std::string clean = strip_url_credentials(key, removed);
-        if (clean == key) continue;
+        const std::string clean = strip_secrets(key, removed);
         Json value = std::move((*j)[key]);
         j->erase(key);
         (*j)[clean] = std::move(value);

@@ -42,6 +42,20 @@ TEST(Cli, UnknownBackendIsAUsageError) {
   EXPECT_NE(r.err.find("cuda-typo"), std::string::npos);
 }
 
+// Issue 29 §8: `--backend ''` split into no names and ran every backend; a list given empty
+// (or only commas) is a usage error, for every command that takes one.
+TEST(Cli, AnEmptyBackendListIsAUsageError) {
+  for (const char* command : {"query", "check", "report", "bench"}) {
+    for (const char* list : {"", ",", " , "}) {
+      auto r = parse_cli({command, "--backend", list}, "1");
+      EXPECT_FALSE(r.options) << command << " --backend '" << list << "'";
+      EXPECT_EQ(r.exit_code, 2) << command;
+      EXPECT_NE(r.err.find("--backend"), std::string::npos) << r.err;
+    }
+  }
+  EXPECT_FALSE(parse_cli({"check", "--backend="}, "1").options);
+}
+
 TEST(Cli, UnknownOptionIsAUsageError) {
   auto r = parse_cli({"query", "--frobnicate"}, "1");
   EXPECT_FALSE(r.options);
