@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/isolate.hpp"
+#include "model/not_examined.hpp"
 
 namespace gpudoctor {
 

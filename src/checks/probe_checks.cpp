@@ -3,6 +3,7 @@
 
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
+#include "model/not_examined.hpp"
 
 namespace gpudoctor {
 

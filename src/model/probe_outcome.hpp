@@ -31,8 +31,4 @@ GPUDOCTOR_JSON(ProbeOutcome, backend, label, library, status, detail, seconds, s
 
 const char* to_string(ProbeStatus s);
 
-/// How the detail of a probe that the run's --deadline cut short or left unstarted begins
-/// (status skipped): the checks name it as not examined, never as fine.
-inline constexpr const char* kNotExaminedDeadline = "not examined: deadline";
-
 }  // namespace gpudoctor
