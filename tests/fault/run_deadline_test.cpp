@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "core/isolate.hpp"
 #include "model/not_examined.hpp"
 #include "hanging_drivers.hpp"
@@ -81,6 +82,20 @@ TEST(RunDeadline, ADeadlineAlreadyPastStartsNothing) {
               std::string::npos)
         << x.outcome.detail;
   }
+}
+
+TEST(RunDeadline, TheOptionTakesSecondsAndRefusesWhatIsNotADeadline) {
+  const auto ok = parse_cli({"check", "--deadline", "40"}, "1");
+  ASSERT_TRUE(ok.options) << ok.err;
+  EXPECT_EQ(ok.options->deadline_s, 40.0);
+  EXPECT_FALSE(parse_cli({"query"}, "1").options->deadline_s);
+  for (const char* bad : {"0", "-3", "nan", "soon"}) {
+    const auto r = parse_cli({"report", "--deadline", bad}, "1");
+    EXPECT_EQ(r.exit_code, kExitUsage) << bad;
+  }
+  // A recorded report is not probed: a deadline would do nothing.
+  EXPECT_EQ(parse_cli({"check", "--from", "r.json", "--deadline", "5"}, "1").exit_code,
+            kExitUsage);
 }
 
 TEST(RunDeadline, TheCheckEndsByItsDeadlineWithAVerdictNamingWhatWasNotExamined) {
