@@ -104,7 +104,7 @@ std::optional<CliResult> refuse_idle_options(const CLI::App& app, const Options&
   const CLI::App* check = app.get_subcommand("check");
   if (!check->parsed() || !o.from) return std::nullopt;
   // (--no-smoke is let be: what it asks for, no smoke matmul, is what --from does anyway.)
-  for (const char* name : {"--sysroot", "--python-env", "--backend", "--timeout"}) {
+  for (const char* name : {"--sysroot", "--python-env", "--backend", "--timeout", "--deadline"}) {
     if (check->get_option(name)->count() > 0) {
       return usage_error("check", std::string(name) +
                                       " does nothing with --from: the recorded report is "
@@ -146,6 +146,13 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
       ->type_name("SECONDS")
       ->check(kFinite)
       ->check(CLI::Range(0.1, 600.0).description(""));
+  sub.add_option("--deadline", o.deadline_s,
+                 "Seconds the whole run may take: probes not started by then are not started, "
+                 "running ones are stopped, and the verdict names them \"not examined: "
+                 "deadline\" (a health check's engine kills what runs past its own limit)")
+      ->type_name("SECONDS")
+      ->check(kFinite)
+      ->check(CLI::Range(1.0, 86400.0).description(""));
   sub.add_option("--color", color,
                  "auto, always or never (auto: on a terminal; NO_COLOR turns it off, "
                  "FORCE_COLOR and CLICOLOR_FORCE on)")

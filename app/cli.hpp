@@ -25,6 +25,7 @@ struct Options {
   std::optional<std::string> sysroot;
   std::vector<std::string> python_envs;  ///< --python-env DIR, repeatable
   std::chrono::milliseconds timeout{5000};
+  std::optional<double> deadline_s;     ///< --deadline SECONDS: the whole run's
   ColorMode color = ColorMode::automatic;
   std::optional<std::string> from;     ///< check --from FILE: a recorded snapshot
   bool no_smoke = false;               ///< check --no-smoke: skip the smoke matmuls

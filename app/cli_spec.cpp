@@ -23,6 +23,7 @@ const std::map<std::string, ValueKind>& known_kinds() {
       {"--plot", ValueKind::file},         {"files", ValueKind::file},
       {"--backend", ValueKind::backends},  {"id", ValueKind::check_id},
       {"--timeout", ValueKind::number},    {"--sizes", ValueKind::number},
+      {"--deadline", ValueKind::number},
       {"--only", ValueKind::check_id},     {"--skip", ValueKind::check_id},
       // A node's name and a number of hours: nothing a shell could offer.
       {"--node-name", ValueKind::number},  {"--stale-after", ValueKind::number},

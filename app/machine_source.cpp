@@ -16,6 +16,9 @@ std::variant<Snapshot, std::string> probe_machine(const Options& opt, const Envi
   CollectRequest req;
   req.backends = opt.backends;
   req.timeout = opt.timeout;
+  if (opt.deadline_s) {
+    req.deadline = std::chrono::milliseconds(static_cast<long>(*opt.deadline_s * 1000.0));
+  }
   req.tool_version = kToolVersion;
   req.smoke = (opt.command == Command::check || opt.command == Command::report) && !opt.no_smoke;
   for (const auto& dir : opt.python_envs) {

@@ -13,6 +13,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// What a run does after the children, under its deadline: fold their reports, run the checks,
+// write the output (a few milliseconds on a fleet node; a margin for a loaded one).
+constexpr std::chrono::milliseconds kAfterCollect{400};
+
 /// The isolated jobs of several backends share one run; each backend gets its slice back.
 class JobBatch {
  public:
@@ -23,8 +27,11 @@ class JobBatch {
     bounds_.emplace_back(begin, jobs_.size());
     return group;
   }
-  void start() {
+  void start(const CollectRequest& request) {
     run_ = std::make_unique<IsolatedRun>(std::move(jobs_));
+    if (request.deadline) {
+      run_->set_end(request.started + *request.deadline - kAfterCollect, *request.deadline);
+    }
     run_->start();
   }
   void wait(std::chrono::milliseconds deadline, const RunProgress& progress) {
@@ -76,7 +83,7 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
     groups.push_back(batch.add(p.jobs && wanted(p.backend) ? p.jobs(ctx, snap)
                                                             : std::vector<IsolatedJob>{}));
   }
-  batch.start();
+  batch.start(request);
 
   // 3. In-process probes (files only) run while the children work; each is its backend's one
   //    outcome.

@@ -1,6 +1,7 @@
 #pragma once
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,12 @@ struct CollectRequest {
   std::vector<std::string> backends;      ///< names from all_backends(); empty means all
   std::filesystem::path root = "/";
   std::chrono::milliseconds timeout{5000};
+  /// The whole run's deadline (--deadline), counted from `started`: no isolated probe starts
+  /// after it and a running one is stopped at it, reported as "not examined: deadline" so that
+  /// the checks still give a verdict on what was examined in time. None: the run budget of
+  /// IsolatedRun::run_budget only.
+  std::optional<std::chrono::milliseconds> deadline;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::string tool_version;
   std::vector<std::string> python_env_dirs;  ///< --python-env DIR, as paths on the target
   bool smoke = false;  ///< run the smoke matmul on every device (ProbeContext::smoke)

@@ -11,7 +11,10 @@
 #
 #   GPUDOCTOR          the binary (default: gpudoctor on PATH)
 #   GPUDOCTOR_ARGS     more arguments for `gpudoctor check`
-#   GPUDOCTOR_TIMEOUT  seconds (default 60; PrologEpilogTimeout in slurm.conf bounds it too)
+#   GPUDOCTOR_DEADLINE seconds gpudoctor's run may take (--deadline, default 55): it gives its
+#                      verdict on what it examined by then
+#   GPUDOCTOR_TIMEOUT  seconds before `timeout` kills it, a backstop (default 60;
+#                      PrologEpilogTimeout in slurm.conf bounds it too)
 set -u
 # shellcheck source=/dev/null
 [ -r /etc/default/gpudoctor-healthcheck ] && . /etc/default/gpudoctor-healthcheck
@@ -19,7 +22,7 @@ set -u
 node=${SLURMD_NODENAME:-$(hostname -s)}
 read -r -a extra <<<"${GPUDOCTOR_ARGS:-}"
 line=$(timeout "${GPUDOCTOR_TIMEOUT:-60}" "${GPUDOCTOR:-gpudoctor}" check --oneline \
-  --node-name "$node" "${extra[@]}" 2>/dev/null)
+  --deadline "${GPUDOCTOR_DEADLINE:-55}" --node-name "$node" "${extra[@]}" 2>/dev/null)
 rc=$?
 line=${line%%$'\n'*}
 say() {

@@ -142,7 +142,10 @@ void prepare_child(pid_t parent, const sigset_t& mask) {
     fd = -1;
   }
   g_installed = false;
-  ::setpgid(0, 0);
+  // Its own session, and so its own process group with no controlling terminal: a driver that
+  // opens /dev/tty gets ENXIO, kill(0, …) reaches the child and its helpers only, and no
+  // job-control signal of the terminal's (SIGTSTP, SIGTTOU) can reach it or come from it.
+  ::setsid();
   platform::die_with_parent(parent);
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
@@ -177,10 +180,9 @@ pid_t fork_guarded() {
     return 0;
   }
   const int saved = errno;
-  if (pid > 0) {
-    ::setpgid(pid, pid);  // as the child does: whichever runs first, the group exists
-    track(pid);
-  }
+  // The parent does not setpgid() the child as well: a group leader cannot call setsid(). Until
+  // the child's setsid() its group does not exist, and every kill of it goes to the pid too.
+  if (pid > 0) track(pid);
   ::sigprocmask(SIG_SETMASK, &old, nullptr);
   errno = saved;
   return pid;

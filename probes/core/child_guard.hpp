@@ -3,7 +3,8 @@
 // none of them, nor anything they start, outlives the run: not at a deadline, not on Ctrl-C,
 // SIGTERM, SIGHUP or SIGQUIT, not when a `timeout` wrapper stops gpudoctor.
 //
-//   - The child gets its own process group (the whole group is killed, helpers included), a
+//   - The child gets its own session and process group (the whole group is killed, helpers
+//     included; no controlling terminal, so /dev/tty cannot be opened), a
 //     SIGKILL when gpudoctor dies (Linux PR_SET_PDEATHSIG: the one cover for a SIGKILL that no
 //     handler sees), no core files (a crashing driver must not write ./core into the user's
 //     directory) and the default signal dispositions.

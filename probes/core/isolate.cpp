@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,11 +11,13 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <thread>
 
 #include "core/child_guard.hpp"
 #include "core/isolate_result.hpp"
 #include "core/pipe.hpp"
+#include "core/signal_fence.hpp"
 #include "core/unique_fd.hpp"
 
 namespace gpudoctor {
@@ -46,12 +49,26 @@ void write_all(int fd, const std::string& s) {
 /// {"progress": data} for each report_progress(), then the final envelope.
 int g_report_fd = -1;
 
-[[noreturn]] void child_main(const IsolatedJob& job, int report_fd, int log_fd) {
-  // A driver that prints must not reach our stdout; what it says is kept for the report.
+/// A page shared with one child, where its fence writes down what it refused (signal_fence.hpp).
+FenceLog* map_fence_log() {
+  void* page = ::mmap(nullptr, sizeof(FenceLog), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANON, -1, 0);
+  return page == MAP_FAILED ? nullptr : new (page) FenceLog();
+}
+
+[[noreturn]] void child_main(const IsolatedJob& job, int report_fd, int log_fd,
+                             const FenceTargets& fence, FenceLog* fence_log) {
+  // A driver that prints must not reach our stdout; what it says is kept for the report. Nor
+  // may it read the terminal gpudoctor may have been started from.
   ::dup2(log_fd, STDOUT_FILENO);
   ::dup2(log_fd, STDERR_FILENO);
   ::close(log_fd);
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
+  if (null_fd > STDIN_FILENO) ::close(null_fd);
   g_report_fd = report_fd;
+  // Before any vendor code: the driver may signal itself and its helpers, never the run. A
+  // system without the filter runs the job unfenced (its own session is still a fence).
+  raise_signal_fence(fence, fence_log);
   Json envelope;
   try {
     JobReport r = job.body();
@@ -84,6 +101,20 @@ struct IsolatedRun::Child {
   Clock::time_point killed_at;
   std::optional<std::string> start_error;
   bool over_budget = false;  ///< never started: the run had spent its time budget
+  bool over_deadline = false;  ///< never started: the run's deadline (set_end) came first
+  FenceLog* fence = nullptr;   ///< shared with the child; unmapped by ~IsolatedRun
+
+  /// What the child's fence refused, copied out of the shared page.
+  void read_fence() {
+    if (fence == nullptr) return;
+    out.fenced_total = fence->count.load();
+    const std::uint32_t kept = std::min<std::uint32_t>(
+        out.fenced_total, sizeof fence->records / sizeof fence->records[0]);
+    out.fenced_calls.clear();
+    for (std::uint32_t i = 0; i < kept; ++i) {
+      out.fenced_calls.push_back(describe_fenced_call(fence->records[i], ::getpid(), ::getpgrp()));
+    }
+  }
 
   bool live() const { return state == State::running || state == State::killed; }
   void read_pipes() {
@@ -94,6 +125,7 @@ struct IsolatedRun::Child {
   /// Reaped: what the pipes still hold is the rest of what it said.
   void finish(int status) {
     read_pipes();
+    read_fence();
     report_fd.reset();
     log_fd.reset();
     out.wait_status = status;
@@ -120,6 +152,9 @@ IsolatedRun::~IsolatedRun() {
     reap_within(c.pid, std::chrono::milliseconds(100), status);
   }
   kill_adopted_helpers();
+  for (auto& c : children_) {
+    if (c.fence != nullptr) ::munmap(c.fence, sizeof(FenceLog));
+  }
 }
 
 void IsolatedRun::start_child(std::size_t i) {
@@ -138,6 +173,11 @@ void IsolatedRun::start_child(std::size_t i) {
     c.state = Child::State::done;
     return;
   }
+  FenceTargets fence{::getpid(), ::getpgrp(), {}};
+  for (const auto& other : children_) {
+    if (other.live()) fence.siblings.push_back(other.pid);
+  }
+  if (c.fence == nullptr) c.fence = map_fence_log();
   std::fflush(nullptr);  // nothing buffered may be written twice
   const pid_t pid = fork_guarded();
   if (pid < 0) {
@@ -155,7 +195,7 @@ void IsolatedRun::start_child(std::size_t i) {
       if (other.report_fd) ::close(other.report_fd.get());
       if (other.log_fd) ::close(other.log_fd.get());
     }
-    child_main(jobs_[i], rep[1], log[1]);
+    child_main(jobs_[i], rep[1], log[1], fence, c.fence);
   }
   ::close(rep[1]);
   ::close(log[1]);
@@ -167,9 +207,19 @@ void IsolatedRun::start_child(std::size_t i) {
   c.state = Child::State::running;
 }
 
+std::chrono::milliseconds IsolatedRun::kill_grace() { return kIsolateKillGrace; }
+
+/// Whether the run's deadline (set_end) has come for its children: killed then, each has its
+/// kill grace left before the end.
+bool IsolatedRun::past_cut(Clock::time_point now) const {
+  return end_ && now >= *end_ - kIsolateKillGrace;
+}
+
 void IsolatedRun::start() {
   begun_ = Clock::now();
-  while (next_ < children_.size() && next_ < max_children_) start_child(next_++);
+  while (next_ < children_.size() && next_ < max_children_ && !past_cut(Clock::now())) {
+    start_child(next_++);
+  }
 }
 
 /// One turn: start what fits, collect the children that exited, kill the ones past their
@@ -178,11 +228,12 @@ void IsolatedRun::start() {
 void IsolatedRun::step(std::chrono::milliseconds deadline, bool progress) {
   std::size_t live = 0;
   for (const auto& c : children_) live += c.live() ? 1 : 0;
-  while (next_ < children_.size() && live < max_children_) {
+  while (next_ < children_.size() && live < max_children_ && !past_cut(Clock::now())) {
     start_child(next_++);
     if (children_[next_ - 1].live()) ++live;
   }
   const auto now = Clock::now();
+  const bool cut = past_cut(now);
   auto wake = now + (progress ? kProgressInterval : std::chrono::milliseconds(1000));
   std::vector<pollfd> fds;
   std::vector<Child*> owners;
@@ -193,16 +244,19 @@ void IsolatedRun::step(std::chrono::milliseconds deadline, bool progress) {
       c.finish(status);
       continue;
     }
-    if (c.state == Child::State::running && now >= c.started + deadline) {
+    if (c.state == Child::State::running && (now >= c.started + deadline || cut)) {
       kill_child(c.pid);
       c.state = Child::State::killed;
       c.killed_at = now;
       c.out.timed_out = true;
+      // Its own deadline had not come: the run's did, and the probe was not examined.
+      if (now < c.started + deadline) c.out.cut_by_run_deadline = whole_deadline_;
     }
     if (c.state == Child::State::killed) {
       if (now >= c.killed_at + kIsolateKillGrace) {
         abandon_child(c.pid);
         c.read_pipes();
+        c.read_fence();
         c.report_fd.reset();
         c.log_fd.reset();
         c.out.abandoned = true;
@@ -212,6 +266,7 @@ void IsolatedRun::step(std::chrono::milliseconds deadline, bool progress) {
       wake = std::min(wake, c.killed_at + kIsolateKillGrace);
     } else {
       wake = std::min(wake, c.started + deadline);
+      if (end_) wake = std::min(wake, *end_ - kIsolateKillGrace);
     }
     for (UniqueFd* fd : {&c.report_fd, &c.log_fd}) {
       if (!*fd) continue;
@@ -254,6 +309,10 @@ std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline
     const bool live =
         std::any_of(children_.begin(), children_.end(), [](const Child& c) { return c.live(); });
     if (!pending && !live) break;
+    if (pending && past_cut(Clock::now())) {
+      for (; next_ < children_.size(); ++next_) children_[next_].over_deadline = true;
+      continue;
+    }
     if (pending && Clock::now() - begun_ > budget) {
       // Drivers that each hang to their deadline would otherwise hold the run for
       // jobs / max_children deadlines: what was not started by now is reported, not run.
@@ -276,6 +335,10 @@ std::vector<IsolatedResult> IsolatedRun::wait(std::chrono::milliseconds deadline
                        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(budget).count()) +
                        " s; drivers that hang to their deadline)"};
       results.push_back(std::move(r));
+      continue;
+    }
+    if (c.over_deadline) {
+      results.push_back(not_started_by_deadline(job, whole_deadline_));
       continue;
     }
     if (c.start_error) {

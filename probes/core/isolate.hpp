@@ -81,10 +81,22 @@ class IsolatedRun {
   /// Another budget than run_budget's (the tests: a short one).
   void set_budget(std::chrono::milliseconds budget) { budget_ = budget; }
 
+  /// The run's total deadline (--deadline `whole`), before start(): every child is gone by
+  /// `end`. No job starts after `end` less kill_grace(), and one still running then is killed and
+  /// reported as skipped, "not examined: deadline", never as hung: the deadline, not the driver,
+  /// cut it short. A job whose own deadline comes first times out as usual.
+  void set_end(std::chrono::steady_clock::time_point end, std::chrono::milliseconds whole) {
+    end_ = end;
+    whole_deadline_ = whole;
+  }
+  /// How long a killed child is waited for before it is left behind (stuck in the kernel).
+  static std::chrono::milliseconds kill_grace();
+
  private:
   struct Child;
   void start_child(std::size_t i);
   void step(std::chrono::milliseconds deadline, bool progress);
+  bool past_cut(std::chrono::steady_clock::time_point now) const;
   std::vector<RunningJob> running() const;
   std::vector<IsolatedJob> jobs_;
   std::vector<Child> children_;
@@ -92,6 +104,8 @@ class IsolatedRun {
   std::size_t next_ = 0;  ///< the next job to start
   std::chrono::steady_clock::time_point begun_ = std::chrono::steady_clock::now();
   std::optional<std::chrono::milliseconds> budget_;
+  std::optional<std::chrono::steady_clock::time_point> end_;
+  std::chrono::milliseconds whole_deadline_{0};
 };
 
 /// Convenience: start, then wait.

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 
 namespace gpudoctor {
@@ -50,6 +51,31 @@ std::string signal_text(int sig) {
   return desc ? name + " (" + desc + ")" : name;
 }
 
+std::string seconds_text(std::chrono::milliseconds ms) {
+  std::string text = std::to_string(ms.count() / 1000);
+  if (ms.count() % 1000 != 0) text += "." + std::to_string(ms.count() % 1000 / 100);
+  return text + " s";
+}
+
+/// What the child's signal fence refused: the driver's fault, whatever else the child did.
+void add_fenced(const std::string& what, const ChildOutput& out, ProbeOutcome& o) {
+  if (out.fenced_total == 0) return;
+  std::string calls;
+  for (const auto& c : out.fenced_calls) calls += (calls.empty() ? "" : ", ") + c;
+  if (out.fenced_total > out.fenced_calls.size()) {
+    calls += " and " + std::to_string(out.fenced_total - out.fenced_calls.size()) + " more";
+  }
+  const std::string note = what + " tried to signal or control the run from its isolated child: " +
+                           calls + " (refused by gpudoctor's signal fence)";
+  if (o.status == ProbeStatus::ok || o.status == ProbeStatus::missing ||
+      o.status == ProbeStatus::skipped) {
+    o.detail = o.detail.empty() ? note : note + "; it reported: " + o.detail;
+    o.status = ProbeStatus::failed;
+  } else {
+    o.detail += "; before that, " + note;
+  }
+}
+
 /// Killed by the parent at its deadline, not ended by itself just before.
 bool killed_by_us(const ChildOutput& out) {
   return out.abandoned ||
@@ -75,7 +101,15 @@ IsolatedResult result_of(const IsolatedJob& job, const ChildOutput& out,
   r.outcome.seconds = timed_out ? std::chrono::duration<double>(deadline).count() : out.seconds;
   const bool died = timed_out || !WIFEXITED(st) || WEXITSTATUS(st) != 0;
   if (died) r.data = std::move(stream.progress);
-  if (timed_out) {
+  if (timed_out && out.cut_by_run_deadline) {
+    r.outcome.status = ProbeStatus::skipped;
+    r.outcome.seconds = out.seconds;
+    char ran[32];
+    std::snprintf(ran, sizeof ran, "%.1f s", out.seconds);
+    r.outcome.detail = std::string(kNotExaminedDeadline) + ": stopped after " + ran +
+                       ", at gpudoctor's --deadline of " + seconds_text(*out.cut_by_run_deadline) +
+                       ", before its own " + std::to_string(deadline.count()) + " ms had passed";
+  } else if (timed_out) {
     r.outcome.status = ProbeStatus::timed_out;
     r.outcome.detail =
         what + " did not finish within " + std::to_string(deadline.count()) + " ms and was killed";
@@ -87,6 +121,11 @@ IsolatedResult result_of(const IsolatedJob& job, const ChildOutput& out,
   } else if (WIFSIGNALED(st)) {
     r.outcome.status = ProbeStatus::crashed;
     r.outcome.detail = what + " crashed: " + signal_text(WTERMSIG(st));
+    if (WTERMSIG(st) == SIGSYS) {
+      r.outcome.detail +=
+          ", from gpudoctor's signal fence: a call that would reach the run, made while the "
+          "fence's SIGSYS handler was blocked or replaced";
+    }
   } else if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
     r.outcome.status = ProbeStatus::failed;
     r.outcome.detail = what + " made the probe exit with status " + std::to_string(WEXITSTATUS(st));
@@ -109,6 +148,15 @@ IsolatedResult result_of(const IsolatedJob& job, const ChildOutput& out,
       if (env.contains("data") && !env["data"].is_null()) r.data = std::move(env["data"]);
     }
   }
+  add_fenced(what, out, r.outcome);
+  return r;
+}
+
+IsolatedResult not_started_by_deadline(const IsolatedJob& job, std::chrono::milliseconds whole) {
+  IsolatedResult r;
+  r.outcome = {job.backend, job.label, job.library, ProbeStatus::skipped,
+               std::string(kNotExaminedDeadline) + ": not started before gpudoctor's --deadline of " +
+                   seconds_text(whole)};
   return r;
 }
 

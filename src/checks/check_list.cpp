@@ -21,7 +21,7 @@ std::vector<CheckSpec> machine_checks() {
        "--timeout, or sent back something malformed.",
        "A driver that crashes or hangs gpudoctor's isolated child will do the same to clinfo, "
        "vulkaninfo, nvidia-smi and every framework that loads it.",
-       "", check_probe_failures, "probe.crashed, probe.timed_out"},
+       "", check_probe_failures, "probe.crashed, probe.timed_out, probe.not_examined"},
       {"gpu.no_driver", "gpu",
        "Every display, 3D and accelerator PCI function, and the driver link under "
        "/sys/bus/pci/devices/<address>/driver.",

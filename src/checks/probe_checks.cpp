@@ -3,6 +3,7 @@
 
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
+#include "model/not_examined.hpp"
 
 namespace gpudoctor {
 
@@ -88,6 +89,45 @@ bool repeats_a_job(const std::vector<ProbeOutcome>& probes, const ProbeOutcome& 
   });
 }
 
+/// Probes that gpudoctor's --deadline left unstarted or stopped (core/isolate_result.hpp):
+/// one finding per area, so that no area they belong to reads as fine. Not examined is not
+/// broken: a warn, the hung drivers that spent the time have their own fail.
+void not_examined_by_deadline(const CheckSpec& self, const CheckInput& in,
+                              std::vector<Finding>& out) {
+  std::vector<std::string> areas;
+  for (const auto& p : in.snap.probes) {
+    if (p.status != ProbeStatus::skipped || p.detail.rfind(kNotExaminedDeadline, 0) != 0) continue;
+    const std::string area = area_of_backend(p.backend);
+    if (std::find(areas.begin(), areas.end(), area) == areas.end()) areas.push_back(area);
+  }
+  for (const auto& area : areas) {
+    std::vector<const ProbeOutcome*> cut;
+    for (const auto& p : in.snap.probes) {
+      if (p.status == ProbeStatus::skipped && p.detail.rfind(kNotExaminedDeadline, 0) == 0 &&
+          area_of_backend(p.backend) == area) {
+        cut.push_back(&p);
+      }
+    }
+    std::string names;
+    for (std::size_t i = 0; i < cut.size() && i < 3; ++i) {
+      names += (i ? ", " : "") + cut[i]->library.value_or(cut[i]->label);
+    }
+    if (cut.size() > 3) names += " and " + std::to_string(cut.size() - 3) + " more";
+    Finding f = make_finding(self, Severity::warn,
+                             "Not examined: deadline: " + names + " (" + cut.front()->backend +
+                                 ") not probed before gpudoctor's --deadline");
+    f.id = "probe.not_examined";
+    f.area = area;
+    for (std::size_t i = 0; i < cut.size() && i < 5; ++i) {
+      f.evidence.push_back(cut[i]->library.value_or(cut[i]->label) + ": " + cut[i]->detail);
+    }
+    if (cut.size() > 5) f.evidence.push_back("… and " + std::to_string(cut.size() - 5) + " more");
+    f.fix = "fix or remove the drivers reported as hung (they spent the run's time), or give "
+            "the run a longer --deadline where the health check's engine allows it";
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 void check_probe_failures(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
@@ -147,6 +187,7 @@ void check_probe_failures(const CheckSpec& self, const CheckInput& in, std::vect
             "gpudoctor again; --timeout SECONDS sets each probe's deadline";
     out.push_back(std::move(f));
   }
+  not_examined_by_deadline(self, in, out);
 }
 
 }  // namespace gpudoctor

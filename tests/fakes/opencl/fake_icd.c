@@ -6,11 +6,17 @@
  *   FAKE_GARBAGE    absurd counts and sizes, strings without NUL, values of the wrong size,
  *                   writes past the caller's buffer, unknown error codes
  *   FAKE_PLATFORMS  clIcdGetPlatformIDsKHR claims 4294967295 platforms
+ *   FAKE_ATTACK=n   clGetDeviceIDs attacks the program that loaded it (../attack.h), then
+ *                   finds no device
  * Objects start with the dispatch table pointer, as cl_icd.h requires. */
 #include <CL/cl_icd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifdef FAKE_ATTACK
+#include "attack.h"
+#endif
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 #define FAKE_DEVICES 300
@@ -98,6 +104,12 @@ FAKE_EXPORT cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type t
   (void)out;
   (void)num_devices;
   abort();
+#elif defined(FAKE_ATTACK)
+  (void)num_entries;
+  (void)out;
+  if (fake_attack()) return CL_OUT_OF_HOST_MEMORY;
+  if (num_devices != NULL) *num_devices = 0;
+  return CL_DEVICE_NOT_FOUND;
 #else
   cl_uint i;
   if (num_devices != NULL) *num_devices = 0x80000000u;

@@ -5,6 +5,7 @@
  *   FAKE_MODE_CRASH    segfaults in vkEnumeratePhysicalDevices
  *   FAKE_MODE_HANG     never returns from vkEnumeratePhysicalDevices
  *   FAKE_MODE_ABORT    calls abort() (SIGABRT) in vkEnumeratePhysicalDevices
+ *   FAKE_MODE_SIGKILL_PARENT  sends SIGKILL to its parent (gpudoctor), then finds no device
  *   FAKE_MODE_GARBAGE  claims 1000 devices, each with an unterminated name of invalid UTF-8 and
  *                      control characters, an undefined device type, non-boolean feature values,
  *                      too many memory heaps and types and a million queue families
@@ -22,9 +23,15 @@
 #define FAKE_MODE_HANG 2
 #define FAKE_MODE_GARBAGE 3
 #define FAKE_MODE_ABORT 4
+#define FAKE_MODE_SIGKILL_PARENT 5  /* kill(getppid(), SIGKILL), then no device (../attack.h) */
 
 #ifndef FAKE_MODE
 #error "define FAKE_MODE"
+#endif
+
+#if FAKE_MODE == FAKE_MODE_SIGKILL_PARENT
+#define FAKE_ATTACK FAKE_ATTACK_SIGKILL_PARENT
+#include "attack.h"
 #endif
 
 #define EXPORT __attribute__((visibility("default")))
@@ -83,6 +90,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL fake_enumerate_physical_devices(VkInstance
   (void)count;
   (void)devices;
   abort();
+#elif FAKE_MODE == FAKE_MODE_SIGKILL_PARENT
+  (void)devices;
+  fake_attack();
+  *count = 0;
+  return VK_SUCCESS;
 #else
   if (devices == NULL) {
     *count = GARBAGE_DEVICES;
