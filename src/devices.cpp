@@ -214,6 +214,7 @@ class Merger {
 
   void seen(std::size_t l, std::size_t at, const DeviceIdentity& id) {
     const DeviceList& list = *lists_[l].list;
+    if (list.pci_list) return;  // MergedDevice::pci says it, not seen_by
     MergedDevice& m = out_[at];
     auto& positions = m.seen_by[std::string(list.api)];
     const bool first = positions.empty();

@@ -90,7 +90,8 @@ struct DeviceList {
   Json (*json)(const Snapshot&, std::size_t position) = nullptr;
   bool json_first_only = false;  ///< one object (its first device) or null, not an array
   /// The bus's own list of functions (PCI): each is a device of its own, never joined, and the
-  /// device it makes takes the name of the highest-ranked API that sees it.
+  /// device it makes takes the name of the highest-ranked API that sees it (MergedDevice::pci
+  /// holds its position; seen_by does not).
   bool pci_list = false;
   bool joins_on_ids = true;      ///< may join on vendor (+device) id where exactly one fits
   bool one_per_device = false;   ///< lists each device once: never joins, by ids, one it saw

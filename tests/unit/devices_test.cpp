@@ -221,7 +221,7 @@ std::vector<Backend> with_fake_row() {
   fake.title = "Fake Level Zero";
   DeviceList list;
   list.api = "fake_ze";
-  list.order = kJoinDriver + 40;
+  list.order = kJoinApi + 40;  // after Vulkan, whose UUID it joins on
   list.rank = NameRank::kOpenCl;
   list.identities = fake_identities;
   list.json = fake_json;
@@ -271,7 +271,8 @@ TEST(MergeDevices, AFakeBackendRowJoinsPciByAddressAndByUuid) {
   EXPECT_EQ(d[1].in("fake_ze"), std::vector<std::size_t>{1});
   EXPECT_EQ(d[1].pci, 1u);
   EXPECT_EQ(d[1].in("vulkan").size(), 1u);
-  EXPECT_EQ(d[1].name, "PCI device 8086:56a0");  // Vulkan (unnamed here) outranks it
+  // Vulkan (unnamed here) outranks it: the name is pci.ids', as it would be without the row.
+  EXPECT_EQ(d[1].name_source, "builtin pci.ids");
   // Without the row, the registry's merge does not know it.
   EXPECT_TRUE(merge_devices(s)[0].in("fake_ze").empty());
   // query --json shows its view of each device under its name.
