@@ -61,9 +61,9 @@ std::pair<std::string, std::string> node_name_and_source(const Options& opt,
   // A report for a public ticket names no node: the name stays only where the fleet asks for
   // it (--node-name, --brief; check's --prometheus, whose metrics carry it).
   if (opt.command == Command::report && !opt.node_name && !opt.brief) return {"", ""};
-  // Under --sysroot, SLURMD_NODENAME and NODE_NAME are this machine's, not the image's.
-  const auto n = resolve_node_name(opt.node_name, opt.sysroot ? Environment() : env,
-                                   host_name(opt));
+  // SLURMD_NODENAME and NODE_NAME stay: the engine sets them for the node it runs on, also
+  // when it looks at the host through --sysroot (the Kubernetes DaemonSet's /host).
+  const auto n = resolve_node_name(opt.node_name, env, host_name(opt));
   if (!n) return {"", ""};
   return {n->name, n->source};
 }

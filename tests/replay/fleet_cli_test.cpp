@@ -150,15 +150,26 @@ TEST(FleetCheck, AnUnwritableTextfileIsAnOutputError) {
   EXPECT_NE(r.err.find("--prometheus "), std::string::npos) << r.err;
 }
 
+// Issue 29 §7 changed this on purpose: a plain `report` is for a public ticket and names no
+// node; the name survives redaction where the report is made for the fleet.
 TEST(FleetReport, TheNodeNameSurvivesRedaction) {
-  auto r =
-      test::run_gpudoctor({"report", "--no-smoke", "--sysroot", fixture("server-h100-torch-cu124")},
-                          {"CONDA_PREFIX=/opt/conda", "SLURMD_NODENAME=gpu-r012-n06"});
+  const std::vector<std::string> env{"CONDA_PREFIX=/opt/conda", "SLURMD_NODENAME=gpu-r012-n06"};
+  auto plain = test::run_gpudoctor(
+      {"report", "--no-smoke", "--sysroot", fixture("server-h100-torch-cu124")}, env);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_TRUE(Json::parse(plain.out)["node"].is_null());
+  EXPECT_EQ(plain.out.find("gpu-r012-n06"), std::string::npos);
+  const auto brief = test::run_gpudoctor(
+      {"report", "--brief", "--no-smoke", "--sysroot", fixture("server-h100-torch-cu124")}, env);
+  EXPECT_EQ(Json::parse(brief.out)["node"], "gpu-r012-n06");
+  auto r = test::run_gpudoctor({"report", "--no-smoke", "--node-name", "gpu-r012-n06",
+                                "--sysroot", fixture("server-h100-torch-cu124")},
+                               env);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Json doc = Json::parse(r.out);
   EXPECT_EQ(doc["redaction"]["redacted"], true);
   EXPECT_EQ(doc["node"]["name"], "gpu-r012-n06");
-  EXPECT_EQ(doc["node"]["source"], "SLURMD_NODENAME");
+  EXPECT_EQ(doc["node"]["source"], "--node-name");
   EXPECT_EQ(doc["brief"]["node"], "gpu-r012-n06");
   EXPECT_EQ(doc["brief"]["gpus"][0]["count"], 8);
   EXPECT_EQ(doc["brief"]["versions"]["driver"]["NVIDIA kernel module"], "550.127.05");

@@ -17,14 +17,15 @@ constexpr const char* kForged =
     "\n\n0 failures, 0 warnings, 0 notes.  Every device and detail: "
     "gpudoctor query\n\x1b[8m";
 
-/// Every string under a "name" (or "model") member that names the A100, with the forgery after it.
+/// Every string under a "name" or "device_name" member (pci.devices[].device_name is what the
+/// text shows) that names the A100, with the forgery after it.
 int forge_names(Json& j, const std::string& key = "") {
   int n = 0;
   if (j.is_object()) {
     for (auto& [k, v] : j.items()) n += forge_names(v, k);
   } else if (j.is_array()) {
     for (auto& v : j) n += forge_names(v, key);
-  } else if (j.is_string() && (key == "name" || key == "model" || key == "product_name") &&
+  } else if (j.is_string() && (key == "name" || key == "device_name" || key == "product_name") &&
              j.get<std::string>().find("A100") != std::string::npos) {
     j = j.get<std::string>() + kForged;
     ++n;

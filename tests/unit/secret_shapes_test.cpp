@@ -145,8 +145,9 @@ TEST(RedactReport, TheNodeNameStaysOnlyInReportsForTheFleet) {
   EXPECT_TRUE(j["node"].is_null()) << j["node"].dump();
   EXPECT_EQ(j["brief"]["node"], "");
   EXPECT_EQ(r.out.find("analyst-box"), std::string::npos);
-  // For the fleet: the image's name, not the analysing machine's.
-  r = test::run_gpudoctor({"report", "--brief", "--sysroot", root}, env);
+  // For the fleet: the image's name, not the analysing machine's (the engine's variables,
+  // set for the node it runs on, would come first).
+  r = test::run_gpudoctor({"report", "--brief", "--sysroot", root});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   j = Json::parse(r.out);
   EXPECT_EQ(j["node"], "imagenode07");
