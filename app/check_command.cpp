@@ -32,7 +32,11 @@ int nothing_recognised(const Options& opt, const Environment& env, const Diagnos
   if (opt.json) {
     Json j = paste_json(d.paste->reading, {ask});
     j["recognised"] = false;
-    return emit(dump_json(Json{{"schema_version", kSchemaVersion}, {"paste", j}}, 2) + "\n",
+    return emit(dump_json(Json{{"schema_version", kSchemaVersion},
+                               {"findings", Json::array()},
+                               {"paste", j}},
+                          2) +
+                    "\n",
                 kExitOk, false, Style::plain());
   }
   const Style style = stdout_style(opt.color, env);

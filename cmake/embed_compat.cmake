@@ -23,8 +23,8 @@ foreach(name IN LISTS names)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
   string(REPEAT "0x..," 20 twenty)
   string(REGEX REPLACE "(${twenty})" "\\1\n" bytes "${bytes}")
-  string(APPEND arrays "// ${name}\nconst unsigned char kFile${index}[] = {\n${bytes}0x00};\n\n")
-  string(APPEND entries "      {\"${name}\", view(kFile${index}, ${size})},\n")
+  string(APPEND arrays "// ${name}\nconst unsigned char k_${FUNC}_${index}[] = {\n${bytes}0x00};\n\n")
+  string(APPEND entries "      {\"${name}\", view_${FUNC}(k_${FUNC}_${index}, ${size})},\n")
   math(EXPR index "${index} + 1")
 endforeach()
 
@@ -39,7 +39,7 @@ namespace gpudoctor {
 
 namespace {
 
-${arrays}std::string_view view(const unsigned char* bytes, std::size_t size) {
+${arrays}std::string_view view_${FUNC}(const unsigned char* bytes, std::size_t size) {
   return std::string_view(reinterpret_cast<const char*>(bytes), size);
 }
 

@@ -2,6 +2,7 @@
 // may start; WSL 2 reaches the GPU through /dev/dxg. Both from files only.
 #include "nvidia/nvidia_readers.hpp"
 #include "parse/dpkg_status.hpp"
+#include "model/pci.hpp"
 #include "parse/pci_sysfs.hpp"
 #include "text.hpp"
 
@@ -9,7 +10,6 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr std::uint16_t kNvidia = 0x10de;
 constexpr std::uint32_t kBridgeOther = 0x0680;  // PCI class 06 (bridge), subclass 80 (other)
 constexpr const char* kUnit = "nvidia-fabricmanager.service";
 // NVIDIA's packages name it nvidia-fabricmanager-<branch> (Ubuntu adds the same names); the
@@ -31,7 +31,7 @@ std::vector<NvSwitch> nvswitches(const Root& paths) {
   const std::string base = "/sys/bus/pci/devices";
   for (const auto& address : paths.list(base)) {
     const std::string dir = join_path(base, address);
-    if (hex_file(paths, dir + "/vendor") != std::optional<std::uint32_t>(kNvidia)) continue;
+    if (hex_file(paths, dir + "/vendor") != std::optional<std::uint32_t>(kPciVendorNvidia)) continue;
     auto cls = hex_file(paths, dir + "/class");
     if (!cls || (*cls >> 8) != kBridgeOther) continue;
     NvSwitch s;

@@ -4,6 +4,7 @@
 
 #include "nvidia/nvidia_readers.hpp"
 #include "parse/nvidia_supported_gpus.hpp"
+#include "model/pci.hpp"
 #include "parse/pci_sysfs.hpp"
 #include "text.hpp"
 
@@ -11,7 +12,6 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr std::uint16_t kNvidia = 0x10de;
 constexpr const char* kFile = "supported-gpus.json";
 
 // Where packages install it, first match wins. The driver's documentation directory
@@ -80,7 +80,7 @@ std::optional<DriverGpuTable> probe_driver_gpu_table(
   const std::string base = "/sys/bus/pci/devices";
   for (const auto& address : paths.list(base)) {
     const std::string dir = join_path(base, address);
-    if (hex16(paths, dir + "/vendor") != std::optional<std::uint16_t>(kNvidia)) continue;
+    if (hex16(paths, dir + "/vendor") != std::optional<std::uint16_t>(kPciVendorNvidia)) continue;
     auto cls = paths.read_line(dir + "/class");
     auto class_code = cls ? parse_hex_attribute(*cls) : std::nullopt;
     if (!class_code || ((*class_code >> 16) != 0x03 && (*class_code >> 16) != 0x12)) continue;

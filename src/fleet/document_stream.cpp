@@ -9,7 +9,7 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr std::size_t kChunk = 1 << 16;
+constexpr std::size_t kDocumentChunk = 1 << 16;
 
 bool blank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -26,10 +26,10 @@ bool DocumentStream::fill() {
     at_ = 0;
   }
   const std::size_t had = buf_.size();
-  buf_.resize(had + kChunk);
+  buf_.resize(had + kDocumentChunk);
   std::size_t n = 0;
   try {
-    n = read_(buf_.data() + had, kChunk);
+    n = read_(buf_.data() + had, kDocumentChunk);
   } catch (const std::exception& e) {
     error_ = std::string("cannot be read (") + e.what() + ")";
   }

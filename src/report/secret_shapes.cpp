@@ -8,9 +8,9 @@ namespace gpudoctor {
 
 namespace {
 
-bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool token_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-bool base64url(char c) { return word_char(c) || c == '-'; }
+bool base64url(char c) { return token_char(c) || c == '-'; }
 
 /// A token issued with a fixed prefix: the prefix, the characters its body is made of, and the
 /// fewest of them that make it one (fewer is a word that merely starts so: "sk-learn").
@@ -26,10 +26,10 @@ const Prefixed kPrefixed[] = {
     // refresh; [A-Za-z0-9_], 36 after the prefix today, up to 255 announced.
     // https://github.blog/changelog/2021-03-31-authentication-token-format-updates-are-generally-available/
     // https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/about-authentication-to-github#githubs-token-formats
-    {"ghp_", word_char, 30}, {"gho_", word_char, 30}, {"ghu_", word_char, 30},
-    {"ghs_", word_char, 30}, {"ghr_", word_char, 30},
+    {"ghp_", token_char, 30}, {"gho_", token_char, 30}, {"ghu_", token_char, 30},
+    {"ghs_", token_char, 30}, {"ghr_", token_char, 30},
     // Fine-grained personal access tokens (the same docs page).
-    {"github_pat_", word_char, 22},
+    {"github_pat_", token_char, 22},
     // Hugging Face user access tokens, "hf_…": https://huggingface.co/docs/hub/security-tokens
     {"hf_", alnum, 30},
     // Slack: xoxb- bot, xoxp- user, xoxa-/xoxr- and xoxe- app and refresh, xoxs- legacy, xoxc-
@@ -73,7 +73,7 @@ std::size_t aws_key_end(std::string_view s, std::size_t at) {
                             std::isdigit(static_cast<unsigned char>(s[end])) != 0)) {
     ++end;
   }
-  return end - at == 20 && (end == s.size() || !word_char(s[end])) ? end : 0;
+  return end - at == 20 && (end == s.size() || !token_char(s[end])) ? end : 0;
 }
 
 /// A JSON Web Token in compact form: BASE64URL(header).BASE64URL(payload).BASE64URL(signature),
@@ -135,7 +135,7 @@ std::string strip_secret_shapes(std::string_view text, int& removed) {
   };
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (i < copied) continue;
-    const bool boundary = i == 0 || !word_char(text[i - 1]);
+    const bool boundary = i == 0 || !token_char(text[i - 1]);
     if (boundary) {
       bool found = false;
       for (const auto& p : kPrefixed) {

@@ -179,7 +179,8 @@ TEST(OlderReports, RocmFindingsOfAnOlderReportAreThoseOfTheTree) {
       {"check", "--json", "--from", tree + "/report-before-access-moved.json"});
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
   std::vector<Json> from_report;
-  for (const auto& f : Json::parse(r.out)["findings"]) {
+  const Json report = Json::parse(r.out);  // kept: a range over a temporary's member dangles
+  for (const auto& f : report["findings"]) {
     if (f["area"] == "rocm") from_report.push_back(f);
   }
   ASSERT_FALSE(from_tree.empty());
