@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "knowledge/message_pattern.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -111,14 +112,8 @@ bool no_value(std::string_view v) {
          l == "not available" || l == "unknown";
 }
 
-std::string leading_version(std::string_view s) {
-  s = trim(s);
-  std::size_t i = 0;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) != 0 || s[i] == '.')) ++i;
-  std::string out(s.substr(0, i));
-  while (!out.empty() && out.back() == '.') out.pop_back();
-  return out;
-}
+// The message entries' version captures and the readers' versions are read the same way.
+std::string leading_version(std::string_view s) { return leading_number(s); }
 
 std::optional<int> packed_cuda_version(std::string_view text) {
   const std::string v = leading_version(text);
