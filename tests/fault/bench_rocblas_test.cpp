@@ -14,7 +14,7 @@
 #include "core/isolate.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace bench_rocblas_test {
 
 using namespace std::chrono_literals;
 
@@ -98,5 +98,5 @@ TEST(BenchRocblasFake, NoRocblasNoSeries) {
   EXPECT_TRUE(bench_with("nonexistent").empty());
 }
 
-}  // namespace
+}  // namespace bench_rocblas_test
 }  // namespace gpudoctor

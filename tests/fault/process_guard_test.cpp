@@ -29,7 +29,7 @@
 extern char** environ;  // NOLINT
 
 namespace gpudoctor {
-namespace {
+namespace process_guard_test {
 
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
@@ -396,5 +396,5 @@ TEST(ProcessGuard, DriversThatAllHangCannotHoldTheRunPastItsBudget) {
   EXPECT_EQ(timed_out + skipped, 40u);
 }
 
-}  // namespace
+}  // namespace process_guard_test
 }  // namespace gpudoctor

@@ -75,7 +75,17 @@ TEST(FleetSummaryIo, AStreamOfEmptyDocumentsStaysInBoundedMemory) {
   EXPECT_EQ(io.r.exit_code, 0) << io.r.err;
   EXPECT_NE(io.r.out.find("1 node from 2097153 reports (2097152 unreadable)"), std::string::npos)
       << io.r.out.substr(0, 300);
-  EXPECT_LT(io.max_rss_kib, 48 * 1024) << "peak RSS " << io.max_rss_kib << " KiB";
+  // AddressSanitizer keeps freed memory in quarantine (256 MB by default) and maps shadow
+  // memory, so the peak says nothing about gpudoctor there; bench/complexity_bench.py measures
+  // the same stream side by side in a plain build.
+#ifdef GPUDOCTOR_ASAN
+  constexpr bool kSanitized = true;
+#else
+  constexpr bool kSanitized = false;
+#endif
+  if (!kSanitized) {
+    EXPECT_LT(io.max_rss_kib, 48 * 1024) << "peak RSS " << io.max_rss_kib << " KiB";
+  }
 }
 
 }  // namespace

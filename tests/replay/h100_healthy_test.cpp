@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace h100_healthy_test {
 
 constexpr const char* kFixture = "server-h100-torch-cu124";
 constexpr const char* kDriver = "550.127.05";  // "Nvidia driver version: 550.127.05"
@@ -149,5 +149,5 @@ TEST(HealthyH100, TorchAgainstTheDriverPassesAndFailsOnAnOlderDriver) {
   EXPECT_EQ(older.exit_code, 1);
 }
 
-}  // namespace
+}  // namespace h100_healthy_test
 }  // namespace gpudoctor

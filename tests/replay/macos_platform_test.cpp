@@ -12,7 +12,7 @@
 #include "text.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace macos_platform_test {
 
 /// What only a Linux fix or diagnosis says. None of it means anything on macOS.
 const std::vector<std::string> kLinuxOnly = {
@@ -157,5 +157,5 @@ TEST(MacosPlatform, LinuxTreeKeepsItsLinuxAdvice) {
       << r.out;
 }
 
-}  // namespace
+}  // namespace macos_platform_test
 }  // namespace gpudoctor

@@ -10,7 +10,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace macos_scenarios_test {
 
 /// The fixture Macs' user, and a PATH with no interpreter of this machine (test::run_gpudoctor
 /// drops the shell's other choices), so that only a test's own variables count.
@@ -316,5 +316,5 @@ TEST(MacosScenario, MoltenVkJoinsTheSystemProfilerGpu) {
   EXPECT_EQ(merged[0].in("vulkan"), std::vector<std::size_t>{0});
 }
 
-}  // namespace
+}  // namespace macos_scenarios_test
 }  // namespace gpudoctor

@@ -19,7 +19,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace nvidia_system_test {
 
 // ---------------------------------------------------------------------------------------------
 // Running gpudoctor
@@ -402,5 +402,5 @@ TEST(RootResolve, AbsoluteLinksStayUnderTheRoot) {
   EXPECT_EQ(join_path("/usr/lib/", "/libcuda.so"), "/usr/lib/libcuda.so");
 }
 
-}  // namespace
+}  // namespace nvidia_system_test
 }  // namespace gpudoctor

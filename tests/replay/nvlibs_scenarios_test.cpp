@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace nvlibs_scenarios_test {
 
 struct Checked {
   int exit_code = -1;
@@ -199,5 +199,5 @@ TEST(NvlibsScenario, Wsl2WithTheLinuxDriverInstalledInside) {
   EXPECT_TRUE(problems(fixed).empty()) << fixed.report["findings"].dump();
 }
 
-}  // namespace
+}  // namespace nvlibs_scenarios_test
 }  // namespace gpudoctor

@@ -20,7 +20,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace output_files_test {
 
 using test::IoSetup;
 using test::run_io;
@@ -191,5 +191,5 @@ TEST(OutputFiles, AClosedStandardOutputIsAnErrorAndTakesNoFilesPlace) {
   EXPECT_TRUE(is_report(slurp(out)));
 }
 
-}  // namespace
+}  // namespace output_files_test
 }  // namespace gpudoctor

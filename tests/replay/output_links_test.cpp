@@ -17,7 +17,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace output_links_test {
 
 using test::IoSetup;
 using test::run_io;
@@ -157,5 +157,5 @@ TEST(OutputLinks, TwoOutputsThatAreOneFileAreAUsageError) {
   EXPECT_EQ(io.r.exit_code, 0) << io.r.err;
 }
 
-}  // namespace
+}  // namespace output_links_test
 }  // namespace gpudoctor

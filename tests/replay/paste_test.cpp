@@ -4,7 +4,7 @@
 #include "paste_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace paste_test {
 
 using namespace paste_test;
 
@@ -392,5 +392,5 @@ TEST(PasteReaders, NothingRecognisedIsNoPart) {
   EXPECT_TRUE(read_pasted("").parts.empty());
 }
 
-}  // namespace
+}  // namespace paste_test
 }  // namespace gpudoctor

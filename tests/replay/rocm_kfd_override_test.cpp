@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace rocm_kfd_override_test {
 
 std::vector<Json> rocm_findings_at(const std::string& root, std::vector<std::string> env = {}) {
   return test::area_findings(root, "rocm", env);
@@ -198,5 +198,5 @@ TEST(RocmOverride, PerNodeVariableWinsOverTheProcessWideOne) {
   EXPECT_TRUE(has(fs[0], "HSA_OVERRIDE_GFX_VERSION_2=11.0.0"));
 }
 
-}  // namespace
+}  // namespace rocm_kfd_override_test
 }  // namespace gpudoctor

@@ -10,7 +10,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace rocm_scenarios_test {
 
 /// `gpudoctor check` on a fixture, with extra environment: the findings of the rocm area.
 std::vector<Json> rocm_findings(const std::string& fixture, std::vector<std::string> env = {}) {
@@ -219,5 +219,5 @@ TEST(RocmChecks, TorchRocmBuildJudgedByItsRocmRelease) {
   EXPECT_NE(f->fix->find("HSA_OVERRIDE_GFX_VERSION=10.3.0"), std::string::npos) << *f->fix;
 }
 
-}  // namespace
+}  // namespace rocm_scenarios_test
 }  // namespace gpudoctor

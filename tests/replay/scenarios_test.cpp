@@ -6,7 +6,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace scenarios_test {
 
 struct Checked {
   int exit_code;
@@ -131,5 +131,5 @@ TEST(Scenario, UnboundDatacenterGpuIsNamed) {
   EXPECT_EQ(finding(c, "gpu.no_driver"), nullptr);
 }
 
-}  // namespace
+}  // namespace scenarios_test
 }  // namespace gpudoctor

@@ -15,7 +15,7 @@
 #include "json.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace compat_test {
 
 Version v(const char* text) {
   auto parsed = parse_version(text);
@@ -307,5 +307,5 @@ TEST(CompatData, TablesAreConsistent) {
   }
 }
 
-}  // namespace
+}  // namespace compat_test
 }  // namespace gpudoctor

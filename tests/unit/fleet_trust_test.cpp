@@ -8,7 +8,7 @@
 #include "fleet/summary.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace fleet_trust_test {
 
 NodeReport node(const std::string& name, const std::string& at = "2026-11-21T10:55:00Z") {
   NodeReport r;
@@ -73,5 +73,5 @@ TEST(FleetTrust, AReportDatedInTheFutureMakesNoOtherNodeStale) {
   EXPECT_TRUE(t.failing.empty());
 }
 
-}  // namespace
+}  // namespace fleet_trust_test
 }  // namespace gpudoctor

@@ -12,7 +12,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace framework_checks_test {
 
 std::vector<Finding> run(const Snapshot& s) {
   auto devices = merge_devices(s);
@@ -194,5 +194,5 @@ TEST(FrameworkChecks, HealthyJaxAndTensorflowOnAnH100SayNothingFalse) {
   }
 }
 
-}  // namespace
+}  // namespace framework_checks_test
 }  // namespace gpudoctor

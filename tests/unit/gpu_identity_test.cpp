@@ -16,7 +16,7 @@
 #include "text.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace gpu_identity_test {
 
 const CompatData& data() { return builtin_compat(); }
 
@@ -206,5 +206,5 @@ TEST(GpuIdentity, AnAmdGpuKfdNamesOnlyByTargetGetsItsChip) {
   EXPECT_EQ(d[0].name_source, "builtin pci.ids");
 }
 
-}  // namespace
+}  // namespace gpu_identity_test
 }  // namespace gpudoctor

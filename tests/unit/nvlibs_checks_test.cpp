@@ -9,7 +9,7 @@
 #include "compat/compat_data.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace nvlibs_checks_test {
 
 std::vector<Finding> run(const Snapshot& s) {
   auto devices = merge_devices(s);
@@ -379,5 +379,5 @@ TEST(WheelConflict, TheFrameworkBuiltAgainstTheNewerCudnnFails) {
                  "python.nvidia_wheel_conflict"));
 }
 
-}  // namespace
+}  // namespace nvlibs_checks_test
 }  // namespace gpudoctor

@@ -11,7 +11,7 @@
 #include "text.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace platform_test {
 
 TEST(Platform, SnapshotIsAMacWhenTheMacosBackendFoundOne) {
   Snapshot s;
@@ -135,5 +135,5 @@ TEST(Platform, LibraryNamesPerPlatform) {
   EXPECT_TRUE(linux_names.metal.empty());
 }
 
-}  // namespace
+}  // namespace platform_test
 }  // namespace gpudoctor

@@ -15,7 +15,7 @@
 #include "text.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace vendored_pci_ids_test {
 
 std::string name_of(std::uint16_t vendor, std::uint16_t device) {
   auto n = builtin_device_name(vendor, device);
@@ -172,5 +172,5 @@ TEST(DeviceIdRanges, AnUnplacedGpuIsNotExaminedNeverPassed) {
   EXPECT_EQ(f[0].title.rfind("not examined: the compute capability of", 0), 0u) << f[0].title;
 }
 
-}  // namespace
+}  // namespace vendored_pci_ids_test
 }  // namespace gpudoctor
