@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "checks/checks.hpp"
+#include "checks/code_targets.hpp"
 
 namespace gpudoctor {
 
@@ -57,6 +58,16 @@ struct GpuCapability {
   bool cc_inferred = false;  ///< from the device-id range its unknown id falls in, not a table row
 };
 std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in);
+/// How the CUDA code a framework package carries runs on a GPU of compute capability `cc`, as
+/// python.*_arch judges it (its libraries as read, its build record, PyTorch's build table), and
+/// what decided it ("sm_86 for sm_89 (read from torch/lib/libtorch_cuda.so)"); nullopt when the
+/// package is no CUDA framework or no code list is known for it.
+struct FrameworkCodeFit {
+  CudaFit fit;
+  std::string fact;
+};
+std::optional<FrameworkCodeFit> framework_code_fit(const CheckInput& in, const PythonPackage& pkg,
+                                                   const Version& cc);
 /// The NVIDIA driver's version: the loaded kernel module, else NVML's answer.
 std::optional<std::string> installed_driver_version(const Snapshot& s);
 

@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "checks/area_status.hpp"
+#include "checks/readiness.hpp"
+#include "compat/compat_data.hpp"
 #include "json_model_writer.hpp"
 #include "render/query_text.hpp"
 #include "render/terminal_text.hpp"
@@ -69,6 +71,55 @@ std::vector<AreaStatus> shown(std::vector<AreaStatus> all, const std::vector<std
   return all;
 }
 
+/// The readiness pairs as `check` shows them under the python line: one line a pair, pairs that
+/// differ only in the GPU's address counted ("×8").
+void render_readiness(std::ostringstream& os, const std::vector<ReadinessPair>& pairs,
+                      const Style& st) {
+  struct Shown {
+    const ReadinessPair* pair;
+    std::string device;
+    std::size_t count;
+  };
+  std::vector<Shown> lines;
+  for (const auto& p : pairs) {
+    std::string device = p.device;
+    if (auto at = device.rfind(" ("); at != std::string::npos) device.resize(at);
+    auto same = std::find_if(lines.begin(), lines.end(), [&](const Shown& l) {
+      return l.device == device && l.pair->framework == p.framework &&
+             l.pair->environment == p.environment && l.pair->verdict == p.verdict;
+    });
+    if (same != lines.end()) {
+      ++same->count;
+    } else {
+      lines.push_back({&p, device, 1});
+    }
+  }
+  for (const auto& l : lines) {
+    const ReadinessPair& p = *l.pair;
+    Severity sev = Severity::ok;
+    if (p.first_failure) {
+      sev = Severity::fail;
+    } else if (p.verdict != "ready") {
+      sev = Severity::warn;
+    }
+    std::string mark_text = sev == Severity::warn ? st.dim("?") : mark(sev, st);
+    std::string device = l.device + (l.count > 1 ? (st.unicode() ? " ×" : " x") + std::to_string(l.count) : "");
+    std::string text = p.framework + " on " + device + ": " + p.verdict;
+    if (p.first_failure) {
+      // Decided by a finding: that finding follows with its evidence and fix; else the fact.
+      for (const auto& v : p.stages) {
+        if (v.stage != *p.first_failure) continue;
+        if (!v.findings.empty()) {
+          text += " (" + join(v.findings, ", ") + ")";
+        } else if (!v.fact.empty()) {
+          text += ": " + v.fact;
+        }
+      }
+    }
+    os << "    " << mark_text << " " << st.fill(single_line(text), 6, 8) << "\n";
+  }
+}
+
 void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
   std::string head = st.fill(single_line(f.title), 6, 6);
   // The id after the title, or under it when the title's last line has no room.
@@ -105,6 +156,9 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
     } else {
       os << summary << "\n";
     }
+    if (a.area == "python") {
+      render_readiness(os, readiness(CheckInput{snap, devices, builtin_compat()}, findings), st);
+    }
     for (const auto& f : findings) {
       if (f.area == a.area) render_finding(os, f, st);
     }
@@ -121,6 +175,7 @@ Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
   return Json{{"schema_version", kSchemaVersion},
               {"areas", area_statuses(snap, devices, findings)},
               {"findings", findings},
+              {"readiness", readiness(CheckInput{snap, devices, builtin_compat()}, findings)},
               {"snapshot", query_json(snap, devices)}};
 }
 
@@ -128,11 +183,13 @@ void write_check_json(JsonWriter& out, const Snapshot& snap,
                       const std::vector<MergedDevice>& devices, const std::vector<Finding>& findings,
                       const Json* paste, const std::vector<std::string>* only_areas) {
   const auto areas = shown(area_statuses(snap, devices, findings), only_areas);
+  const auto pairs = readiness(CheckInput{snap, devices, builtin_compat()}, findings);
   const auto snapshot = [&](JsonWriter& w) { write_query_json(w, snap, devices); };
   JsonMembers members;
   members.add("schema_version", kSchemaVersion);
   members.add("areas", areas);
   members.add("findings", findings);
+  members.add("readiness", pairs);
   members.add_written("snapshot", snapshot);
   const auto pasted = [&](JsonWriter& w) { w.json(*paste); };
   if (paste) members.add_written("paste", pasted);
