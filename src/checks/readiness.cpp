@@ -173,6 +173,7 @@ struct PairDevice {
   const MergedDevice* dev = nullptr;
   GpuVendor vendor = GpuVendor::other;
   std::string label;
+  std::optional<GpuCapability> cap;  ///< an NVIDIA GPU's compute capability, as the checks have it
 };
 
 std::string device_label(const MergedDevice& m) {
@@ -193,23 +194,47 @@ bool in_list(std::string_view list, std::string_view word) {
   return false;
 }
 
+/// A finding with what the chain needs of it, worked out once per run: its stage row, and the
+/// GPU names (of the machine's distinct ones) its title or evidence mentions.
+struct PlacedFinding {
+  const Finding* finding;
+  StageOfFinding row;
+  std::vector<std::string> names;
+};
+
+std::vector<PlacedFinding> place_findings(const std::vector<Finding>& findings,
+                                          const std::vector<MergedDevice>& devices) {
+  std::vector<std::string> distinct;
+  for (const auto& m : devices) {
+    if (m.software || m.name.empty()) continue;
+    if (std::find(distinct.begin(), distinct.end(), m.name) == distinct.end()) {
+      distinct.push_back(m.name);
+      if (distinct.size() >= 64) break;  // beyond, a finding naming one GPU is not told apart
+    }
+  }
+  std::vector<PlacedFinding> out;
+  for (const auto& f : findings) {
+    auto row = stage_of_finding(f.id);
+    if (!row) continue;
+    PlacedFinding p{&f, *row, {}};
+    for (const auto& name : distinct) {
+      if (mentions(f, name)) p.names.push_back(name);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 /// Whether a finding concerns this pair: its stage row's vendor and frameworks, and, where it
-/// names one GPU of several, that GPU.
-bool concerns(const Finding& f, const StageOfFinding& row, const FrameworkBuild& fw,
-              const PairDevice& d, const std::vector<MergedDevice>& devices) {
-  if (row.vendor != "any" && (!d.dev || row.vendor != vendor_word(d.vendor))) {
+/// names some of the machine's GPUs, whether this one is among them.
+bool concerns(const PlacedFinding& p, const FrameworkBuild& fw, const PairDevice& d) {
+  if (p.row.vendor != "any" && (!d.dev || p.row.vendor != vendor_word(d.vendor))) {
     // A finding about NVIDIA's driver does not concern "no NVIDIA GPU"; the hardware stage says.
     return false;
   }
-  if (!row.frameworks.empty() && !in_list(row.frameworks, fw.name)) return false;
-  if (!d.dev) return true;
-  // Named another GPU and not this one: about that one.
-  if (mentions(f, d.dev->name)) return true;
-  for (const auto& other : devices) {
-    if (&other == d.dev || other.software || other.name == d.dev->name) continue;
-    if (mentions(f, other.name)) return false;
-  }
-  return true;
+  if (!p.row.frameworks.empty() && !in_list(p.row.frameworks, fw.name)) return false;
+  if (!d.dev || p.names.empty()) return true;
+  return std::find(p.names.begin(), p.names.end(), d.dev->name) != p.names.end();
 }
 
 StageVerdict from_findings(Stage stage, const std::vector<const Finding*>& found) {
@@ -276,17 +301,7 @@ class StageJudge {
     return "the input";
   }
 
-  std::optional<GpuCapability> capability() const {
-    if (!d_.dev || d_.vendor != GpuVendor::nvidia) return std::nullopt;
-    auto caps = nvidia_capabilities(in_);
-    std::size_t i = 0;
-    for (const auto& m : in_.devices) {
-      if (m.vendor_id != std::optional<std::uint32_t>(kPciVendorNvidia) || m.software) continue;
-      if (&m == d_.dev) return i < caps.size() ? std::optional<GpuCapability>(caps[i]) : std::nullopt;
-      ++i;
-    }
-    return std::nullopt;
-  }
+  const std::optional<GpuCapability>& capability() const { return d_.cap; }
 
   std::optional<std::string> gfx_target() const {
     if (!d_.dev || !s_.rocm) return std::nullopt;
@@ -323,7 +338,7 @@ class StageJudge {
       return unexamined(st, "which GPUs the machine has is not in " + origin_words());
     }
     if (d_.vendor == GpuVendor::nvidia) {
-      auto cap = capability();
+      const auto& cap = capability();
       if (cap && cap->cc && !cap->cc->parts.empty()) {
         return ok(st, d_.dev->name + ", compute capability " + cap->cc->text +
                           (cap->cc_inferred ? " (inferred from its device-id range)" : ""));
@@ -444,7 +459,7 @@ class StageJudge {
       return unexamined(st, "which build " + fw_.label + " is (CUDA, ROCm, CPU) was not read");
     }
     if (d_.vendor == GpuVendor::nvidia && fw_.api == "cuda") {
-      auto cap = capability();
+      const auto& cap = capability();
       if (!cap || !cap->cc || cap->cc->parts.empty()) {
         return unexamined(st, "the GPU's compute capability is unknown");
       }
@@ -519,7 +534,7 @@ class StageJudge {
   const PairDevice& d_;
 };
 
-ReadinessPair judge_pair(const CheckInput& in, const std::vector<Finding>& findings,
+ReadinessPair judge_pair(const CheckInput& in, const std::vector<PlacedFinding>& placed,
                          const FrameworkBuild& fw, const PairDevice& d) {
   ReadinessPair pair;
   pair.framework = fw.label;
@@ -533,9 +548,8 @@ ReadinessPair judge_pair(const CheckInput& in, const std::vector<Finding>& findi
       continue;
     }
     std::vector<const Finding*> found;
-    for (const auto& f : findings) {
-      auto row = stage_of_finding(f.id);
-      if (row && row->stage == stage && concerns(f, *row, fw, d, in.devices)) found.push_back(&f);
+    for (const auto& p : placed) {
+      if (p.row.stage == stage && concerns(p, fw, d)) found.push_back(p.finding);
     }
     StageVerdict v = from_findings(stage, found);
     if (v.findings.empty()) v = facts.judge(stage);
@@ -575,8 +589,26 @@ ReadinessPair judge_pair(const CheckInput& in, const std::vector<Finding>& findi
 
 std::vector<ReadinessPair> readiness(const CheckInput& in, const std::vector<Finding>& findings) {
   std::vector<ReadinessPair> out;
+  const auto builds = framework_builds(in.snap);
+  if (builds.empty()) return out;
   const bool mac = readiness_on_macos(in.snap);
-  for (const FrameworkBuild& fw : framework_builds(in.snap)) {
+  const auto placed = place_findings(findings, in.devices);
+  // nvidia_capabilities lists the NVIDIA GPUs in device order: once for every pair, by position.
+  std::vector<std::optional<GpuCapability>> caps(in.devices.size());
+  {
+    auto list = nvidia_capabilities(in);
+    std::size_t i = 0;
+    for (std::size_t k = 0; k < in.devices.size(); ++k) {
+      const auto& m = in.devices[k];
+      if (m.vendor_id != std::optional<std::uint32_t>(kPciVendorNvidia) || m.software) continue;
+      if (i < list.size()) caps[k] = std::move(list[i]);
+      ++i;
+    }
+  }
+  auto cap_of = [&](const MergedDevice* m) -> std::optional<GpuCapability> {
+    return caps[static_cast<std::size_t>(m - in.devices.data())];
+  };
+  for (const FrameworkBuild& fw : builds) {
     const auto want = vendor_of_api(fw.api);
     std::vector<PairDevice> targets;
     for (const auto& m : in.devices) {
@@ -585,15 +617,18 @@ std::vector<ReadinessPair> readiness(const CheckInput& in, const std::vector<Fin
       if (v == GpuVendor::other) continue;
       if (want && v != *want) continue;
       if ((fw.api == "mps" || fw.api == "metal") && !mac) continue;
-      targets.push_back({&m, v, device_label(m)});
+      targets.push_back({&m, v, device_label(m), std::nullopt});
     }
     if (targets.empty()) {
       // A GPU build with no GPU of its vendor; a CPU-only build with no GPU needs nothing.
       if (!want && fw.api != "mps" && fw.api != "metal") continue;
       const GpuVendor v = want ? *want : GpuVendor::apple;
-      targets.push_back({nullptr, v, "no " + std::string(vendor_label(v)) + " GPU"});
+      targets.push_back({nullptr, v, "no " + std::string(vendor_label(v)) + " GPU", std::nullopt});
     }
-    for (const auto& d : targets) out.push_back(judge_pair(in, findings, fw, d));
+    for (auto& d : targets) {
+      if (d.dev && d.vendor == GpuVendor::nvidia) d.cap = cap_of(d.dev);
+      out.push_back(judge_pair(in, placed, fw, d));
+    }
   }
   return out;
 }

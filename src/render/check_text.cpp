@@ -1,6 +1,7 @@
 #include "render/check_text.hpp"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "checks/area_status.hpp"
@@ -81,17 +82,16 @@ void render_readiness(std::ostringstream& os, const std::vector<ReadinessPair>& 
     std::size_t count;
   };
   std::vector<Shown> lines;
+  std::map<std::string, std::size_t> line_of;  // same framework, environment, GPU name, verdict
   for (const auto& p : pairs) {
     std::string device = p.device;
     if (auto at = device.rfind(" ("); at != std::string::npos) device.resize(at);
-    auto same = std::find_if(lines.begin(), lines.end(), [&](const Shown& l) {
-      return l.device == device && l.pair->framework == p.framework &&
-             l.pair->environment == p.environment && l.pair->verdict == p.verdict;
-    });
-    if (same != lines.end()) {
-      ++same->count;
-    } else {
+    const std::string key = p.framework + '\n' + p.environment + '\n' + device + '\n' + p.verdict;
+    auto [at, added] = line_of.emplace(key, lines.size());
+    if (added) {
       lines.push_back({&p, device, 1});
+    } else {
+      ++lines[at->second].count;
     }
   }
   for (const auto& l : lines) {
