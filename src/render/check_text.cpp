@@ -120,6 +120,12 @@ void render_readiness(std::ostringstream& os, const std::vector<ReadinessPair>& 
   }
 }
 
+/// A note that an API has no driver installed at all (opencl.no_icd, vulkan.no_driver as a note):
+/// what the machine could also have, not a cause.
+bool api_without_driver(const Finding& f) {
+  return f.severity == Severity::info && (f.id == "opencl.no_icd" || f.id == "vulkan.no_driver");
+}
+
 void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
   std::string head = st.fill(single_line(f.title), 6, 6);
   // The id after the title, or under it when the title's last line has no room.
@@ -145,7 +151,8 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
                               const std::vector<std::string>* areas) {
   std::ostringstream os;
   std::size_t counts[4] = {0, 0, 0, 0};
-  for (const AreaStatus& a : shown(area_statuses(snap, devices, findings), areas)) {
+  const auto shown_areas = shown(area_statuses(snap, devices, findings), areas);
+  for (const AreaStatus& a : shown_areas) {
     std::string label(a.area);
     label.resize(8, ' ');
     const std::string summary =
@@ -160,7 +167,25 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
       render_readiness(os, readiness(CheckInput{snap, devices, builtin_compat()}, findings), st);
     }
     for (const auto& f : findings) {
-      if (f.area == a.area) render_finding(os, f, st);
+      if (f.area == a.area && !api_without_driver(f)) render_finding(os, f, st);
+    }
+  }
+  // An API with no driver at all is not advice about a GPU's failure: its install line is
+  // shown once, after the areas, as something the machine could also have.
+  std::vector<const Finding*> also;
+  for (const AreaStatus& a : shown_areas) {
+    for (const auto& f : findings) {
+      if (f.area == a.area && api_without_driver(f)) also.push_back(&f);
+    }
+  }
+  if (!also.empty()) {
+    os << "\n" << st.dim("Also possible here, not set up:") << "\n";
+    for (const Finding* f : also) {
+      std::string label(f->area);
+      label.resize(8, ' ');
+      os << "  " << mark(f->severity, st) << " " << label
+         << st.fill(single_line(f->fix.value_or(f->title)), 12, 12) << "  " << st.dim(f->id)
+         << "\n";
     }
   }
   for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
