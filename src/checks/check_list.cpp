@@ -9,6 +9,8 @@ constexpr const char* kCudaInstallGuide =
     "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html";
 constexpr const char* kCudaDriverApiTypes =
     "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html";
+constexpr const char* kOpenModuleGuide =
+    "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html";
 constexpr const char* kOpenClIcdLoader = "https://github.com/KhronosGroup/OpenCL-ICD-Loader";
 constexpr const char* kVulkanLoaderDrivers =
     "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderDriverInterface.md";
@@ -37,6 +39,12 @@ std::vector<CheckSpec> machine_checks() {
        "NVIDIA GPUs whose bound driver is nouveau; modprobe.d files that blacklist nouveau.",
        "nouveau and the NVIDIA driver cannot both own a GPU; CUDA needs NVIDIA's.",
        kCudaInstallGuide, check_nouveau_bound, "", kOnlyLinux},
+      {"nvidia.open_module_gpu", "nvidia",
+       "Which flavour of the nvidia module is loaded (/proc/driver/nvidia/version: \"Open Kernel "
+       "Module\") against each NVIDIA GPU's architecture.",
+       "NVIDIA's open kernel modules drive Turing and newer GPUs only; Maxwell, Pascal and Volta "
+       "GPUs need the proprietary flavour, and under the open one they stay without a driver.",
+       kOpenModuleGuide, check_nvidia_open_module, "", kOnlyLinux},
       {"nvidia.module_not_loaded", "nvidia",
        "An NVIDIA GPU on PCI with no /proc/driver/nvidia/version; Secure Boot state; dkms builds "
        "for the running kernel.",

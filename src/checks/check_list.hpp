@@ -11,6 +11,10 @@ void check_probe_failures(const CheckSpec&, const CheckInput&, std::vector<Findi
 void check_gpu_without_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_no_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nouveau_bound(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_open_module(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+/// The open kernel module is loaded and the NVIDIA GPU at this PCI address is older than Turing,
+/// which the open module does not drive: nvidia.open_module_gpu's cause, not gpu.no_driver's.
+bool open_module_leaves_out(const CheckInput& in, const std::string& pci_address);
 void check_nvidia_module_not_loaded(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_device_nodes(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_workload_access(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

@@ -33,6 +33,7 @@ const std::array kStageRows = {
     StageRow{"nvidia.module_not_loaded", Stage::kernel_driver, "nvidia"},
     StageRow{"nvidia.no_devices", Stage::kernel_driver, "nvidia"},
     StageRow{"nvidia.driver_gpu_table", Stage::kernel_driver, "nvidia"},
+    StageRow{"nvidia.open_module_gpu", Stage::kernel_driver, "nvidia"},
     StageRow{"rocm.kernel_driver", Stage::kernel_driver, "amd"},
     StageRow{"rocm.amdgpu_not_loaded", Stage::kernel_driver, "amd"},
     StageRow{"rocm.gpu_not_in_kfd", Stage::kernel_driver, "amd"},
