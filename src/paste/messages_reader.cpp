@@ -44,6 +44,20 @@ bool data_message(PasteSink& sink, std::size_t i) {
   const auto m = match_message(builtin_messages(), kFormat_messages, line, next);
   if (!m) return false;
   const MessageEntry& e = *m->entry;
+  std::map<std::string, std::string> values = m->values;
+  if (const ErrorCode* code = code_of_match(builtin_messages(), e, values)) {
+    // The code's name, number, meaning and usual cause (data/messages/*_codes.json) for the
+    // finding's templates; a code row that names a finding gives it that id.
+    values["code_name"] = code->name;
+    values["code_number"] = std::to_string(code->code);
+    values["meaning"] = code->meaning;
+    values["cause"] = code->cause.value_or("no usual cause is documented for this code");
+    values["code_api"] = code->api;
+    if (code->finding) {
+      values["code_finding"] = *code->finding;
+      values["code_severity"] = code->severity.value_or("");
+    }
+  }
   if (e.cuda_init_error) {
     const std::string& c = *e.cuda_init_error;
     const bool capture = c.front() == '{';
@@ -53,7 +67,7 @@ bool data_message(PasteSink& sink, std::size_t i) {
     if (code) set_cuda_init_error(sink, *code);
   }
   if (m->lines == 2) sink.claim(i + 1, kFormat_messages);
-  sink.symptom(e.id, e.tool, i, m->values);
+  sink.symptom(e.id, e.tool, i, values);
   return true;
 }
 
