@@ -87,8 +87,10 @@ void read_system_strings(PasteSink& sink) {
   }
   // The prompt line right above what it printed.
   for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
-    if (!sink.claimed(i) && sink.owner(i + 1) == kFormat_system_strings &&
-        runs_system_command(trim(lines[i].text))) {
+    const std::string_view next = trim(lines[i + 1].text);
+    if (!sink.claimed(i) && runs_system_command(trim(lines[i].text)) &&
+        (sink.owner(i + 1) == kFormat_system_strings || strings_nvcc_banner(next) ||
+         starts_with(next, "Linux "))) {
       sink.claim(i, kFormat_system_strings);
     }
   }
