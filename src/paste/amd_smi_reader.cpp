@@ -72,7 +72,7 @@ AmdSmiPair amd_smi_pair(std::string_view raw) {
   return p;
 }
 
-bool json_punctuation(std::string_view t) {
+bool amd_smi_json_punctuation(std::string_view t) {
   t = trim(t);
   if (t.empty()) return false;
   for (char c : t) {
@@ -168,7 +168,7 @@ bool read_amd_smi_version(PasteSink& sink, std::size_t i) {
 }
 
 /// `amd-smi monitor`'s header ("GPU  XCP  POWER  PWR_CAP   GPU_T …" or without XCP) and its rows.
-bool monitor_header(std::string_view t) {
+bool amd_smi_monitor_header(std::string_view t) {
   const auto w = split_words(trim(t));
   if (w.size() < 4 || w[0] != "GPU") return false;
   int known = 0;
@@ -212,7 +212,7 @@ void read_amd_smi_dumps(PasteSink& sink) {
       ++i;
       continue;
     }
-    if (monitor_header(lines[i].text)) {
+    if (amd_smi_monitor_header(lines[i].text)) {
       sink.claim(i, kFormat_amd_smi);
       for (++i; i < lines.size() && !sink.claimed(i); ++i) {
         const auto w = split_words(trim(lines[i].text));
@@ -225,7 +225,7 @@ void read_amd_smi_dumps(PasteSink& sink) {
     // blank lines inside it are kept (amd-smi separates GPUs with one).
     const auto part_of_block = [&](std::size_t k) {
       if (sink.claimed(k) || lines[k].fence) return false;
-      return !amd_smi_pair(lines[k].text).key.empty() || json_punctuation(lines[k].text);
+      return !amd_smi_pair(lines[k].text).key.empty() || amd_smi_json_punctuation(lines[k].text);
     };
     if (!part_of_block(i)) {
       ++i;

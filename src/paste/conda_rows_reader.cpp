@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kFormat_conda_rows = "conda package rows";
 
 /// The packages whose lone row decides something: a framework's build, or the CUDA under it.
-bool decisive_package(std::string_view name) {
+bool conda_decisive_package(std::string_view name) {
   static const std::string_view names[] = {
       "pytorch", "torch", "pytorch-cpu", "pytorch-gpu", "pytorch-cuda", "cpuonly", "cudatoolkit",
       "cudnn", "tensorflow", "tensorflow-gpu", "jaxlib", "cuda-version", "cuda-runtime",
@@ -57,7 +57,7 @@ void read_conda_rows(PasteSink& sink) {
     const std::string t(trim(lines[i].text));
     if (t.empty() || t.size() > 400) continue;
     const auto words = split_words(t);
-    if (words.size() >= 3 && words.size() <= 6 && decisive_package(to_lower(words[0])) &&
+    if (words.size() >= 3 && words.size() <= 6 && conda_decisive_package(to_lower(words[0])) &&
         !leading_version(words[1]).empty() && leading_version(words[1]).size() + 2 >= words[1].size()) {
       const std::string build = conda_row_build(words[2]);
       if (!build.empty()) {

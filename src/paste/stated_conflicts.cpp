@@ -33,7 +33,7 @@ const std::vector<ConflictKind>& conflict_kinds() {
 
 /// "torch 2.1.0+cu121" → {2, 1, 0}; "515.86.01" and "515.86.1" → {515, 86, 1}; the first `parts`
 /// numbers of the value's last word, or empty when it has none.
-std::vector<long> version_numbers(std::string_view value, std::size_t parts) {
+std::vector<long> conflict_version_numbers(std::string_view value, std::size_t parts) {
   const auto words = split_words(trim(value));
   if (words.empty()) return {};
   const std::string v = leading_version(words.back());
@@ -47,7 +47,7 @@ std::vector<long> version_numbers(std::string_view value, std::size_t parts) {
   return out;
 }
 
-std::size_t entry_of_line(const PasteSink& sink, int number) {
+std::size_t conflict_entry_of_line(const PasteSink& sink, int number) {
   const auto& lines = sink.lines();
   const auto it = std::lower_bound(lines.begin(), lines.end(), number,
                                    [](const PasteLine& l, int n) { return l.number < n; });
@@ -67,7 +67,7 @@ void note_stated_conflicts(PasteSink& sink) {
     std::vector<long> first_numbers;
     for (const auto& f : sink.facts) {
       if (std::find(kind.keys.begin(), kind.keys.end(), f.key) == kind.keys.end()) continue;
-      auto numbers = version_numbers(f.value, kind.parts);
+      auto numbers = conflict_version_numbers(f.value, kind.parts);
       if (numbers.empty()) continue;
       if (!first) {
         first = &f;
@@ -79,7 +79,7 @@ void note_stated_conflicts(PasteSink& sink) {
       if (std::equal(numbers.begin(), numbers.begin() + static_cast<long>(n), first_numbers.begin())) {
         continue;
       }
-      found.push_back({entry_of_line(sink, f.line),
+      found.push_back({conflict_entry_of_line(sink, f.line),
                        {{"what", std::string(kind.what)},
                         {"first", first->value},
                         {"first_line", std::to_string(first->line)},
