@@ -52,6 +52,7 @@ void check_nvidia_wheel_conflict(const CheckSpec&, const CheckInput&, std::vecto
 void check_tensorflow_windows(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_runtime_symptoms(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_stated_symptoms(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_stated_conflicts(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_ggml_arch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.

@@ -145,6 +145,13 @@ std::vector<CheckSpec> runtime_checks() {
        "A person who pasted the symptom must not read green marks over it: what was and was not "
        "read is said, with what would decide.",
        "", check_stated_symptoms},
+      // After symptom.unexplained, whose silence a warning here must not buy.
+      {"paste.conflicting_values", "python",
+       "Values a pasted text states twice with different numbers: two NVIDIA driver versions, "
+       "two torch versions, two nvcc releases.",
+       "Which one is the machine's is not known; choosing one silently could judge the wrong "
+       "machine.",
+       "", check_stated_conflicts},
   };
 }
 

@@ -10,6 +10,8 @@ namespace gpudoctor {
 void read_collect_env(PasteSink& sink);
 /// nvidia-smi's table (79- and 89-column, Linux and Windows), its one-line failures, `-L`.
 void read_nvidia_smi(PasteSink& sink);
+/// nvidia-smi's table rows without its header line: a slice of GPU rows, the processes box.
+void read_nvidia_smi_rows(PasteSink& sink);
 /// `nvidia-smi -q`.
 void read_nvidia_smi_query(PasteSink& sink);
 /// `jax.print_environment_info()`.
@@ -39,6 +41,23 @@ void read_lspci(PasteSink& sink);
 void read_kernel_log(PasteSink& sink);
 /// llama.cpp / ggml start-up: the GPUs its CUDA or ROCm backend found, the build's CUDA ARCHS.
 void read_ggml_log(PasteSink& sink);
+/// ComfyUI's start-up log and its error report's system information (before read_tensorflow).
+void read_comfyui(PasteSink& sink);
+/// `amd-smi static` / `list` / `version` / `monitor`, text or JSON, whole or a slice of it.
+void read_amd_smi(PasteSink& sink);
+/// Julia's `CUDA.versioninfo()` (the CUDA.jl 1.x–5.x layouts), whole or a slice of it.
+void read_cuda_jl(PasteSink& sink);
+/// Lone conda rows and specs of the packages that decide a build ("pytorch 1.4.0 py3.7_cpu_0",
+/// "pytorch=1.9.0=py3.8_cpu_0", pytorch-cpu, cpuonly); after read_package_lists.
+void read_conda_rows(PasteSink& sink);
+/// `nvcc --version`, `/proc/version`, `uname -a`, a WSL kernel's release, inside prose or not.
+void read_system_strings(PasteSink& sink);
+/// The Docker / OCI runtime lines around nvidia-container-cli's message (the message itself is
+/// a data entry, read by read_messages).
+void read_container_lines(PasteSink& sink);
+/// After every reader: a value stated twice with different numbers becomes the symptom
+/// `paste.conflicting_values` (the check of that name shows it), never a silent choice.
+void note_stated_conflicts(PasteSink& sink);
 /// Facts stated in free text on lines no other reader took: a torch build, the NVIDIA driver, a
 /// GPU's name, nvcc's release, the kernel. Runs last; fills only what is still unknown.
 void read_stated_facts(PasteSink& sink);
