@@ -265,7 +265,8 @@ const std::set<std::string>& known_files() {
                                               "gpu_fp32_lanes.json",
                                               "cuda_platforms.json",
                                               "framework_cuda_libs.json",
-                                              "vulkan_layers.json"};
+                                              "vulkan_layers.json",
+                                              "intel.json"};
   return names;
 }
 
