@@ -90,6 +90,7 @@ const std::vector<PasteReader>& paste_readers() {
       {"system_profiler SPDisplaysDataType", read_system_profiler},
       {"clinfo", read_clinfo},
       {"vulkaninfo", read_vulkaninfo},
+      {"sycl-ls", read_sycl_ls},
       {"ollama logs", read_ollama_log},
       {"llama.cpp/ggml start-up", read_ggml_log},
       {"TensorFlow env/issue template", read_tensorflow},

@@ -39,6 +39,8 @@ void read_lspci(PasteSink& sink);
 void read_kernel_log(PasteSink& sink);
 /// llama.cpp / ggml start-up: the GPUs its CUDA or ROCm backend found, the build's CUDA ARCHS.
 void read_ggml_log(PasteSink& sink);
+/// `sycl-ls`: the SYCL backends' devices; no Level Zero GPU is a symptom.
+void read_sycl_ls(PasteSink& sink);
 /// Facts stated in free text on lines no other reader took: a torch build, the NVIDIA driver, a
 /// GPU's name, nvcc's release, the kernel. Runs last; fills only what is still unknown.
 void read_stated_facts(PasteSink& sink);
