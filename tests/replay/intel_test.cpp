@@ -138,6 +138,11 @@ TEST(IntelPastes, HealthyMax1100CollectEnv) {
   EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
 }
 
+TEST(IntelPastes, HealthyIrisXeThroughVulkanAndSycl) {
+  auto r = on_paste("ramalama-1585-iris-xe-vulkan-sycl-healthy.txt");
+  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
 TEST(IntelPastes, HoldoutSyclLsOpenClGpuOnly) {
   auto r = on_paste("holdout/compute-runtime-764-sycl-ls-opencl-gpu-only.txt");
   EXPECT_EQ(severity_of(r.findings, "intel.level_zero_missing"), "fail") << r.findings.dump(2);
