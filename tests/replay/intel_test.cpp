@@ -143,6 +143,11 @@ TEST(IntelPastes, HealthyIrisXeThroughVulkanAndSycl) {
   EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
 }
 
+TEST(IntelPastes, HealthySyclLs2023Layout) {
+  auto r = on_paste("llama-cpp-sycl-doc-a770-healthy.txt");
+  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
 TEST(IntelPastes, HoldoutSyclLsOpenClGpuOnly) {
   auto r = on_paste("holdout/compute-runtime-764-sycl-ls-opencl-gpu-only.txt");
   EXPECT_EQ(severity_of(r.findings, "intel.level_zero_missing"), "fail") << r.findings.dump(2);
