@@ -76,6 +76,78 @@ TEST(IntelIdentity, ABrokenTableSaysWhat) {
   EXPECT_FALSE(read_intel_table("not json").errors.empty());
 }
 
+/// An Intel GPU bound to `driver` and one Python environment with these packages.
+Snapshot intel_snapshot(const std::string& driver,
+                        const std::vector<std::pair<std::string, std::string>>& packages) {
+  Snapshot s;
+  s.origin = Origin::sysroot;
+  s.host = HostInfo{};
+  s.host->os_id = "ubuntu";
+  s.host->kernel_release = "6.8.0-51-generic";
+  s.pci = PciInfo{};
+  PciDevice p;
+  p.address = "0000:03:00.0";
+  p.class_code = 0x030000;
+  p.vendor_id = kPciVendorIntel;
+  p.device_id = 0x56a0;
+  p.driver = driver;
+  s.pci->devices.push_back(p);
+  s.opencl = OpenClInfo{};
+  s.opencl->vendors_dir = "/etc/OpenCL/vendors";
+  s.python = PythonInfo{};
+  PythonEnv env;
+  env.kind = "venv";
+  env.prefix = "/home/user/venv";
+  for (const auto& [name, version] : packages) {
+    PythonPackage pkg;
+    pkg.name = name;
+    pkg.version = version;
+    pkg.metadata_dir = name + "-" + version + ".dist-info";
+    env.packages.push_back(pkg);
+  }
+  s.python->envs.push_back(env);
+  return s;
+}
+
+TEST(IntelChecks, XpuTorchWithoutIntelsComputeRuntime) {
+  Snapshot s = intel_snapshot("i915", {{"torch", "2.7.0+xpu"}});
+  auto f = test::with_id(test::run_all_checks(s), "intel.compute_runtime_missing");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::fail);
+  OpenClIcd icd;
+  icd.source = "/etc/OpenCL/vendors";
+  icd.file = "/etc/OpenCL/vendors/intel.icd";
+  icd.library = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
+  s.opencl->icds.push_back(icd);
+  EXPECT_TRUE(test::with_id(test::run_all_checks(s), "intel.compute_runtime_missing").empty());
+  // No XPU framework: nothing to say about the runtime.
+  Snapshot plain = intel_snapshot("i915", {{"torch", "2.7.0+cpu"}});
+  EXPECT_TRUE(test::with_id(test::run_all_checks(plain), "intel.compute_runtime_missing").empty());
+}
+
+TEST(IntelChecks, IpexPairsWithItsOwnTorchMinor) {
+  auto bad = test::with_id(test::run_all_checks(intel_snapshot(
+                               "i915", {{"torch", "2.3.0"}, {"intel-extension-for-pytorch", "2.1.10+xpu"}})),
+                           "python.ipex_torch");
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].title.find("needs torch 2.1.*"), std::string::npos) << bad[0].title;
+  auto good = test::run_all_checks(
+      intel_snapshot("i915", {{"torch", "2.1.0.post2+cxx11.abi"}, {"intel-extension-for-pytorch", "2.1.10+xpu"}}));
+  EXPECT_TRUE(test::with_id(good, "python.ipex_torch").empty());
+  EXPECT_TRUE(test::with_id(good, "python.ipex_cpu_only").empty());
+  EXPECT_EQ(test::with_id(good, "python.ipex_ended").size(), 1u);
+}
+
+TEST(IntelChecks, AlchemistOnAnOldKernelBoundOrNot) {
+  // DG2 wants 6.2 (compute-runtime#610); the snapshot's kernel is 6.8: nothing to say.
+  EXPECT_TRUE(test::with_id(test::run_all_checks(intel_snapshot("i915", {})), "intel.kernel_too_old").empty());
+  Snapshot s = intel_snapshot("i915", {});
+  s.host->kernel_release = "5.15.0-153-generic";
+  EXPECT_EQ(test::with_id(test::run_all_checks(s), "intel.kernel_too_old").size(), 1u);
+  s.pci->devices[0].driver = "vfio-pci";  // passed to a VM: not this kernel's business
+  EXPECT_TRUE(test::with_id(test::run_all_checks(s), "intel.kernel_too_old").empty());
+}
+
 TEST(IntelMachines, BattlemageOnAKernelWithoutXe) {
   // intel-gpu-i915-backports#209: Ubuntu 24.04, 6.8.0-51-generic, no driver.
   auto r = on_machine("intel-bmg-g21-kernel-68-no-driver");
