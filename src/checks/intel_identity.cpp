@@ -77,6 +77,7 @@ IntelTable read_intel_table(std::string_view json) {
       p.drivers = intel_strings(r, "drivers");
       p.min_kernel = intel_string(r, "min_kernel");
       p.force_probe_kernel = intel_string(r, "force_probe_kernel");
+      p.runtime = intel_string(r, "runtime");
       p.source = first_url(r);
       if (p.source.empty()) t.errors.push_back("intel.json: " + p.platform + ": no source");
       t.platforms.push_back(std::move(p));

@@ -19,6 +19,7 @@ struct IntelPlatform {
   std::vector<std::string> drivers;       ///< the first is the one it normally gets
   std::optional<std::string> min_kernel;  ///< "6.11"; absent: not looked up
   std::optional<std::string> force_probe_kernel;
+  std::optional<std::string> runtime;     ///< "legacy1": current compute-runtime dropped it
   std::string source;                     ///< the first source's URL
 };
 

@@ -65,8 +65,11 @@ TEST(IntelIdentity, TableLoadsAndPlacesIdsAndNames) {
   ASSERT_NE(e210.platform, nullptr);
   EXPECT_EQ(e210.platform->platform, "Battlemage");
   EXPECT_NE(e210.how.find("pci.ids name"), std::string::npos);
-  EXPECT_EQ(identify_intel(t, 0x9bc4, std::string("CometLake-H GT2 [UHD Graphics]")).platform,
-            nullptr);
+  auto cml = identify_intel(t, 0x9bc4, std::string("CometLake-H GT2 [UHD Graphics]"));
+  ASSERT_NE(cml.platform, nullptr);
+  EXPECT_EQ(cml.platform->generation, "Gen9");
+  EXPECT_EQ(cml.platform->runtime, std::optional<std::string>("legacy1"));
+  EXPECT_EQ(identify_intel(t, 0x1234, std::string("Some Future Lake")).platform, nullptr);
   EXPECT_EQ(intel_kernel_version(std::string("6.8.0-51-generic")), std::optional<std::string>("6.8.0"));
 }
 
