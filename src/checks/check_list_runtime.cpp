@@ -135,7 +135,8 @@ std::vector<CheckSpec> runtime_checks() {
        "python.tensorflow_arch, python.cupy_arch, python.unsupported_wheel, "
        "python.triton_gpu_too_old, nvidia.container_toolkit, python.torchvision_cuda, "
        "gpu.firmware_missing, python.ipex_torch, python.ipex_runtime, cudnn.load_failed, "
-       "python.torch_windows_dll", "any",
+       "python.torch_windows_dll, "
+       "intel.level_zero_missing, python.torch_xpu_init, python.torch_no_xpu", "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.
       {"symptom.unexplained", "python",
