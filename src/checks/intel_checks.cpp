@@ -25,6 +25,7 @@ std::optional<Version> intel_running_kernel(const Snapshot& s) {
 }
 
 struct IntelKernelVerdict {
+  bool certain = true;  ///< no driver at all; a bound driver on an old kernel is a risk
   std::string title;
   std::string fix;
   std::vector<std::string> evidence;
@@ -48,7 +49,10 @@ std::optional<IntelKernelVerdict> intel_kernel_verdict(const Snapshot& s, const 
   if (compare_to_bound(*kernel, *min) < 0) {
     v.title = pl.platform + " GPU " + p.address + " needs Linux " + *pl.min_kernel +
               " or newer (" + drivers + "); this kernel is " + *s.host->kernel_release +
-              (p.driver ? ": the GPU is not usable for compute" : ": no driver binds the GPU");
+              (p.driver ? ": compute on it fails unless this " + *p.driver +
+                              " is a backport that supports it (Intel's intel-i915-dkms)"
+                        : ": no driver binds the GPU");
+    v.certain = !p.driver;
     v.fix = "install a kernel of " + *pl.min_kernel + " or newer (your distribution's HWE or "
             "mainline kernel, e.g. Ubuntu: sudo apt install linux-generic-hwe-24.04), reboot, and "
             "check that `lspci -k -s " + p.address + "` says \"Kernel driver in use: " +
@@ -163,7 +167,7 @@ void check_intel_kernel_driver(const CheckSpec& self, const CheckInput& in,
   for (const PciDevice* p : pci_gpus(in.snap, kPciVendorIntel)) {
     auto v = intel_kernel_verdict(in.snap, *p);
     if (!v) continue;
-    Finding f = make_finding(self, Severity::fail, v->title);
+    Finding f = make_finding(self, v->certain ? Severity::fail : Severity::warn, v->title);
     f.id = "intel.kernel_too_old";
     f.evidence = v->evidence;
     f.fix = v->fix;

@@ -172,8 +172,10 @@ TEST(IntelMachines, IpexCpuBuildOnAnIntelGpu) {
 }
 
 TEST(IntelMachines, HoldoutAlchemistBeforeLinux62) {
+  // i915 is bound: Intel's out-of-tree i915 backport would run DG2 on such a kernel, so this is
+  // a risk (warn), not a certain failure like a GPU no driver binds.
   auto r = on_machine("intel-a770-kernel-pre-62");
-  EXPECT_EQ(severity_of(r.findings, "intel.kernel_too_old"), "fail") << r.findings.dump(2);
+  EXPECT_EQ(severity_of(r.findings, "intel.kernel_too_old"), "warn") << r.findings.dump(2);
 }
 
 TEST(IntelMachines, HoldoutHealthyB580OnXe) {
