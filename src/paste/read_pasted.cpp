@@ -91,6 +91,7 @@ const std::vector<PasteReader>& paste_readers() {
       {"clinfo", read_clinfo},
       {"vulkaninfo", read_vulkaninfo},
       {"sycl-ls", read_sycl_ls},
+      {"xpu-smi discovery", read_xpu_smi},
       {"ollama logs", read_ollama_log},
       {"llama.cpp/ggml start-up", read_ggml_log},
       {"TensorFlow env/issue template", read_tensorflow},

@@ -225,6 +225,16 @@ TEST(IntelPastes, HealthySyclLs2023Layout) {
   EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
 }
 
+TEST(IntelPastes, XpuSmiDiscoveryIsRead) {
+  auto r = test::run_gpudoctor({"check", "--json", "--from",
+                                test::fixture_path("pastes/intel/xpumanager-smi-guide-discovery-healthy.txt")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // recognised (an unrecognised paste exits 2), nothing wrong
+  const Json j = Json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_NE(r.out.find("xpu-smi"), std::string::npos);
+  EXPECT_TRUE(problems(j["findings"]).empty()) << j["findings"].dump(2);
+}
+
 TEST(IntelPastes, HoldoutSyclLsOpenClGpuOnly) {
   auto r = on_paste("holdout/compute-runtime-764-sycl-ls-opencl-gpu-only.txt");
   EXPECT_EQ(severity_of(r.findings, "intel.level_zero_missing"), "fail") << r.findings.dump(2);
