@@ -4,6 +4,7 @@
 #include "backends.hpp"
 #include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
+#include "checks/intel_checks.hpp"
 #include "checks/check_util.hpp"
 
 namespace gpudoctor {
@@ -126,6 +127,7 @@ void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
     if (p->vendor_id == kPciVendorNvidia && open_module_leaves_out(in, p->address)) {
       continue;  // nvidia.open_module_gpu names why
     }
+    if (intel_kernel_explains(in.snap, *p)) continue;  // intel.kernel_too_old says why
     Finding f = make_finding(self, Severity::fail, pci_label(*p) + " has no kernel driver bound");
     f.evidence.push_back("PCI " + p->address + ": no kernel driver in use");
     if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));

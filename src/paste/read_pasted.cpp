@@ -91,6 +91,8 @@ const std::vector<PasteReader>& paste_readers() {
       {"system_profiler SPDisplaysDataType", read_system_profiler},
       {"clinfo", read_clinfo},
       {"vulkaninfo", read_vulkaninfo},
+      {"sycl-ls", read_sycl_ls},
+      {"xpu-smi discovery", read_xpu_smi},
       {"ollama logs", read_ollama_log},
       {"llama.cpp/ggml start-up", read_ggml_log},
       {"ComfyUI start-up and system information", read_comfyui},

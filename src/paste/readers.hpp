@@ -58,6 +58,10 @@ void read_container_lines(PasteSink& sink);
 /// After every reader: a value stated twice with different numbers becomes the symptom
 /// `paste.conflicting_values` (the check of that name shows it), never a silent choice.
 void note_stated_conflicts(PasteSink& sink);
+/// `sycl-ls`: the SYCL backends' devices; no Level Zero GPU is a symptom.
+void read_sycl_ls(PasteSink& sink);
+/// `xpu-smi discovery`: each device's cells as facts.
+void read_xpu_smi(PasteSink& sink);
 /// Facts stated in free text on lines no other reader took: a torch build, the NVIDIA driver, a
 /// GPU's name, nvcc's release, the kernel. Runs last; fills only what is still unknown.
 void read_stated_facts(PasteSink& sink);
