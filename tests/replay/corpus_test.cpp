@@ -63,13 +63,11 @@ std::vector<Row> corpus_rows() {
 
 // Broken machines whose established cause the code does not name today, and why.
 const std::map<std::string, std::string> kMissed = {
-    {"corpus-nv-open-module-gt1030", "no check: open kernel module on a GPU without GSP"},
     {"corpus-nv-open-module-v100", "no check: open kernel module on a GPU without GSP"},
-    {"corpus-nv-open-module-tesla-p4", "the NVRM line's \"Open Kernel Module\" is not read"},
     {"corpus-h100-snp-guest-kernel", "no check: the guest kernel (gpu.no_driver says it generically)"},
-    {"corpus-tf23-cudnn8-gtx960m-laptop", "no TensorFlow 2.3 row in framework_cuda_libs.json"},
-    {"corpus-tf23-cuda102-cudnn8-gt710", "no TensorFlow 2.3 row in framework_cuda_libs.json"},
-    {"corpus-tf23-cudnn8-gtx1050-laptop", "no TensorFlow 2.3 row in framework_cuda_libs.json"},
+    {"corpus-tf23-cudnn8-gtx960m-laptop", "python.tensorflow_cuda_libraries now fires (libcudnn.so.7 not on the loader path); the cuDNN 8 behind the .so.7 is not told apart"},
+    {"corpus-tf23-cuda102-cudnn8-gt710", "python.tensorflow_cuda_libraries now fires (libcudnn.so.7 not on the loader path); the cuDNN 8 behind the .so.7 is not told apart"},
+    {"corpus-tf23-cudnn8-gtx1050-laptop", "python.tensorflow_cuda_libraries now fires (libcudnn.so.7 not on the loader path); the cuDNN 8 behind the .so.7 is not told apart"},
     {"corpus-docker-host-no-toolkit-elasticfusion", "Docker's runtimes are not read"},
     {"corpus-docker-host-no-toolkit-cuhksz", "Docker's runtimes are not read"},
     {"corpus-container-torch7-driver-367",
@@ -82,9 +80,6 @@ const std::map<std::string, std::string> kMissed = {
 
 // Of those, the ones whose output is "all clear": a user would stop there.
 const std::set<std::string> kSilent = {
-    "corpus-nv-open-module-tesla-p4",
-    "corpus-tf23-cuda102-cudnn8-gt710",
-    "corpus-tf23-cudnn8-gtx1050-laptop",
     "corpus-docker-host-no-toolkit-elasticfusion",
     "corpus-docker-host-no-toolkit-cuhksz",
     "corpus-container-torch7-driver-367",
@@ -98,8 +93,6 @@ const std::map<std::string, std::string> kFalseAlarms = {
     // No /proc/sys/kernel/osrelease in the tree (the thread did not give it) and /dev/dxg
     // present: the check takes "WSL version unknown" for WSL 1, though /dev/dxg exists only
     // under WSL 2.
-    {"corpus-wsl2-ubuntu-libcuda-copies", "nvidia.wsl_gpu"},
-    {"corpus-wsl2-arch-libcuda-copies", "nvidia.wsl_gpu"},
 };
 
 struct Replayed {
