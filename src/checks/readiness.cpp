@@ -228,10 +228,8 @@ std::vector<PlacedFinding> place_findings(const std::vector<Finding>& findings,
 /// Whether a finding concerns this pair: its stage row's vendor and frameworks, and, where it
 /// names some of the machine's GPUs, whether this one is among them.
 bool concerns(const PlacedFinding& p, const FrameworkBuild& fw, const PairDevice& d) {
-  if (p.row.vendor != "any" && (!d.dev || p.row.vendor != vendor_word(d.vendor))) {
-    // A finding about NVIDIA's driver does not concern "no NVIDIA GPU"; the hardware stage says.
-    return false;
-  }
+  // A finding about NVIDIA's driver concerns NVIDIA GPUs, also one the input does not show.
+  if (p.row.vendor != "any" && p.row.vendor != vendor_word(d.vendor)) return false;
   if (!p.row.frameworks.empty() && !in_list(p.row.frameworks, fw.name)) return false;
   if (!d.dev || p.names.empty()) return true;
   return std::find(p.names.begin(), p.names.end(), d.dev->name) != p.names.end();
@@ -623,7 +621,13 @@ std::vector<ReadinessPair> readiness(const CheckInput& in, const std::vector<Fin
       // A GPU build with no GPU of its vendor; a CPU-only build with no GPU needs nothing.
       if (!want && fw.api != "mps" && fw.api != "metal") continue;
       const GpuVendor v = want ? *want : GpuVendor::apple;
-      targets.push_back({nullptr, v, "no " + std::string(vendor_label(v)) + " GPU", std::nullopt});
+      // Hardware read and none there: "no NVIDIA GPU", and the chain fails at hardware. Not
+      // read (a paste without it): the GPU the build is for, its stages judged from findings.
+      const bool read = pci_was_read(in.snap) || macos_gpus_read(in.snap);
+      targets.push_back({nullptr, v,
+                         read ? "no " + std::string(vendor_label(v)) + " GPU"
+                              : "its " + std::string(vendor_label(v)) + " GPU (not in the input)",
+                         std::nullopt});
     }
     for (auto& d : targets) {
       if (d.dev && d.vendor == GpuVendor::nvidia) d.cap = cap_of(d.dev);
