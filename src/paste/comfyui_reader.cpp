@@ -65,14 +65,7 @@ void read_comfy_line(PasteSink& sink, std::string_view t, std::size_t i) {
       sink.fact("torch.version", std::string(v), i);
     }
   } else if (starts_with(t, "Device: cuda:") || starts_with(t, "- **Name:** cuda:")) {
-    const std::string_view rest = t.substr(t.find("cuda:") + 5);
-    const auto space = rest.find(' ');
-    const auto colon = rest.rfind(" : ");
-    if (space != std::string_view::npos) {
-      const auto idx = parse_int(rest.substr(0, space));
-      const std::size_t end = colon == std::string_view::npos || colon < space ? rest.size() : colon;
-      if (idx) add_named_gpu(sink, static_cast<int>(*idx), rest.substr(space + 1, end - space - 1), i);
-    }
+    add_torch_device_gpu(sink, t.substr(t.find("cuda:") + 5), i);
   } else if (starts_with(t, "** Platform: Windows") || t == "- **OS:** nt") {
     if (!sink.host().os_id) sink.host().os_id = "windows";
     sink.fact("os", "Windows", i);

@@ -188,14 +188,7 @@ bool message(PasteSink& sink, std::size_t i) {
   }
   if (t.find("Device: cuda:") != std::string_view::npos || t.find("**Name:** cuda:") != std::string_view::npos) {
     // ComfyUI's log line, and its error report's "- **Name:** cuda:0 NVIDIA … : cudaMallocAsync".
-    const std::string_view rest = t.substr(t.find("cuda:") + 5);
-    const auto space = rest.find(' ');
-    const auto colon = rest.rfind(" : ");
-    if (space != std::string_view::npos) {
-      const auto idx = parse_int(rest.substr(0, space));
-      const std::size_t end = colon == std::string_view::npos || colon < space ? rest.size() : colon;
-      if (idx) add_named_gpu(sink, static_cast<int>(*idx), rest.substr(space + 1, end - space - 1), i);
-    }
+    add_torch_device_gpu(sink, t.substr(t.find("cuda:") + 5), i);
     return true;
   }
   if (t.find("xFormers was built for:") != std::string_view::npos ||
@@ -226,6 +219,16 @@ void read_messages(PasteSink& sink) {
   for (std::size_t i = 0; i < sink.lines().size(); ++i) {
     if (!sink.claimed(i) && message(sink, i)) sink.claim(i, kFormat_messages);
   }
+}
+
+void add_torch_device_gpu(PasteSink& sink, std::string_view after_cuda, std::size_t i) {
+  const std::string_view rest = after_cuda;
+  const auto space = rest.find(' ');
+  const auto colon = rest.rfind(" : ");
+  if (space == std::string_view::npos) return;
+  const auto idx = parse_int(rest.substr(0, space));
+  const std::size_t end = colon == std::string_view::npos || colon < space ? rest.size() : colon;
+  if (idx) add_named_gpu(sink, static_cast<int>(*idx), rest.substr(space + 1, end - space - 1), i);
 }
 
 void add_named_gpu(PasteSink& sink, int index, std::string_view name, std::size_t i) {

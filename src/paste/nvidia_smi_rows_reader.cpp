@@ -13,26 +13,6 @@ namespace {
 
 constexpr const char* kFormat_smi_rows = "nvidia-smi";
 
-std::vector<std::string> smi_row_cells(std::string_view t) {
-  std::vector<std::string> out;
-  if (t.empty() || t.front() != '|') return out;
-  std::string_view body = t.substr(1);
-  if (!body.empty() && body.back() == '|') body.remove_suffix(1);
-  std::size_t start = 0;
-  for (;;) {
-    const auto bar = body.find('|', start);
-    out.emplace_back(trim(body.substr(start, bar == std::string_view::npos ? body.npos : bar - start)));
-    if (bar == std::string_view::npos) break;
-    start = bar + 1;
-  }
-  return out;
-}
-
-bool smi_row_rule(std::string_view t) {
-  return t.size() > 10 && (t.front() == '+' || t.front() == '|') &&
-         t.find_first_not_of("+-=|") == std::string_view::npos;
-}
-
 /// "0  Tesla P100-PCIE... TCC" | "00000000:04:00.0 Off": a GPU's first row.
 struct SmiGpuRow {
   int index = 0;
@@ -42,7 +22,7 @@ struct SmiGpuRow {
 };
 std::optional<SmiGpuRow> smi_gpu_row(std::string_view t) {
   static const std::regex bus(R"(^([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7])\b)");
-  const auto c = smi_row_cells(t);
+  const auto c = smi_table_cells(t);
   if (c.size() < 3) return std::nullopt;
   const auto words = split_words(c[0]);
   if (words.size() < 3) return std::nullopt;
@@ -88,7 +68,7 @@ void read_smi_run(PasteSink& sink, std::size_t from, std::size_t to) {
     const std::string_view t = trim(lines[i].text);
     if (t.empty()) continue;
     sink.claim(i, kFormat_smi_rows);
-    if (smi_row_rule(t)) {
+    if (smi_table_rule(t)) {
       gpu.reset();
       continue;
     }
@@ -107,7 +87,7 @@ void read_smi_run(PasteSink& sink, std::size_t from, std::size_t to) {
       continue;
     }
     if (!gpu) continue;
-    const auto c = smi_row_cells(t);
+    const auto c = smi_table_cells(t);
     if (c.size() < 3) continue;
     ++row;
     NvmlDevice& d = sink.nvidia_gpu(*gpu);

@@ -72,6 +72,13 @@ void set_cuda_init_error(PasteSink& sink, int code);
 /// A GPU named by a dump ("NVIDIA GeForce RTX 3090", "AMD Radeon RX 7900 XTX (gfx1100)"): an
 /// NVIDIA GPU of that index, or an AMD one with its gfx target.
 void add_named_gpu(PasteSink& sink, int index, std::string_view name, std::size_t i);
+/// What follows "cuda:" in torch's device line as ComfyUI prints it ("0 NVIDIA GeForce RTX
+/// 4090 : cudaMallocAsync"): the GPU of that index with its name, the allocator left out.
+void add_torch_device_gpu(PasteSink& sink, std::string_view after_cuda, std::size_t i);
+/// nvidia-smi's table: the cells of a row ("| a | b |" → {"a", "b"}; the outer bars are
+/// required), and whether a line is one of its rules ("+-----+", "|=====|").
+std::vector<std::string> smi_table_cells(std::string_view t);
+bool smi_table_rule(std::string_view t);
 
 /// A package line of pip or conda ("torch", "2.1.0+cu121", conda build "py3.10_cuda12.1_…"):
 /// added to the paste's environment; torch's and TensorFlow's build told where the line says.
