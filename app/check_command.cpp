@@ -22,7 +22,7 @@ namespace {
 /// had), said in one line with what would decide, and no verdict on the machine.
 int nothing_recognised(const Options& opt, const Environment& env, const Diagnosis& d) {
   std::string text;
-  for (const auto& l : d.paste->reading.lines) text += l.text + "\n";
+  for (const auto& l : d.paste->reading.lines) text.append(l.text).append("\n");
   const PasteAsk ask = first_ask(text);
   const std::string line = "Nothing in " + *opt.from +
                            " was recognised as GPU facts or a known message; please add the "

@@ -60,7 +60,7 @@ std::variant<Diagnosis, std::string> diagnose_file(const std::string& path) {
   auto read = read_from(path);
   if (auto* why = std::get_if<std::string>(&read)) return std::move(*why);
   if (auto* pasted = std::get_if<PastedText>(&read)) {
-    Diagnosis d = diagnose_paste(pasted->text);
+    Diagnosis d = diagnose_paste(std::move(pasted->text));
     d.snap.tool_version = kToolVersion;
     return d;
   }

@@ -26,9 +26,9 @@ Diagnosis diagnose_recorded(Snapshot snap, std::vector<Finding> recorded) {
   return d;
 }
 
-Diagnosis diagnose_paste(std::string_view text) {
+Diagnosis diagnose_paste(std::string text) {
   PasteDiagnosis p;
-  p.reading = read_pasted(text);
+  p.reading = read_pasted_text(std::move(text));
   Diagnosis d;
   if (!p.reading.parts.empty()) {
     const Snapshot& snap = p.reading.snapshot;

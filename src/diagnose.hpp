@@ -35,6 +35,6 @@ Diagnosis diagnose_recorded(Snapshot snap, std::vector<Finding> recorded);
 
 /// Reads pasted text, diagnoses what it shows, and quotes each finding's lines. Text in which
 /// nothing is recognised gives no finding and an empty reading (paste->reading.parts).
-Diagnosis diagnose_paste(std::string_view text);
+Diagnosis diagnose_paste(std::string text);
 
 }  // namespace gpudoctor

@@ -153,7 +153,7 @@ void read_amd_smi_block(PasteSink& sink, std::size_t from, std::size_t to) {
 /// `amd-smi version`: "AMDSMI Tool: 24.6.2+2b02a07 | AMDSMI Library version: 24.6.2.0 | ROCm
 /// version: 6.2.0" (one line, or one field a line in newer releases).
 bool read_amd_smi_version(PasteSink& sink, std::size_t i) {
-  const std::string& t = sink.lines()[i].text;
+  const std::string_view t = sink.lines()[i].text;
   if (t.find("AMDSMI Tool") == std::string::npos && t.find("AMDSMI Library") == std::string::npos &&
       t.find("AMD-SMI Tool") == std::string::npos) {
     return false;

@@ -57,7 +57,7 @@ void read_system_profiler(PasteSink& sink) {
         break;
       }
       if (k > i && !s.empty() && t != "Graphics/Displays:" && split_label(s).key.empty()) break;
-      block += lines[k].text + "\n";
+      block.append(lines[k].text).append("\n");
       end = k;
     }
     const DisplaysReport r = parse_system_profiler_displays_text(block);

@@ -97,7 +97,7 @@ class Lspci {
         gpu = device_line(*address, t.substr(t.find(' ') + 1), i);
         continue;
       }
-      const std::string& raw = lines[i].text;
+      const std::string_view raw = lines[i].text;
       if (scanned_ > 0 && !raw.empty() && (raw[0] == '\t' || raw[0] == ' ') &&
           (starts_with(t, "Kernel driver in use:") || starts_with(t, "Kernel modules:"))) {
         lists_drivers = true;
@@ -280,7 +280,7 @@ class KernelLog {
   }
 
   void other(const NvrmMessage& m) {
-    const std::string& t = m.text;
+    const std::string_view t = m.text;
     // data/messages entries of format "nvrm" first ("GPU has fallen off the bus", Xid 79).
     if (auto d = match_message(builtin_messages(), kFormat_nvrm, t)) {
       once(d->entry->id, m, d->values);

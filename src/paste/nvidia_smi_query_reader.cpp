@@ -27,7 +27,7 @@ void read_nvidia_smi_query(PasteSink& sink) {
   std::size_t section_indent = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (sink.claimed(i)) continue;
-    const std::string& raw = lines[i].text;
+    const std::string_view raw = lines[i].text;
     const std::string_view t = trim(raw);
     if (t.find("NVSMI LOG") != std::string_view::npos) {
       in_log = true;

@@ -78,6 +78,7 @@ void add_listed_package(PasteSink& sink, std::string_view raw_name, std::string_
   const std::string version(trim(raw_version));
   if (!name_like(name) || !version_like(version)) return;
   PythonPackage& p = sink.package(name);
+  if (sink.dropped(p)) return;  // past the cap: neither kept nor quoted
   const auto plus = version.find('+');
   if (!p.version) p.version = version.substr(0, plus);
   for (const char* series : {"12", "11", "13"}) {

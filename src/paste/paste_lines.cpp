@@ -41,6 +41,24 @@ bool word_char(char c) {
 
 std::vector<PasteLine> clean_paste(std::string_view text) {
   std::vector<PasteLine> out;
+  // A first pass counts the entries (non-blank lines, and runs of blank ones) so that the list
+  // is allocated once at its size: growth by doubling would hold up to twice as much at its peak.
+  {
+    std::size_t entries = 0;
+    bool blank_run = false;
+    for (std::size_t start = 0; start < text.size();) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      bool blank = true;
+      for (std::size_t k = start; k < end && blank; ++k) {
+        blank = std::isspace(static_cast<unsigned char>(text[k])) != 0;
+      }
+      if (!blank || !blank_run) ++entries;
+      blank_run = blank;
+      start = end + 1;
+    }
+    out.reserve(entries + 1);  // a quote marker alone ("> ") reads as blank: a few may add
+  }
   int number = 0;
   // One line at a time, without a list of every line first: a text of blank lines costs
   // nothing per line.
@@ -51,12 +69,6 @@ std::vector<PasteLine> clean_paste(std::string_view text) {
     start = end + 1;
     ++number;
     raw = unquote(raw);
-    std::string spaced;  // only a line with a NUL byte is copied before it is kept
-    if (raw.find('\0') != std::string_view::npos) {
-      spaced = std::string(raw);
-      std::replace(spaced.begin(), spaced.end(), '\0', ' ');
-      raw = spaced;
-    }
     while (!raw.empty() && std::isspace(static_cast<unsigned char>(raw.back()))) raw.remove_suffix(1);
     if (raw.empty()) {  // blank: one entry for the run
       if (!out.empty() && !out.back().fence && out.back().text.empty() &&
@@ -66,7 +78,7 @@ std::vector<PasteLine> clean_paste(std::string_view text) {
       }
       PasteLine l;
       l.number = number;
-      out.push_back(std::move(l));
+      out.push_back(l);
       continue;
     }
     PasteLine l;
@@ -78,8 +90,8 @@ std::vector<PasteLine> clean_paste(std::string_view text) {
       raw = trim(t.substr(3, t.size() - 6));
     }
     l.fence = is_fence(trim(raw));
-    if (!l.fence) l.text = std::string(raw);
-    out.push_back(std::move(l));
+    if (!l.fence) l.text = raw;
+    out.push_back(l);
   }
   // A common indentation inside each run between fences (a paste indented as a code block, or
   // a leading space added on every line) comes off; relative indentation stays.
@@ -93,7 +105,7 @@ std::vector<PasteLine> clean_paste(std::string_view text) {
     }
     if (common != std::string::npos && common > 0) {
       for (std::size_t i = begin; i < end; ++i) {
-        out[i].text = out[i].text.size() > common ? out[i].text.substr(common) : "";
+        out[i].text = out[i].text.size() > common ? out[i].text.substr(common) : std::string_view();
       }
     }
     begin = end + 1;

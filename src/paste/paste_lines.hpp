@@ -8,15 +8,18 @@
 namespace gpudoctor {
 
 struct PasteLine {
-  std::string text;   ///< without decoration; empty for a fence or a blank line
-  int number = 0;     ///< 1-based line in the text as given
-  int run = 1;        ///< how many lines it stands for: a run of blank lines is one entry
-  bool fence = false; ///< a markdown fence or HTML tag line: a boundary between parts
+  std::string_view text;  ///< without decoration, a slice of the text cleaned (which must outlive
+                          ///< it); empty for a fence or a blank line
+  int number = 0;         ///< 1-based line in the text as given
+  int run = 1;            ///< how many lines it stands for: a run of blank lines is one entry
+  bool fence = false;     ///< a markdown fence or HTML tag line: a boundary between parts
 };
 
 /// Every line of `text`, cleaned, except that a run of blank lines is one entry (so lines[i]
-/// is line number lines[i].number, not i + 1); a NUL byte ends nothing (it becomes a space).
-/// Memory grows with the text's non-blank lines, not with its blank ones.
+/// is line number lines[i].number, not i + 1). Each line is a slice of `text`, never a copy: the
+/// caller keeps `text` alive as long as the lines (read_pasted owns its copy), and replaces NUL
+/// bytes first if they are to read as spaces (read_pasted does). Memory grows with the text's
+/// non-blank lines (32 bytes each), not with its blank ones nor with their length.
 std::vector<PasteLine> clean_paste(std::string_view text);
 
 /// How many lines the text had, blank runs counted in full.

@@ -16,7 +16,14 @@ PasteSink::PasteSink(const std::vector<PasteLine>& lines)
 }
 
 void PasteSink::claim(std::size_t i, std::string_view format) {
-  if (i < owner_.size() && owner_[i].empty()) owner_[i] = std::string(format);
+  if (i >= owner_.size() || owner_[i] != 0 || format.empty()) return;
+  auto known = std::find(formats_.begin(), formats_.end(), format);
+  if (known == formats_.end()) {
+    if (formats_.size() >= 255) return;  // far more readers than there are
+    formats_.emplace_back(format);
+    known = formats_.end() - 1;
+  }
+  owner_[i] = static_cast<unsigned char>(known - formats_.begin() + 1);
 }
 
 void PasteSink::fact(std::string key, std::string value, std::size_t i) {

@@ -28,8 +28,11 @@ class PasteSink {
   const std::vector<PasteLine>& lines() const { return lines_; }
   /// Line `i` is the reader `format`'s ("collect_env", "nvidia-smi", …).
   void claim(std::size_t i, std::string_view format);
-  bool claimed(std::size_t i) const { return !owner_[i].empty(); }
-  const std::string& owner(std::size_t i) const { return owner_[i]; }
+  bool claimed(std::size_t i) const { return owner_[i] != 0; }
+  /// The format that claimed line `i`; empty when none did.
+  std::string_view owner(std::size_t i) const {
+    return owner_[i] == 0 ? std::string_view() : std::string_view(formats_[owner_[i] - 1]);
+  }
 
   void fact(std::string key, std::string value, std::size_t i);
   void symptom(std::string id, std::string tool, std::size_t i,
@@ -53,7 +56,9 @@ class PasteSink {
   /// thousand; a list of millions only makes the snapshot grow), and the environment's
   /// errors say so once.
   PythonPackage& package(std::string_view name);
-  static constexpr std::size_t kMaxPastedPackages = 20000;
+  /// Whether `p` is that scratch package (its facts are not kept either).
+  bool dropped(const PythonPackage& p) const { return &p == &dropped_; }
+  static constexpr std::size_t kMaxPastedPackages = 5000;
   /// The NVIDIA GPU of this index (nvidia-smi's and collect_env's numbering), added when absent.
   NvmlDevice& nvidia_gpu(int index);
 
@@ -63,7 +68,10 @@ class PasteSink {
  private:
   const std::vector<PasteLine>& lines_;
   PythonPackage dropped_;  ///< where names past kMaxPastedPackages go
-  std::vector<std::string> owner_;
+  /// Each line's reader, as 1 + its index in formats_ (0: none): a byte a line, where a string
+  /// a line cost 32 bytes on a paste of 300,000 lines.
+  std::vector<unsigned char> owner_;
+  std::vector<std::string> formats_;
   /// Each environment's packages by name, and the symptoms already read (id and values), so
   /// that a paste of 300,000 packages or of one message repeated costs one look-up per line.
   std::vector<std::unordered_map<std::string, std::size_t>> packages_by_env_;

@@ -22,7 +22,7 @@ std::vector<PastePart> parts_of(const PasteSink& sink) {
   const auto& lines = sink.lines();
   std::size_t last = 0;  // the entry of out.back()'s last line
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string& owner = sink.owner(i);
+    const std::string_view owner = sink.owner(i);
     if (owner.empty()) continue;
     if (!out.empty() && out.back().format == owner) {
       // Joined when only blank or fence lines stand between.
@@ -36,7 +36,7 @@ std::vector<PastePart> parts_of(const PasteSink& sink) {
         continue;
       }
     }
-    out.push_back({owner, lines[i].number, lines[i].number});
+    out.push_back({std::string(owner), lines[i].number, lines[i].number});
     last = i;
   }
   return out;
@@ -114,9 +114,15 @@ std::string paste_formats_text() {
   return join(names, ", ");
 }
 
-PastedReading read_pasted(std::string_view text) {
+PastedReading read_pasted(std::string_view text) { return read_pasted_text(std::string(text)); }
+
+PastedReading read_pasted_text(std::string text) {
   PastedReading r;
-  r.lines = clean_paste(text);
+  // The lines are slices of the text the reading owns; a NUL byte ends nothing, it reads as a
+  // space (UTF-16 decoded with a stray NUL, a binary byte in a log).
+  std::replace(text.begin(), text.end(), '\0', ' ');
+  r.text = std::make_shared<const std::string>(std::move(text));
+  r.lines = clean_paste(*r.text);
   PasteSink sink(r.lines);
   for (const auto& reader : paste_readers()) reader.read(sink);
   note_stated_conflicts(sink);

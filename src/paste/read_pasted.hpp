@@ -2,6 +2,7 @@
 // `check --from` with text: what a person pasted into a ticket (collect_env, nvidia-smi, jax,
 // TensorFlow, rocminfo, system_profiler, clinfo, vulkaninfo, ollama logs, package lists, the
 // programs' own messages), read into a snapshot that holds only what the paste covers.
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,6 +31,8 @@ struct PasteAsk {
 GPUDOCTOR_JSON(PasteAsk, ask, why)
 
 struct PastedReading {
+  std::shared_ptr<const std::string> text;  ///< the text as read (NUL bytes made spaces): `lines`
+                                            ///< are slices of it
   Snapshot snapshot;
   std::vector<PastePart> parts;
   std::vector<std::pair<int, int>> unrecognised;  ///< line ranges no reader took (blank ones aside)
@@ -55,6 +58,8 @@ PasteAsk first_ask(std::string_view text);
 
 /// Reads the text; `parts` is empty when nothing in it was recognised.
 PastedReading read_pasted(std::string_view text);
+/// The same, taking the text (no copy of a large paste).
+PastedReading read_pasted_text(std::string text);
 
 /// Whether `text` is meant as JSON: its first non-blank character opens an object, or it is a
 /// whole JSON array. Text that opens with '[' and does not parse (dmesg) is a paste.

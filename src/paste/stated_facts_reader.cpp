@@ -106,7 +106,7 @@ bool kernel_line(PasteSink& sink, const std::string& t, std::size_t i) {
 /// of the next two: the symptom stated, whatever the person's wording around it.
 bool is_available_line(PasteSink& sink, std::size_t i) {
   const auto& lines = sink.lines();
-  const std::string& t = lines[i].text;
+  const std::string_view t = lines[i].text;
   const auto at = t.find("cuda.is_available()");
   if (at == std::string::npos) return false;
   const auto says_false = [](std::string_view x) {
@@ -133,12 +133,13 @@ void read_stated_facts(PasteSink& sink) {
   const auto& lines = sink.lines();
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (sink.claimed(i) || lines[i].fence) continue;
-    const std::string& t = lines[i].text;
+    const std::string_view line = lines[i].text;
     if (is_available_line(sink, i)) {
       sink.claim(i, kFormat_stated);
       continue;
     }
-    if (t.size() > 2000 || t.find_first_of("0123456789") == std::string::npos) continue;
+    if (line.size() > 2000 || line.find_first_of("0123456789") == std::string::npos) continue;
+    const std::string t(line);
     bool took = nvcc_line(sink, t, i);
     took = kernel_line(sink, t, i) || took;
     took = torch_line(sink, t, i) || took;
