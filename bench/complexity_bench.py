@@ -235,8 +235,16 @@ def main():
     args.gpudoctor = os.path.abspath(args.gpudoctor)
     os.makedirs(args.dir, exist_ok=True)
 
+    # The floor: the peak of a run on a one-line paste (the binary, its tables and the message
+    # data, before any input). "above/input" is what the input itself costs: (peak − floor) /
+    # input, the figure the 3× target is about once the input is larger than the floor.
+    tiny = write(args.dir, "floor.txt", "RuntimeError: No CUDA GPUs are available\n")
+    run([args.gpudoctor, "check", "--from", tiny], args.timeout)
+    _, floor, _ = run([args.gpudoctor, "check", "--from", tiny], args.timeout)
+    print(f"floor (a one-line paste): {floor / 1e6:.1f} MB peak RSS\n")
     print(f"{'series':15} {'count':>10} {'input MB':>9} {'wall s':>8} {'µs/unit':>9} "
-          f"{'×prev':>6} {'peak MB':>8} {'RSS/input':>9} exit")
+          f"{'×prev':>6} {'peak MB':>8} {'RSS/input':>9} {'above/input':>11} exit")
+    last = {}
     worst = {}
     for name, (unit, sizes, make) in series(args, args.dir).items():
         previous = None
@@ -252,8 +260,10 @@ def main():
                 break
             per = wall / n * 1e6
             ratio = per / previous if previous else float("nan")
+            above = max(rss - floor, 0) / size
             print(f"{name:15} {n:>10} {size / 1e6:9.2f} {wall:8.2f} {per:9.2f} "
-                  f"{ratio:6.2f} {rss / 1e6:8.1f} {rss / size:9.2f} {status}")
+                  f"{ratio:6.2f} {rss / 1e6:8.1f} {rss / size:9.2f} {above:11.2f} {status}")
+            last[name] = (size, rss, above)
             if previous:
                 worst[name] = max(worst.get(name, 0), ratio)
             previous = per
@@ -264,6 +274,10 @@ def main():
           "linear work; 10: quadratic):")
     for name, r in worst.items():
         print(f"  {name:15} {r:6.2f}")
+    print("\nat the largest step, peak RSS against the input (target: under 3×):")
+    for name, (size, rss, above) in last.items():
+        print(f"  {name:15} {size / 1e6:7.2f} MB in, peak {rss / size:5.2f}×, above the floor "
+              f"{above:5.2f}× {'ok' if above < 3 else 'OVER'}")
     return 0
 
 

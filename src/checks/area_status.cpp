@@ -421,7 +421,17 @@ MaybeBase python_base(const Snapshot& s) {
   }
   const std::string envs = plural(s.python->envs.size(), "environment");
   if (frameworks.empty()) return Base{AreaState::absent, envs + ", no GPU framework installed"};
-  return Base{AreaState::ok, envs + "; " + join(frameworks, ", ")};
+  // One line however many environments a paste or a tree holds: the first few, then a count.
+  constexpr std::size_t kMostFrameworksListed = 4;
+  std::string listed;
+  if (frameworks.size() > kMostFrameworksListed) {
+    const std::size_t more = frameworks.size() - kMostFrameworksListed;
+    frameworks.resize(kMostFrameworksListed);
+    listed = join(frameworks, ", ") + " and " + std::to_string(more) + " more";
+  } else {
+    listed = join(frameworks, ", ");
+  }
+  return Base{AreaState::ok, envs + "; " + listed};
 }
 
 MaybeBase rocm_base(const Snapshot& s) {

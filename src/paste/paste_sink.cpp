@@ -99,6 +99,11 @@ PythonPackage& PasteSink::package(std::string_view name) {
   const auto [it, added] = by_name.try_emplace(std::string(name), e.packages.size());
   (void)it;
   (void)added;
+  // A long list is given its full room once rather than doubled again and again: each doubling
+  // holds the old and the new array at once (about 1 KB a package).
+  if (e.packages.size() == e.packages.capacity() && e.packages.size() >= 512) {
+    e.packages.reserve(kMaxPastedPackages);
+  }
   PythonPackage p;
   p.name = std::string(name);
   p.location = e.prefix;

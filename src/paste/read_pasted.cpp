@@ -248,6 +248,16 @@ Json paste_json(const PastedReading& reading, const std::vector<PasteAsk>& asks)
               {"ask", asks}};
 }
 
+/// At most kMostPasteListed items, then how many more: a long paste's lists stay a line each
+/// (--json carries every one).
+constexpr std::size_t kMostPasteListed = 12;
+static std::string join_paste_list(const std::vector<std::string>& items, const char* more_what) {
+  if (items.size() <= kMostPasteListed) return join(items, ", ");
+  const std::vector<std::string> shown(items.begin(), items.begin() + kMostPasteListed);
+  return join(shown, ", ") + " and " + std::to_string(items.size() - kMostPasteListed) + " more " +
+         more_what + " (--json lists every one)";
+}
+
 std::string render_paste_text(const PastedReading& reading, const std::vector<PasteAsk>& asks) {
   std::ostringstream os;
   std::vector<std::string> parts;
@@ -256,7 +266,7 @@ std::string render_paste_text(const PastedReading& reading, const std::vector<Pa
                     std::to_string(p.first_line) +
                     (p.first_line == p.last_line ? "" : "–" + std::to_string(p.last_line)) + ")");
   }
-  os << "\nRead from the paste: " << join(parts, ", ") << "\n";
+  os << "\nRead from the paste: " << join_paste_list(parts, "parts") << "\n";
   if (!reading.unrecognised.empty()) {
     std::vector<std::string> ranges;
     for (const auto& [from, to] : reading.unrecognised) {
@@ -267,7 +277,7 @@ std::string render_paste_text(const PastedReading& reading, const std::vector<Pa
                                                                  reading.unrecognised[0].second
                                          ? " "
                                          : "s ")
-       << join(ranges, ", ") << "\n";
+       << join_paste_list(ranges, "ranges") << "\n";
   }
   if (!asks.empty()) {
     os << "What would decide more:\n";
