@@ -223,6 +223,16 @@ std::string nvrm_words(std::string_view t) {
   return std::string(trim(out));
 }
 
+/// What stands before "NVRM:" without its digits and spaces: the lines of one message logged by
+/// journalctl ("2024-06-02T12:28:05.866240-04:00 demon kernel: ") differ only in the time.
+std::string nvrm_prefix_shape(std::string_view t) {
+  std::string out;
+  for (char c : t.substr(0, t.find("NVRM:"))) {
+    if (std::isdigit(static_cast<unsigned char>(c)) == 0 && c != ' ') out += c;
+  }
+  return out;
+}
+
 std::string nvrm_version_after(std::string_view t, std::string_view key) {
   const auto at = t.find(key);
   if (at == std::string_view::npos) return "";
@@ -251,8 +261,18 @@ class KernelLog {
       const std::string words = nvrm_words(t);
       // "[   12.014918] NVRM: …" / "Jun 30 11:07:05 host kernel: NVRM: …" opens a message; a
       // bare "NVRM: …" right under an NVRM line continues it.
-      const bool continues = !messages_.empty() && starts_with(t, "NVRM:") && i > 0 &&
-                             trim(lines[i - 1].text).find("NVRM:") != std::string_view::npos;
+      const std::string_view before = i > 0 ? trim(lines[i - 1].text) : std::string_view();
+      const bool after_nvrm = !messages_.empty() && before.find("NVRM:") != std::string_view::npos;
+      bool continues = after_nvrm && starts_with(t, "NVRM:");
+      // journalctl and dmesg -T put their prefix on every line of one message: a line with the
+      // same prefix as the NVRM line above, under one that did not end a sentence, that goes on
+      // in lower case ("…, but" / "this kernel module has the version …") continues it.
+      if (!continues && after_nvrm && !words.empty() &&
+          std::islower(static_cast<unsigned char>(words[0])) != 0 && !before.empty() &&
+          before.back() != '.' && before.back() != ')' &&
+          nvrm_prefix_shape(before) == nvrm_prefix_shape(t)) {
+        continues = true;
+      }
       if (continues) {
         messages_.back().text += " " + words;
       } else {

@@ -365,6 +365,30 @@ TEST(PasteReaders, KernelMessagesBecomeSymptoms) {
             V{"kernel.nvidia_module_missing"});
 }
 
+// journalctl (and dmesg -T) write their prefix on every line of one message, the time of each
+// a few microseconds apart: the lines still make one message. The lines' shape is journalctl's
+// short-iso output as a user posted it on Ubuntu's forum (a GTX 1070 after a 24.04 upgrade); the
+// message after the prefix is the driver's own (nv.c). A line under one that ended (")") is a
+// message of its own.
+TEST(PasteReaders, KernelMessageLinesEachWithTheirOwnPrefixAreOneMessage) {
+  const auto r = read_pasted(
+      "2024-06-02T12:28:05.866240-04:00 demon kernel: NVRM: API mismatch: the client has the version 535.154.05, but\n"
+      "2024-06-02T12:28:05.866249-04:00 demon kernel: NVRM: this kernel module has the version 550.78.  Please\n"
+      "2024-06-02T12:28:05.866250-04:00 demon kernel: NVRM: make sure that this kernel module and all NVIDIA driver\n"
+      "2024-06-02T12:28:05.866251-04:00 demon kernel: NVRM: components have the same version.\n");
+  ASSERT_TRUE(r.snapshot.nvidia);
+  EXPECT_EQ(r.snapshot.nvidia->kernel.module_version, "550.78");
+  ASSERT_FALSE(r.snapshot.nvidia->libnvidia_ml.empty());
+  EXPECT_EQ(r.snapshot.nvidia->libnvidia_ml[0].version, "535.154.05");
+  std::vector<std::string> ids;
+  for (const auto& s : read_pasted("[ 9.1] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:667)\n"
+                                   "[ 9.1] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0\n")
+                           .snapshot.symptoms) {
+    ids.push_back(s.id);
+  }
+  EXPECT_EQ(ids, std::vector<std::string>{"nvrm.init_adapter_failed"});
+}
+
 TEST(PasteReaders, LspciBlocksOnlyWhenTheyNameTheDriver) {
   const auto r = read_pasted(paste_fixture("kernel/negativo17-nvidia-driver-73-lspci-nouveau.txt"));
   ASSERT_TRUE(r.snapshot.pci);
