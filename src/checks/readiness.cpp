@@ -109,7 +109,16 @@ std::string jax_api(const Snapshot& s, const PythonEnv& env) {
   }
   if (has_package_prefix(env, "jax-rocm")) return "rocm";
   if (has_package(env, "jax-metal")) return "metal";
-  return readiness_on_macos(s) ? "none" : "none";
+  // JAX's own device list, where it was pasted: GPU devices mean a GPU build ran.
+  for (const auto& sy : s.symptoms) {
+    if (sy.id != "jax.gpu_devices") continue;
+    return to_lower(sy.text).find("rocm") != std::string::npos ? "rocm" : "cuda";
+  }
+  // A jaxlib read from its files with no CUDA in them is a CPU build; one only named in a paste
+  // ("jaxlib: 0.3.15", no local tag) may be either.
+  const PythonPackage* lib = find_package(env, "jaxlib");
+  if (lib && lib->metadata_dir.find("(pasted") == std::string::npos) return "none";
+  return lib ? "unknown" : "none";
 }
 
 std::vector<FrameworkBuild> framework_builds(const Snapshot& s) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "checks/check_list.hpp"
+#include "checks/area_status.hpp"
 #include "checks/check_util.hpp"
 
 namespace gpudoctor {
@@ -57,14 +58,23 @@ bool gpu_expected(const Snapshot& s, const Symptom& symptom) {
       (s.nvidia && s.nvidia->kernel.module_version) || !pci_gpus(s).empty()) {
     return true;
   }
+  bool cpu_build = false;  // a torch whose build is known and carries neither CUDA nor ROCm
   if (s.python) {
     for (const auto& env : s.python->envs) {
       for (const auto& p : env.packages) {
         if (p.torch && (p.torch->cuda || p.torch->hip)) return true;
+        if (p.torch) cpu_build = true;
       }
     }
   }
-  return false;
+  // What is known says no GPU (the hardware was read and lists none; a CPU-only build with no GPU
+  // or driver shown: a CPU machine's collect_env): the healthy answer. Nothing known ("Is CUDA
+  // available: False" pasted alone): the person is reporting it, and it is not green.
+  // JAX's device list and ollama's log are printed on CPU machines too, as a matter of course;
+  // "Is CUDA available: False" quoted alone is what people paste to say it fails.
+  if (symptom.id != "torch.cuda_unavailable") return false;
+  if (pci_was_read(s) || macos_gpus_read(s) || cpu_build) return false;
+  return true;
 }
 
 }  // namespace

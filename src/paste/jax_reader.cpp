@@ -51,7 +51,14 @@ void read_jax_info(PasteSink& sink) {
         const bool gpu = gpu_device_text(l.value) ||
                          (l.key == "device info" && !starts_with(to_lower(l.value), "cpu") &&
                           !starts_with(to_lower(l.value), "tpu"));
-        sink.symptom(gpu ? "jax.gpu_devices" : "jax.cpu_devices_only", "jax", k);
+        // Only a list that says what it holds: "[" cut off by the end of a paste is neither.
+        const std::string lv = to_lower(l.value);
+        const bool cpu_said = lv.find("cpu") != std::string::npos || l.key == "device info";
+        if (gpu) {
+          sink.symptom("jax.gpu_devices", "jax", k);
+        } else if (cpu_said) {
+          sink.symptom("jax.cpu_devices_only", "jax", k);
+        }
       } else if (l.key == "platform") {
         const auto rel = l.value.find("release='");
         if (rel != std::string::npos) {

@@ -107,6 +107,25 @@ bool kernel_line(PasteSink& sink, const std::string& t, std::size_t i) {
 bool is_available_line(PasteSink& sink, std::size_t i) {
   const auto& lines = sink.lines();
   const std::string_view t = lines[i].text;
+  // collect_env's own line, also pasted alone or in a sentence: "Is CUDA available: False".
+  if (const auto label = t.find("Is CUDA available:"); label != std::string_view::npos) {
+    const std::string_view v = trim(t.substr(label + 18));
+    if (v == "False" || v == "false" || starts_with(v, "False ") || starts_with(v, "false ")) {
+      // Not a complaint where the same dump says torch uses another GPU API or is a CPU build.
+      const std::size_t from = i > 30 ? i - 30 : 0;
+      for (std::size_t k = from; k < lines.size() && k < i + 30; ++k) {
+        const std::string_view n = lines[k].text;
+        if (n.find("Is XPU available: True") != std::string_view::npos ||
+            n.find("CUDA used to build PyTorch: None") != std::string_view::npos ||
+            n.find("Is MPS available: True") != std::string_view::npos) {
+          return true;  // read, and no symptom
+        }
+      }
+      sink.symptom("torch.cuda_unavailable", "torch", i);
+      return true;
+    }
+    return false;
+  }
   const auto at = t.find("cuda.is_available()");
   if (at == std::string::npos) return false;
   const auto says_false = [](std::string_view x) {
