@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 
+#include "paste_fragments.hpp"
 #include "paste_support.hpp"
 #include "text.hpp"
 
@@ -161,6 +162,48 @@ TEST(PasteCorpus3, NoHealthyPasteFails) {
     const auto c = check_text(paste_fixture(r.file));
     EXPECT_TRUE(ids(c.findings, Severity::fail).empty()) << describe(c.findings);
   }
+}
+
+// Never refused, and recognised in every decoration tickets add (a cut may take the one line that
+// said something, and a paste of a script's source holds nothing to recognise).
+TEST(PasteCorpus3, EveryPasteIsReadInEveryDecoration) {
+  for (const auto& r : corpus_rows()) {
+    SCOPED_TRACE(r.file);
+    for (const auto& [how, piece] : paste_fragments::fragments(paste_fixture(r.file))) {
+      SCOPED_TRACE(how);
+      if (trim(piece).empty()) continue;
+      EXPECT_TRUE(looks_like_text(piece));
+      const auto c = check_text(piece);
+      const bool cut = how == "cut mid-line" || how == "without its first line";
+      // The measured holdout misses with nothing recognised (rows 12 and 15) are not asked.
+      const bool miss = holdout_misses().count(r.file) > 0;
+      if (!cut && !miss && r.expect != "unrecognised") EXPECT_FALSE(c.reading.parts.empty()) << "nothing recognised";
+      if (r.expect == "healthy") EXPECT_TRUE(ids(c.findings, Severity::fail).empty()) << describe(c.findings);
+    }
+  }
+}
+
+// The known gaps of the stated facts, on real lines: "false" written in lower case under
+// torch.cuda.is_available() (pytorch#68611), and collect_env's library rows cut out of the dump
+// (pytorch#77520's "[pip3] …" rows alone).
+TEST(PasteCorpus3, LowerCaseFalseAndHeadlessLibraryRowsAreRead) {
+  const auto c = check_text(paste_fixture("nvidia-smi-windows/pytorch-68611-gtx1050-wddm-461.txt"));
+  bool stated = false;
+  for (const auto& s : c.reading.snapshot.symptoms) stated = stated || s.id == "torch.cuda_unavailable";
+  EXPECT_TRUE(stated);
+  const std::string dump = paste_fixture("corpus-3/pytorch-77520-collect-env-false-driver-not-collected.txt");
+  const auto from = dump.find("[pip3]");
+  ASSERT_NE(from, std::string::npos);
+  const auto rows = check_text(dump.substr(from));
+  EXPECT_TRUE(has_part(rows.reading, "collect_env"));
+  const PythonPackage* torch = package(rows.reading.snapshot, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->version.value_or(""), "1.10.2");
+  // A stand-in line, named as such: that dump's "Is CUDA available: False" lower-cased, alone.
+  const auto alone = check_text("Is CUDA available: false\n");
+  bool said = false;
+  for (const auto& s : alone.reading.snapshot.symptoms) said = said || s.id == "torch.cuda_unavailable";
+  EXPECT_TRUE(said);
 }
 
 }  // namespace paste_corpus3_test
