@@ -115,16 +115,33 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
                        c.init_error->name.value_or("") + " " + c.init_error->text.value_or(""));
   if (c.library) f.evidence.push_back("libcuda: " + *c.library);
   switch (code) {
-    case 100:
-      if (gpus == 0) {
+    case 100: {
+      const bool wsl = in.snap.host && in.snap.host->wsl;
+      // WSL has no /dev/nvidia*: the GPU comes through /dev/dxg from the Windows driver, and a
+      // Linux NVIDIA driver installed inside the distro hides it (NVIDIA's CUDA on WSL guide).
+      const std::string fix =
+          on_macos(in.snap)
+              ? "check CUDA_VISIBLE_DEVICES, and that NVIDIA's kernel extensions are loaded: "
+                "kextstat | grep -i -e nvidia -e cuda"
+          : wsl ? "WSL: check CUDA_VISIBLE_DEVICES, that /dev/dxg exists (ls -l /dev/dxg), that "
+                  "the Windows NVIDIA driver is installed and current (nvidia-smi.exe on Windows), "
+                  "and that no Linux NVIDIA driver package is installed inside the distro "
+                  "(https://docs.nvidia.com/cuda/wsl-user-guide/index.html); then wsl --update"
+                : "check CUDA_VISIBLE_DEVICES and the /dev/nvidia* permissions";
+      if (gpus == 0 && in.snap.origin == Origin::paste && !in.snap.pci) {
+        // A paste that shows no GPU list cannot tell "no GPU" from "a GPU CUDA cannot see".
+        f.severity = Severity::warn;
+        f.title = "CUDA found no device (cuInit 100, \"no CUDA-capable device is detected\"): "
+                  "either the machine has no NVIDIA GPU, or the GPU is hidden from CUDA";
+        f.fix = fix + "; nvidia-smi shows whether the driver sees a GPU at all";
+      } else if (gpus == 0) {
         f.severity = Severity::info;
         f.title = "The CUDA driver is installed but there is no NVIDIA GPU on this machine";
       } else {
-        f.fix = on_macos(in.snap) ? "check CUDA_VISIBLE_DEVICES, and that NVIDIA's kernel "
-                                    "extensions are loaded: kextstat | grep -i -e nvidia -e cuda"
-                                  : "check CUDA_VISIBLE_DEVICES and the /dev/nvidia* permissions";
+        f.fix = fix;
       }
       break;
+    }
     case 35:
       f.fix = "the driver is older than this libcuda's CUDA: upgrade the NVIDIA driver";
       break;

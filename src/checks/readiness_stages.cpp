@@ -38,6 +38,8 @@ const std::array kStageRows = {
     StageRow{"rocm.kernel_driver", Stage::kernel_driver, "amd"},
     StageRow{"intel.kernel_too_old", Stage::kernel_driver, "intel"},
     StageRow{"rocm.amdgpu_not_loaded", Stage::kernel_driver, "amd"},
+    // A hang the amdgpu driver recovered from by resetting the GPU (a ring's job timed out).
+    StageRow{"amdgpu.gpu_reset", Stage::kernel_driver, "amd"},
     StageRow{"rocm.gpu_not_in_kfd", Stage::kernel_driver, "amd"},
     StageRow{"rocm.kfd*", Stage::kernel_driver, "amd"},
     StageRow{"rocm.no_kfd", Stage::kernel_driver, "amd"},
@@ -63,6 +65,8 @@ const std::array kStageRows = {
     StageRow{"cuda.init", Stage::user_driver, "nvidia"},
     StageRow{"macos.cuda", Stage::user_driver, "nvidia"},
     StageRow{"macos.mps", Stage::user_driver, "any", "torch"},
+    // torch reached MPS's memory limit: the GPU works, the workload is too big (a note).
+    StageRow{"macos.mps_memory", kNoStage},
     StageRow{"rocm.hip_init", Stage::user_driver, "amd"},
     StageRow{"intel.compute_runtime_missing", Stage::user_driver, "intel"},
     StageRow{"intel.level_zero_missing", Stage::user_driver, "intel"},

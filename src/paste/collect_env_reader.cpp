@@ -314,7 +314,9 @@ class Block {
       read_platform(sink_, v, i_);
     } else if (k == "Is CUDA available") {
       sink_.fact("torch.cuda_available", v, i_);
-      if (v == "False" || v == "No") sink_.symptom("torch.cuda_unavailable", "torch", i_);
+      // People retype the dump too: "Is CUDA available: false" says the same.
+      const std::string lv = to_lower(trim(v));
+      if (lv == "false" || lv == "no") sink_.symptom("torch.cuda_unavailable", "torch", i_);
     } else if (k == "CUDA runtime version") {
       read_nvcc(v);
     } else if (k == "GPU models and configuration") {
@@ -433,6 +435,21 @@ void read_collect_env(PasteSink& sink) {
     if (start > 0 && is_banner(trim(lines[start - 1].text)) && !sink.claimed(start - 1)) --start;
     const std::size_t end = Block(sink, start).run();
     i = end > i ? end : i + 1;
+  }
+  // The "Versions of relevant libraries" rows pasted without the rest of the dump ("[pip3]
+  // torch==2.1.0+cu121", "[conda] pytorch-cuda 12.1 …"): each is a package of one environment.
+  bool opened = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (sink.claimed(i)) continue;
+    const std::string_view t = trim(lines[i].text);
+    if (t.size() < 6 || t.front() != '[' || !(starts_with(t, "[pip") || starts_with(t, "[conda]"))) {
+      continue;
+    }
+    if (!opened) {
+      sink.new_env("collect_env libraries");
+      opened = true;
+    }
+    if (read_library_line(sink, t, i)) sink.claim(i, kFormat);
   }
 }
 

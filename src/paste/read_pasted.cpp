@@ -99,11 +99,12 @@ const std::vector<PasteReader>& paste_readers() {
       {"TensorFlow env/issue template", read_tensorflow},
       {"amd-smi (static, list, version, monitor, --json)", read_amd_smi},
       {"CUDA.jl versioninfo()", read_cuda_jl},
+      {"cupy.show_config()", read_cupy_config},
       {"pip list/freeze, conda list", read_package_lists},
       {"conda rows and specs (pytorch …_cpu_0, cudatoolkit)", read_conda_rows},
       {"nvcc --version, /proc/version, uname -a (WSL kernels)", read_system_strings},
       {"Docker / container runtime errors", read_container_lines},
-      {"versions and GPUs stated in prose, nvcc --version, uname -a", read_stated_facts},
+      {"versions and GPUs stated in prose", read_stated_facts},
   };
   return readers;
 }

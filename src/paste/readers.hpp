@@ -45,6 +45,8 @@ void read_ggml_log(PasteSink& sink);
 void read_comfyui(PasteSink& sink);
 /// `amd-smi static` / `list` / `version` / `monitor`, text or JSON, whole or a slice of it.
 void read_amd_smi(PasteSink& sink);
+/// CuPy's `cupy.show_config()` rows ("CUDA Driver Version : 12020"), whole or a slice of them.
+void read_cupy_config(PasteSink& sink);
 /// Julia's `CUDA.versioninfo()` (the CUDA.jl 1.x–5.x layouts), whole or a slice of it.
 void read_cuda_jl(PasteSink& sink);
 /// Lone conda rows and specs of the packages that decide a build ("pytorch 1.4.0 py3.7_cpu_0",

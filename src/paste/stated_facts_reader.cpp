@@ -107,10 +107,14 @@ bool kernel_line(PasteSink& sink, const std::string& t, std::size_t i) {
 bool is_available_line(PasteSink& sink, std::size_t i) {
   const auto& lines = sink.lines();
   const std::string_view t = lines[i].text;
-  // collect_env's own line, also pasted alone or in a sentence: "Is CUDA available: False".
-  if (const auto label = t.find("Is CUDA available:"); label != std::string_view::npos) {
-    const std::string_view v = trim(t.substr(label + 18));
-    if (v == "False" || v == "false" || starts_with(v, "False ") || starts_with(v, "false ")) {
+  // collect_env's label on its own, retyped or cut out of the dump ("Is CUDA available: false").
+  const std::string lt = to_lower(t);
+  const auto label = lt.find("is cuda available");
+  if (label != std::string::npos) {
+    std::string_view rest = trim(std::string_view(lt).substr(label + 17));
+    if (!rest.empty() && rest.front() == ':') rest = trim(rest.substr(1));
+    const std::string_view word = rest.substr(0, rest.find_first_of(" \t.,;)`'\""));
+    if (word == "false" || word == "no") {
       // Not a complaint where the same dump says torch uses another GPU API or is a CPU build.
       const std::size_t from = i > 30 ? i - 30 : 0;
       for (std::size_t k = from; k < lines.size() && k < i + 30; ++k) {
@@ -124,7 +128,6 @@ bool is_available_line(PasteSink& sink, std::size_t i) {
       sink.symptom("torch.cuda_unavailable", "torch", i);
       return true;
     }
-    return false;
   }
   const auto at = t.find("cuda.is_available()");
   if (at == std::string::npos) return false;
@@ -135,7 +138,8 @@ bool is_available_line(PasteSink& sink, std::size_t i) {
   bool stated = says_false(std::string_view(t).substr(at));
   for (std::size_t k = i + 1; !stated && k < lines.size() && k <= i + 2; ++k) {
     const std::string_view next = trim(lines[k].text);
-    if (next == "False" || next == ">>> False" || next == "return False") {
+    const std::string low = to_lower(next);
+    if (low == "false" || low == ">>> false" || low == "return false") {
       stated = true;
       where = k;
     }

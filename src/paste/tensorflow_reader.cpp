@@ -2,6 +2,7 @@
 // and the fields of its issue template, both the old markdown list ("- TensorFlow version (use
 // command below): 2.10") and the issue form ("### TensorFlow version" with the answer below).
 #include <cctype>
+#include <regex>
 
 #include "paste/readers.hpp"
 #include "text.hpp"
@@ -130,6 +131,38 @@ bool known_field(const std::string& f) {
   return false;
 }
 
+/// TensorFlow's own log lines ("2023-10-19 17:12:10.627003: I tensorflow/…/dso_loader.cc:49]
+/// Successfully opened dynamic library libcudnn.so.8"): the libraries it loaded, the GPUs it
+/// found and added. The phrases: tensorflow/core/common_runtime/gpu/gpu_device.cc and
+/// tensorflow/tsl/platform/default/dso_loader.cc.
+bool tf_log_line(PasteSink& sink, const std::string& t, std::size_t i) {
+  static const std::regex prefix(R"(^(?:\d{4}-\d{2}-\d{2} [0-9:.]+: )?[IWEF] (?:[A-Za-z]:)?\S*tensorflow[/\\]\S+:\d+\] ?(.*)$)");
+  static const std::regex opened(R"(Successfully opened dynamic library (\S+))");
+  static const std::regex visible(R"(Adding visible gpu devices: ([0-9, ]+))");
+  static const std::regex created(
+      R"(-> (?:physical GPU \()?device: (\d+), name: ([^,]+), pci bus id: [^,]+, compute capability: (\d+)\.(\d+))");
+  static const std::regex found(R"(Found device (\d+) with properties:\s*(?:pciBusID: \S+ )?(?:name: (.+?)(?: computeCapability: (\d+)\.(\d+))?)?\s*$)");
+  std::smatch m;
+  if (t.find("tensorflow") == std::string::npos || !std::regex_match(t, m, prefix)) return false;
+  const std::string rest = m[1].str();
+  if (std::regex_search(rest, m, opened)) {
+    sink.fact("tensorflow.loaded", m[1].str(), i);
+  } else if (std::regex_search(rest, m, visible)) {
+    sink.fact("tensorflow.visible_gpus", std::string(trim(m[1].str())), i);
+  } else if (std::regex_search(rest, m, created) || std::regex_search(rest, m, found)) {
+    const int index = static_cast<int>(parse_int(m[1].str()).value_or(0));
+    if (m[2].matched && !trim(m[2].str()).empty()) add_named_gpu(sink, index, m[2].str(), i);
+    if (m[3].matched && sink.snap.nvml) {
+      for (auto& d : sink.snap.nvml->devices) {
+        if (d.index != index) continue;
+        d.cc_major = static_cast<int>(parse_int(m[3].str()).value_or(0));
+        d.cc_minor = static_cast<int>(parse_int(m[4].str()).value_or(0));
+      }
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void read_tensorflow(PasteSink& sink) {
@@ -144,6 +177,10 @@ void read_tensorflow(PasteSink& sink) {
       continue;
     }
     if (t.empty()) continue;
+    if (tf_log_line(sink, std::string(t), i)) {
+      sink.claim(i, kFormat_tensorflow);
+      continue;
+    }
     // tf_env_collect.sh's own lines.
     // Its first form (2017) printed "tf.__version__ = 1.1.0", later "tf.VERSION = …", now
     // "tf.version.VERSION = …".
