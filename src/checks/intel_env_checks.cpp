@@ -132,6 +132,7 @@ std::string intel_env_count_words(std::size_t n) {
 
 void intel_env_selector(const CheckSpec& self, const Snapshot& s, const IntelDeviceSelection& rules,
                         const std::string& value, std::vector<Finding>& out) {
+  if (trim(value).empty()) return;  // set but empty: what the runtime does with it is not documented
   const std::string shown = "ONEAPI_DEVICE_SELECTOR=\"" + value + "\"";
   std::string error;
   const auto terms = intel_env_parse_selector(rules, value, &error);
