@@ -414,11 +414,16 @@ void check_intel_oneapi_runtime(const CheckSpec& self, const CheckInput& in,
       if (toolkit.empty()) continue;
       const PythonPackage* sycl = find_package(env, "intel-sycl-rt");
       std::optional<std::string> mismatch;
+      bool same_release = sycl && sycl->version;
       for (const auto& [dir, rel] : toolkit) {
-        if (rel && sycl && sycl->version && intel_env_major_minor(*sycl->version) != *rel) {
+        if (!rel || !sycl || !sycl->version) {
+          same_release = false;
+        } else if (intel_env_major_minor(*sycl->version) != *rel) {
+          same_release = false;
           mismatch = "oneAPI " + *rel + " (" + dir + ") against intel-sycl-rt " + *sycl->version;
         }
       }
+      if (same_release) continue;  // the toolkit is the wheels' own release: nothing certain
       std::vector<std::string> dirs;
       for (const auto& t : toolkit) dirs.push_back(t.first);
       Finding f = make_finding(
