@@ -484,14 +484,17 @@ void check_intel_legacy_runtime(const CheckSpec& self, const CheckInput& in,
     const std::string gpu = pci_label(*p) + ": " + id.platform->platform + " (" +
                             id.platform->generation + "), from " + id.how;
     Finding f = make_finding(
-        self, found ? Severity::fail : Severity::warn,
+        // Without the release this is a condition, not a finding: Ubuntu 24.04's own
+        // intel-opencl-icd (23.43) still drives Gen9, and so does every release before 24.35.
+        self, found ? Severity::fail : Severity::info,
         found ? "Intel's compute runtime " + found->text + " supports Gen12 and later only: the " +
                     id.platform->generation + " GPU " + p->address + " needs the " + legacy.mark +
                     " packages (OpenCL and Level Zero find no GPU)"
               : "The " + id.platform->generation + " GPU " + p->address + " is a legacy platform: "
                     "Intel's compute runtime " + *legacy.regular_from + " and later support it "
-                    "only in the " + legacy.mark + " packages, and no " + legacy.mark +
-                    " OpenCL ICD is installed (its release was not read)");
+                    "only in the " + legacy.mark + " packages; no " + legacy.mark + " OpenCL ICD "
+                    "is installed and the release of the installed one was not read (before 24.35 "
+                    "it still drives this GPU)");
     f.id = "intel.legacy_runtime";
     f.evidence.push_back(gpu);
     for (const OpenClIcd* icd : intel_icds) {

@@ -373,7 +373,7 @@ TEST(IntelLegacyRuntime, Gen9WithTheRegularRuntime) {
   s.opencl->icds[0].library = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
   f = test::with_id(test::run_all_checks(s), "intel.legacy_runtime");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].severity, Severity::warn);  // release unknown
+  EXPECT_EQ(f[0].severity, Severity::info);  // release unknown: before 24.35 it still works
   OpenClIcd legacy = icd;
   legacy.file = "/etc/OpenCL/vendors/intel_legacy1.icd";
   legacy.library = "/usr/lib/x86_64-linux-gnu/intel-opencl-legacy1/libigdrcl_legacy1.so";
@@ -405,8 +405,10 @@ TEST(IntelMachines2, SourcedToolkitBeforeTorchXpu) {
 }
 
 TEST(IntelMachines2, Gen9NeedsLegacy1) {
+  // nixos-hardware#1351 gives no runtime release: the condition is said (info), not a cause.
   auto r = on_machine("intel-t480-uhd620-needs-legacy1");
-  EXPECT_EQ(severity_of(r.findings, "intel.legacy_runtime"), "warn") << r.findings.dump(2);
+  EXPECT_EQ(severity_of(r.findings, "intel.legacy_runtime"), "info") << r.findings.dump(2);
+  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
 }
 
 TEST(IntelMachines2, RocketLakeWithoutLevelZeroDriverClaimsNoWrongCause) {
