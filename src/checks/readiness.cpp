@@ -80,6 +80,11 @@ std::string torch_api(const Snapshot& s, const PythonPackage& p) {
   if (p.torch && p.torch->cuda) return "cuda";
   if (p.torch && (p.torch->hip || p.torch->rocm)) return "rocm";
   if ((p.torch && p.torch->xpu) || local == "xpu") return "xpu";
+  // torch +xpu whose build files were not read (a tree with its dist-info only): its version's
+  // local tag says it (PyTorch's XPU wheels are "+xpu").
+  if (!p.torch && p.version) {
+    if (auto v = parse_version(*p.version); v && v->local == "xpu") return "xpu";
+  }
   if (starts_with(local, "cu")) return "cuda";
   if (starts_with(local, "rocm")) return "rocm";
   if (readiness_on_macos(s)) return "mps";

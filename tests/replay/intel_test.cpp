@@ -3,9 +3,11 @@
 // guard against regressions); docs/intel.md reports their rate apart.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "checks/intel_identity.hpp"
+#include "checks/readiness.hpp"
 #include "json.hpp"
 #include "test_support.hpp"
 
@@ -465,6 +467,50 @@ TEST(IntelPastes2, HoldoutXeGucTooOld) {
 TEST(IntelPastes2, HoldoutHealthySyclLsTwoLevelZeroGpus) {
   auto r = on_paste("holdout/oneapi-spec-536-sycl-ls-a770m-iris-healthy.txt");
   EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
+TEST(IntelReadiness, XpuPairOnAHealthyTree) {
+  auto r = test::run_gpudoctor({"check", "--json", "--no-smoke", "--sysroot",
+                                test::fixture_path("intel-b60-torch-213-xpu-healthy")},
+                               {"VIRTUAL_ENV=/home/user/venv"});
+  const Json j = Json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.err;
+  ASSERT_TRUE(j.contains("readiness"));
+  std::map<std::string, Json> stages;
+  for (const auto& pair : j["readiness"]) {
+    if (pair["framework"] != "torch 2.13.0+xpu") continue;
+    EXPECT_EQ(pair["api"], "xpu");  // read from the version's +xpu where no build file was read
+    for (const auto& st : pair["stages"]) stages[st["stage"].get<std::string>()] = st;
+    break;
+  }
+  ASSERT_FALSE(stages.empty()) << j["readiness"].dump(2);
+  EXPECT_EQ(stages["kernel_driver"]["state"], "ok");
+  EXPECT_EQ(stages["access"]["state"], "ok");
+  EXPECT_NE(stages["access"]["fact"].get<std::string>().find("/dev/dri/renderD"), std::string::npos);
+  // Only the OpenCL half of the compute runtime is in the tree: said, not passed.
+  EXPECT_EQ(stages["user_driver"]["state"], "not_examined");
+  EXPECT_NE(stages["user_driver"]["fact"].get<std::string>().find("libze_intel_gpu"), std::string::npos);
+}
+
+TEST(IntelReadiness, SelectorHidingTheGpuFailsAtAccess) {
+  Snapshot s = intel_env_snapshot({{"ONEAPI_DEVICE_SELECTOR", "opencl:cpu"}});
+  PythonPackage torch;
+  torch.name = "torch";
+  torch.version = "2.7.0+xpu";
+  torch.metadata_dir = "torch-2.7.0+xpu.dist-info";
+  s.python->envs[0].packages.push_back(torch);
+  OpenClIcd icd;
+  icd.source = "/etc/OpenCL/vendors";
+  icd.library = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
+  s.opencl->icds.push_back(icd);
+  auto findings = test::run_all_checks(s);
+  ASSERT_EQ(test::with_id(findings, "intel.device_selector").size(), 1u);
+  const StageOfFinding* row = nullptr;
+  auto placed = stage_of_finding("intel.device_selector");
+  ASSERT_TRUE(placed.has_value());
+  row = &*placed;
+  EXPECT_EQ(row->stage, Stage::access);
+  EXPECT_EQ(row->vendor, "intel");
 }
 
 }  // namespace intel_test
