@@ -40,6 +40,9 @@ def rows():
     out = []
     kind, holdout = None, False
     for line in text.splitlines():
+        if line.startswith("### Results"):
+            kind = None
+            continue
         if line.startswith("## Machines") or line.startswith("### Machines"):
             kind, holdout = "machine", False
         elif line.startswith("## Pastes") or line.startswith("### Pastes"):

@@ -227,6 +227,7 @@ void intel_env_filter(const CheckSpec& self, const IntelDeviceSelection& rules,
                            "SYCL_DEVICE_FILTER is deprecated (intel/llvm, 2022): the SYCL runtime "
                            "warns, and newer releases may ignore it; " + successor +
                            " replaces it");
+  f.id = "intel.device_filter_deprecated";
   f.evidence.push_back(shown);
   f.fix = "use " + successor + " instead (SYCL_DEVICE_FILTER=level_zero:gpu:0 becomes " +
           successor + "=level_zero:0) and unset SYCL_DEVICE_FILTER";
@@ -368,7 +369,7 @@ void check_intel_device_selection(const CheckSpec& self, const CheckInput& in,
     intel_env_hierarchy(self, rules, *x.ze_flat_device_hierarchy, out);
   }
   for (auto& f : out) {
-    if (f.id == self.id) f.id = "intel.device_selector";
+    if (f.id == self.id) f.id = "intel.device_selector";  // the deprecation has its own id
   }
 }
 

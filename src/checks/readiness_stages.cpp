@@ -51,6 +51,7 @@ const std::array kStageRows = {
     StageRow{"intel.group_not_active", Stage::access, "intel"},
     StageRow{"intel.workload_access", Stage::access, "intel"},
     StageRow{"intel.device_selector", Stage::access, "intel"},
+    StageRow{"intel.device_filter_deprecated", Stage::access, "intel"},
     StageRow{"rocm.not_in_group", Stage::access, "amd"},
     StageRow{"rocm.group_not_active", Stage::access, "amd"},
     StageRow{"rocm.visible_devices", Stage::access, "amd"},

@@ -302,7 +302,12 @@ TEST(IntelDeviceSelection, SelectorsThatHideTheGpus) {
 }
 
 TEST(IntelDeviceSelection, SyclDeviceFilter) {
-  EXPECT_EQ(selector_severity({{"SYCL_DEVICE_FILTER", "level_zero:gpu:0"}}), "info");
+  // Alone it is deprecated (its own id, info); beside ONEAPI_DEVICE_SELECTOR the runtime refuses.
+  EXPECT_EQ(selector_severity({{"SYCL_DEVICE_FILTER", "level_zero:gpu:0"}}), "");
+  auto alone = test::with_id(test::run_all_checks(intel_env_snapshot({{"SYCL_DEVICE_FILTER", "level_zero:gpu:0"}})),
+                             "intel.device_filter_deprecated");
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_EQ(alone[0].severity, Severity::info);
   EXPECT_EQ(selector_severity({{"SYCL_DEVICE_FILTER", "level_zero:gpu"},
                                {"ONEAPI_DEVICE_SELECTOR", "level_zero:gpu"}}),
             "fail");
