@@ -222,6 +222,18 @@ void add_standard_prefixes(const ProbeContext& ctx, EnvCollector& envs) {
   }
 }
 
+/// The variables that hide or reorder Intel GPUs for SYCL and Level Zero, and LD_LIBRARY_PATH
+/// (a sourced oneAPI setvars.sh puts its runtime ahead of a wheel's): recorded as set.
+XpuEnvironment read_xpu_environment(const ProbeContext& ctx) {
+  XpuEnvironment x;
+  x.oneapi_device_selector = ctx.env.get("ONEAPI_DEVICE_SELECTOR");
+  x.sycl_device_filter = ctx.env.get("SYCL_DEVICE_FILTER");
+  x.ze_affinity_mask = ctx.env.get("ZE_AFFINITY_MASK");
+  x.ze_flat_device_hierarchy = ctx.env.get("ZE_FLAT_DEVICE_HIERARCHY");
+  x.ld_library_path = ctx.env.get_nonempty("LD_LIBRARY_PATH");
+  return x;
+}
+
 }  // namespace
 
 PythonInfo probe_python(const ProbeContext& ctx, const std::vector<std::string>& extra_env_dirs) {
@@ -244,6 +256,7 @@ PythonInfo probe_python(const ProbeContext& ctx, const std::vector<std::string>&
   }
   add_standard_prefixes(ctx, envs);
   envs.scan_packages();
+  info.xpu_env = read_xpu_environment(ctx);
   return info;
 }
 

@@ -11,6 +11,10 @@ void check_intel_kernel_driver(const CheckSpec&, const CheckInput&, std::vector<
 void check_intel_render_access(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_intel_compute_runtime(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_intel_frameworks(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+// src/checks/intel_env_checks.cpp
+void check_intel_device_selection(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_intel_oneapi_runtime(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_intel_legacy_runtime(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// Whether intel.kernel_driver reports this GPU's missing driver (a kernel too old for its
 /// platform), so gpu.no_driver does not say it a second time.

@@ -91,6 +91,50 @@ IntelTable read_intel_table(std::string_view json) {
       if (u != urls.end()) t.ipex.sources.push_back(u->second);
     }
   }
+  auto urls_of = [&](const Json& o) {
+    std::vector<std::string> out;
+    for (const auto& id : intel_strings(o, "source")) {
+      auto u = urls.find(id);
+      if (u != urls.end()) out.push_back(u->second);
+      else t.errors.push_back("intel.json: unknown source " + id);
+    }
+    return out;
+  };
+  auto first = [](const std::vector<std::string>& v) { return v.empty() ? std::string() : v[0]; };
+  if (auto l = doc.find("legacy_runtime"); l != doc.end() && l->is_object()) {
+    t.legacy.mark = intel_string(*l, "mark").value_or("legacy1");
+    t.legacy.regular_from = intel_string(*l, "regular_from");
+    t.legacy.packages = intel_strings(*l, "packages");
+    t.legacy.no_level_zero = intel_strings(*l, "no_level_zero");
+    t.legacy.source = first(urls_of(*l));
+  }
+  if (auto d = doc.find("device_selection"); d != doc.end() && d->is_object()) {
+    IntelDeviceSelection& x = t.selection;
+    if (auto o = d->find("oneapi_device_selector"); o != d->end() && o->is_object()) {
+      x.selector_backends = intel_strings(*o, "backends");
+      x.intel_gpu_backends = intel_strings(*o, "intel_gpu_backends");
+      x.selector_device_words = intel_strings(*o, "device_words");
+      x.selector_gpu_words = intel_strings(*o, "gpu_words");
+      x.selector_source = first(urls_of(*o));
+    }
+    if (auto o = d->find("sycl_device_filter"); o != d->end() && o->is_object()) {
+      x.filter_deprecated_by = intel_string(*o, "deprecated_by");
+      x.filter_sources = urls_of(*o);
+    }
+    if (auto o = d->find("ze_affinity_mask"); o != d->end() && o->is_object()) {
+      x.mask_source = first(urls_of(*o));
+    }
+    if (auto o = d->find("ze_flat_device_hierarchy"); o != d->end() && o->is_object()) {
+      x.hierarchy_values = intel_strings(*o, "values");
+      x.hierarchy_source = first(urls_of(*o));
+    }
+  }
+  if (auto w = doc.find("xpu_runtime_wheels"); w != doc.end() && w->is_object()) {
+    t.wheels.frameworks = intel_strings(*w, "frameworks");
+    t.wheels.core = intel_strings(*w, "core");
+    t.wheels.toolkit_path_words = intel_strings(*w, "toolkit_path_words");
+    t.wheels.sources = urls_of(*w);
+  }
   return t;
 }
 

@@ -29,9 +29,44 @@ struct IntelIpexRule {
   std::vector<std::string> sources;                ///< URLs, in the file's order
 };
 
+/// LEGACY_PLATFORMS.md: from which release the regular compute-runtime packages dropped the
+/// platforms marked "runtime": "legacy1", and the packages that carry them.
+struct IntelLegacyRuntime {
+  std::string mark = "legacy1";               ///< in the legacy packages' file names
+  std::optional<std::string> regular_from;    ///< "24.35.30872.22"
+  std::vector<std::string> packages;          ///< "intel-opencl-icd-legacy1", …
+  std::vector<std::string> no_level_zero;     ///< legacy platforms with no Level Zero at all
+  std::string source;
+};
+
+/// The variables that hide, reorder or split Intel GPUs, as data/compat/intel.json gives them.
+struct IntelDeviceSelection {
+  std::vector<std::string> selector_backends;    ///< ONEAPI_DEVICE_SELECTOR's <backend>
+  std::vector<std::string> intel_gpu_backends;   ///< the backends an Intel GPU is reached by
+  std::vector<std::string> selector_device_words;
+  std::vector<std::string> selector_gpu_words;   ///< device words that take GPUs
+  std::string selector_source;
+  std::optional<std::string> filter_deprecated_by;  ///< SYCL_DEVICE_FILTER's successor
+  std::vector<std::string> filter_sources;
+  std::string mask_source;
+  std::vector<std::string> hierarchy_values;     ///< ZE_FLAT_DEVICE_HIERARCHY: FLAT, …
+  std::string hierarchy_source;
+};
+
+/// The oneAPI runtime wheels an XPU framework pins, and where a sourced toolkit shows.
+struct IntelXpuWheels {
+  std::vector<std::string> frameworks;          ///< "torch"
+  std::vector<std::string> core;                ///< "intel-sycl-rt", …
+  std::vector<std::string> toolkit_path_words;  ///< "/oneapi/", …
+  std::vector<std::string> sources;
+};
+
 struct IntelTable {
   std::vector<IntelPlatform> platforms;
   IntelIpexRule ipex;
+  IntelLegacyRuntime legacy;
+  IntelDeviceSelection selection;
+  IntelXpuWheels wheels;
   std::vector<std::string> errors;  ///< what in the file could not be read
 };
 

@@ -80,6 +80,11 @@ std::string torch_api(const Snapshot& s, const PythonPackage& p) {
   if (p.torch && p.torch->cuda) return "cuda";
   if (p.torch && (p.torch->hip || p.torch->rocm)) return "rocm";
   if ((p.torch && p.torch->xpu) || local == "xpu") return "xpu";
+  // torch +xpu whose build files were not read (a tree with its dist-info only): its version's
+  // local tag says it (PyTorch's XPU wheels are "+xpu").
+  if (!p.torch && p.version) {
+    if (auto v = parse_version(*p.version); v && v->local == "xpu") return "xpu";
+  }
   if (starts_with(local, "cu")) return "cuda";
   if (starts_with(local, "rocm")) return "rocm";
   if (readiness_on_macos(s)) return "mps";
@@ -397,6 +402,7 @@ class StageJudge {
     if (!a.device_nodes.empty()) {
       const std::string node = d_.vendor == GpuVendor::nvidia ? "/dev/nvidiactl"
                                : d_.vendor == GpuVendor::amd  ? "/dev/kfd"
+                               : d_.vendor == GpuVendor::intel ? "/dev/dri/renderD"  // Level Zero's
                                                               : "/dev/dri";
       for (const auto& n : a.device_nodes) {
         if (starts_with(n.path, node)) {
@@ -441,8 +447,36 @@ class StageJudge {
       if (s_.macos && s_.macos->product_version) return ok(st, "macOS " + *s_.macos->product_version);
       return unexamined(st, "the macOS version is not in " + origin_words());
     }
+    if (d_.vendor == GpuVendor::intel) return intel_user_driver(st);
     return unexamined(st, "the " + std::string(vendor_label(d_.vendor)) +
                               " user-space driver is not read by gpudoctor yet");
+  }
+
+  /// Intel's compute runtime: its Level Zero driver (libze_intel_gpu) listed the GPU, else what
+  /// its OpenCL ICD (libigdrcl) says; the ICD alone does not show the Level Zero half that
+  /// torch's XPU build and SYCL use (Intel ships them as separate packages).
+  StageVerdict intel_user_driver(Stage st) const {
+    if (d_.dev && d_.dev->saw("level_zero")) return ok(st, "Level Zero (libze_intel_gpu) listed it");
+    std::optional<std::string> icd;
+    bool answered = false;
+    if (s_.opencl) {
+      for (const auto& i : s_.opencl->icds) {
+        if (to_lower(i.library).find("igdrcl") == std::string::npos) continue;
+        icd = i.library;
+        answered = answered || i.loads == std::optional<bool>(true);
+      }
+    }
+    if (!icd) {
+      return unexamined(st, "no Intel compute-runtime ICD (libigdrcl) in " + origin_words() +
+                                ", and its Level Zero driver is not read there");
+    }
+    const bool opencl_saw = answered && d_.dev && d_.dev->saw(kBackendOpenCl);
+    return unexamined(st, std::string(opencl_saw ? "Intel's compute runtime answered through "
+                                                   "OpenCL ("
+                                                 : "Intel's compute runtime's OpenCL ICD is "
+                                                   "installed (") +
+                              *icd + "); its Level Zero driver (libze_intel_gpu.so.1), which " +
+                              fw_.name + "'s XPU build uses, was not read");
   }
 
   StageVerdict runtime_libraries() const {

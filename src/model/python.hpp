@@ -97,11 +97,25 @@ GPUDOCTOR_JSON(PythonEnv, kind, prefix, found_by, python_executable, executable_
                python_version, python_version_from, base_home, include_system_site_packages,
                site_packages, packages)
 
+/// The variables that choose which Intel GPUs SYCL and Level Zero programs (torch XPU, IPEX,
+/// llama.cpp SYCL) see, and the library path that decides which oneAPI runtime they load, as
+/// the process running the probes saw them (docs/intel.md). Absent: not set.
+struct XpuEnvironment {
+  std::optional<std::string> oneapi_device_selector;    ///< ONEAPI_DEVICE_SELECTOR
+  std::optional<std::string> sycl_device_filter;        ///< SYCL_DEVICE_FILTER (deprecated)
+  std::optional<std::string> ze_affinity_mask;          ///< ZE_AFFINITY_MASK
+  std::optional<std::string> ze_flat_device_hierarchy;  ///< ZE_FLAT_DEVICE_HIERARCHY
+  std::optional<std::string> ld_library_path;           ///< LD_LIBRARY_PATH
+};
+GPUDOCTOR_JSON(XpuEnvironment, oneapi_device_selector, sycl_device_filter, ze_affinity_mask,
+               ze_flat_device_hierarchy, ld_library_path)
+
 struct PythonInfo {
   std::vector<PythonEnv> envs;                 ///< in the order a user would meet them
   std::optional<std::string> conda_envs_file;  ///< ~/.conda/environments.txt, when read
   std::vector<std::string> errors;  ///< "…/METADATA: no Name header", each naming the file
+  XpuEnvironment xpu_env;           ///< the XPU device-selection variables (probes/python)
 };
-GPUDOCTOR_JSON(PythonInfo, envs, conda_envs_file, errors)
+GPUDOCTOR_JSON(PythonInfo, envs, conda_envs_file, errors, xpu_env)
 
 }  // namespace gpudoctor

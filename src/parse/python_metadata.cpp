@@ -165,11 +165,18 @@ bool is_gpu_relevant_package(std::string_view name) {
                                                 "numpy",
                                                 "plaidml",
                                                 "plaidml-keras",
-                                                "dpcpp-cpp-rt"};
+                                                "dpcpp-cpp-rt",
+                                                "umf",
+                                                "tcmlib",
+                                                "impi-rt"};
   static constexpr std::string_view kPrefixes[] = {"nvidia-", "jax-cuda", "jax-rocm", "cupy-cuda",
                                                    "cupy-rocm", "intel-extension-for-",
                                                    "intel-sycl-rt", "intel-cmplr-",
-                                                   "intel-opencl-rt", "intel-pti"};
+                                                   "intel-opencl-rt", "intel-pti",
+                                                   // the other oneAPI runtime wheels torch +xpu
+                                                   // pins (its METADATA's Requires-Dist)
+                                                   "onemkl-sycl-", "intel-openmp",
+                                                   "pytorch-triton-xpu", "oneccl"};
   for (std::string_view e : kExact) {
     if (name == e) return true;
   }

@@ -3,9 +3,11 @@
 // guard against regressions); docs/intel.md reports their rate apart.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "checks/intel_identity.hpp"
+#include "checks/readiness.hpp"
 #include "json.hpp"
 #include "test_support.hpp"
 
@@ -243,6 +245,277 @@ TEST(IntelPastes, HoldoutSyclLsOpenClGpuOnly) {
 TEST(IntelPastes, HoldoutHealthyIpexDeviceList) {
   auto r = on_paste("holdout/ipex-364-xpu-device-properties-healthy.txt");
   EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
+// --- second round (tests/fixtures/intel-corpus.md) -------------------------------------------
+
+/// A snapshot with these XPU variables set (the Python probe records them).
+Snapshot intel_env_snapshot(const std::vector<std::pair<std::string, std::string>>& vars,
+                            std::size_t gpus = 1) {
+  Snapshot s = intel_snapshot("i915", {});
+  for (std::size_t i = 1; i < gpus; ++i) {
+    PciDevice p = s.pci->devices[0];
+    p.address = "0000:0" + std::to_string(3 + i) + ":00.0";
+    s.pci->devices.push_back(p);
+  }
+  XpuEnvironment& x = s.python->xpu_env;
+  for (const auto& [k, v] : vars) {
+    if (k == "ONEAPI_DEVICE_SELECTOR") x.oneapi_device_selector = v;
+    if (k == "SYCL_DEVICE_FILTER") x.sycl_device_filter = v;
+    if (k == "ZE_AFFINITY_MASK") x.ze_affinity_mask = v;
+    if (k == "ZE_FLAT_DEVICE_HIERARCHY") x.ze_flat_device_hierarchy = v;
+    if (k == "LD_LIBRARY_PATH") x.ld_library_path = v;
+  }
+  return s;
+}
+
+std::string selector_severity(const std::vector<std::pair<std::string, std::string>>& vars,
+                              std::size_t gpus = 1) {
+  auto f = test::with_id(test::run_all_checks(intel_env_snapshot(vars, gpus)), "intel.device_selector");
+  if (f.empty()) return "";
+  return std::string(to_string(f[0].severity));
+}
+
+TEST(IntelDeviceSelection, OneapiDeviceSelectorGrammar) {
+  // The grammar of intel/llvm's EnvironmentVariables.md.
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero:0"}}), "");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero:gpu"}}), "");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero:*;!opencl:*"}}), "");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "LEVEL_ZERO:0.1"}}), "");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero:gpu:0"}}), "fail");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero"}}), "fail");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "levelzero:gpu"}}), "fail");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero:gpux"}}), "fail");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero:*.0"}}), "fail");
+}
+
+TEST(IntelDeviceSelection, SelectorsThatHideTheGpus) {
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "opencl:cpu"}}), "fail");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "!*:gpu"}}), "fail");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero:1"}}, 1), "fail");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero:1"}}, 2), "");
+  EXPECT_EQ(selector_severity({{"ONEAPI_DEVICE_SELECTOR", "level_zero:0,3"}}, 2), "warn");
+  // A paste has no PCI list: the indices are not judged, the syntax is.
+  Snapshot s = intel_env_snapshot({{"ONEAPI_DEVICE_SELECTOR", "level_zero:7"}});
+  s.pci.reset();
+  EXPECT_TRUE(test::with_id(test::run_all_checks(s), "intel.device_selector").empty());
+}
+
+TEST(IntelDeviceSelection, SyclDeviceFilter) {
+  // Alone it is deprecated (its own id, info); beside ONEAPI_DEVICE_SELECTOR the runtime refuses.
+  EXPECT_EQ(selector_severity({{"SYCL_DEVICE_FILTER", "level_zero:gpu:0"}}), "");
+  auto alone = test::with_id(test::run_all_checks(intel_env_snapshot({{"SYCL_DEVICE_FILTER", "level_zero:gpu:0"}})),
+                             "intel.device_filter_deprecated");
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_EQ(alone[0].severity, Severity::info);
+  EXPECT_EQ(selector_severity({{"SYCL_DEVICE_FILTER", "level_zero:gpu"},
+                               {"ONEAPI_DEVICE_SELECTOR", "level_zero:gpu"}}),
+            "fail");
+}
+
+TEST(IntelDeviceSelection, AffinityMaskAndHierarchy) {
+  EXPECT_EQ(selector_severity({{"ZE_AFFINITY_MASK", "0"}}), "");
+  EXPECT_EQ(selector_severity({{"ZE_AFFINITY_MASK", "0.1"}}), "");
+  EXPECT_EQ(selector_severity({{"ZE_AFFINITY_MASK", ""}}), "");
+  EXPECT_EQ(selector_severity({{"ZE_AFFINITY_MASK", "1"}}), "fail");
+  EXPECT_EQ(selector_severity({{"ZE_AFFINITY_MASK", "0,2"}}), "warn");
+  EXPECT_EQ(selector_severity({{"ZE_AFFINITY_MASK", "gpu0"}}), "warn");
+  // A two-tile Max is two devices by default (FLAT).
+  Snapshot s = intel_env_snapshot({{"ZE_AFFINITY_MASK", "1"}});
+  s.pci->devices[0].device_name = "Ponte Vecchio XT (2 Tile) [Data Center GPU Max 1550]";
+  EXPECT_TRUE(test::with_id(test::run_all_checks(s), "intel.device_selector").empty());
+  EXPECT_EQ(selector_severity({{"ZE_FLAT_DEVICE_HIERARCHY", "COMPOSITE"}}), "");
+  EXPECT_EQ(selector_severity({{"ZE_FLAT_DEVICE_HIERARCHY", "flatt"}}), "warn");
+}
+
+TEST(IntelOneapiRuntime, TorchPinsItsRuntimeWheels) {
+  Snapshot s = intel_snapshot("i915", {{"torch", "2.7.0+xpu"}, {"intel-sycl-rt", "2025.1.0"},
+                                       {"umf", "0.10.0"}});
+  PythonPackage& torch = s.python->envs[0].packages[0];
+  torch.requires_dist = {"intel-sycl-rt==2025.0.5; platform_system == \"Linux\"", "umf==0.10.0",
+                         "intel-cmplr-lib-ur==2025.0.5", "intel-sycl-rt==2025.0.5; platform_system == \"Windows\""};
+  auto f = test::with_id(test::run_all_checks(s), "python.xpu_runtime_wheels");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::fail);
+  EXPECT_NE(f[0].title.find("intel-sycl-rt 2025.1.0 (pinned 2025.0.5)"), std::string::npos) << f[0].title;
+  EXPECT_NE(f[0].title.find("intel-cmplr-lib-ur missing"), std::string::npos) << f[0].title;
+  EXPECT_EQ(f[0].title.find("umf"), std::string::npos) << f[0].title;
+  // Pins met: nothing.
+  s.python->envs[0].packages[1].version = "2025.0.5";
+  torch.requires_dist = {"intel-sycl-rt==2025.0.5", "umf==0.10.0"};
+  EXPECT_TRUE(test::with_id(test::run_all_checks(s), "python.xpu_runtime_wheels").empty());
+}
+
+TEST(IntelOneapiRuntime, SourcedToolkitAheadOfTheWheels) {
+  Snapshot s = intel_snapshot("i915", {{"torch", "2.7.0+xpu"}, {"intel-sycl-rt", "2025.0.5"}});
+  s.python->xpu_env.ld_library_path = "/opt/intel/oneapi/compiler/2025.1/lib:/usr/local/lib";
+  auto f = test::with_id(test::run_all_checks(s), "intel.oneapi_shadows_wheels");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::fail);  // 2025.1 against 2025.0
+  s.python->envs[0].packages[1].version = "2025.1.1";
+  f = test::with_id(test::run_all_checks(s), "intel.oneapi_shadows_wheels");
+  EXPECT_TRUE(f.empty());  // the same release: nothing certain to say
+  s.python->envs[0].packages.pop_back();  // the wheel's release unknown: a risk
+  f = test::with_id(test::run_all_checks(s), "intel.oneapi_shadows_wheels");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::warn);
+  s.python->xpu_env.ld_library_path = "/usr/local/cuda/lib64";
+  EXPECT_TRUE(test::with_id(test::run_all_checks(s), "intel.oneapi_shadows_wheels").empty());
+}
+
+TEST(IntelLegacyRuntime, Gen9WithTheRegularRuntime) {
+  Snapshot s = intel_snapshot("i915", {});
+  s.pci->devices[0].device_id = 0x5917;
+  s.pci->devices[0].device_name = "Kaby Lake-R GT2 [UHD Graphics 620]";
+  OpenClIcd icd;
+  icd.source = "/etc/OpenCL/vendors";
+  icd.file = "/etc/OpenCL/vendors/intel.icd";
+  icd.library = "/nix/store/abc-intel-compute-runtime-25.13.33276.16/lib/intel-opencl/libigdrcl.so";
+  s.opencl->icds.push_back(icd);
+  auto f = test::with_id(test::run_all_checks(s), "intel.legacy_runtime");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::fail);  // 25.13 >= 24.35.30872.22
+  s.opencl->icds[0].library = "/nix/store/abc-intel-compute-runtime-24.13.29138.7/lib/intel-opencl/libigdrcl.so";
+  EXPECT_TRUE(test::with_id(test::run_all_checks(s), "intel.legacy_runtime").empty());  // before the split
+  s.opencl->icds[0].library = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
+  f = test::with_id(test::run_all_checks(s), "intel.legacy_runtime");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::info);  // release unknown: before 24.35 it still works
+  OpenClIcd legacy = icd;
+  legacy.file = "/etc/OpenCL/vendors/intel_legacy1.icd";
+  legacy.library = "/usr/lib/x86_64-linux-gnu/intel-opencl-legacy1/libigdrcl_legacy1.so";
+  s.opencl->icds.push_back(legacy);
+  EXPECT_TRUE(test::with_id(test::run_all_checks(s), "intel.legacy_runtime").empty());
+  // A Gen12 GPU is not legacy.
+  Snapshot a770 = intel_snapshot("i915", {});
+  a770.opencl->icds.push_back(icd);
+  EXPECT_TRUE(test::with_id(test::run_all_checks(a770), "intel.legacy_runtime").empty());
+}
+
+TEST(IntelMachines2, Max1550UserOutsideRender) {
+  auto r = on_machine("intel-max1550-ipex-not-in-render", {"VIRTUAL_ENV=/home/gta/py311"});
+  EXPECT_EQ(severity_of(r.findings, "intel.not_in_render_group"), "warn") << r.findings.dump(2);
+  EXPECT_EQ(problems(r.findings), std::set<std::string>{"intel.not_in_render_group"});
+}
+
+TEST(IntelMachines2, FilterBesideSelector) {
+  auto r = on_machine("intel-onedpl-filter-with-selector",
+                      {"SYCL_DEVICE_FILTER=level_zero:gpu", "ONEAPI_DEVICE_SELECTOR=level_zero:gpu"});
+  EXPECT_EQ(severity_of(r.findings, "intel.device_selector"), "fail") << r.findings.dump(2);
+}
+
+TEST(IntelMachines2, SourcedToolkitBeforeTorchXpu) {
+  auto r = on_machine("intel-torch-xpu-setvars-ur-loader",
+                      {"VIRTUAL_ENV=/home/user/venv", "LD_LIBRARY_PATH=/opt/intel/oneapi/compiler/2025.2/lib"});
+  EXPECT_NE(severity_of(r.findings, "intel.oneapi_shadows_wheels"), "") << r.findings.dump(2);
+  EXPECT_EQ(severity_of(r.findings, "python.ipex_torch"), "fail") << r.findings.dump(2);
+}
+
+TEST(IntelMachines2, Gen9NeedsLegacy1) {
+  // nixos-hardware#1351 gives no runtime release: the condition is said (info), not a cause.
+  auto r = on_machine("intel-t480-uhd620-needs-legacy1");
+  EXPECT_EQ(severity_of(r.findings, "intel.legacy_runtime"), "info") << r.findings.dump(2);
+  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
+TEST(IntelMachines2, RocketLakeWithoutLevelZeroDriverClaimsNoWrongCause) {
+  // compute-runtime#832: only the Level Zero section can see the missing libze_intel_gpu.
+  auto r = on_machine("intel-rkl-11700k-no-libze-intel-gpu");
+  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
+TEST(IntelMachines2, HealthyMax1100) {
+  auto r = on_machine("intel-max1100-torch-xpu-healthy", {"VIRTUAL_ENV=/tmp/xpu-tool/Python/3.10.20/x64"});
+  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
+TEST(IntelMachines2, HoldoutHealthyB60) {
+  auto r = on_machine("intel-b60-torch-213-xpu-healthy", {"VIRTUAL_ENV=/home/user/venv"});
+  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
+TEST(IntelMachines2, HoldoutHealthyA770Ubuntu2604) {
+  auto r = on_machine("intel-a770-ubuntu2604-torch-xpu-healthy", {"VIRTUAL_ENV=/home/user/sleap-nn/.venv"});
+  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
+TEST(IntelMachines2, HoldoutSelectorWithTooManyColons) {
+  auto r = on_machine("intel-a770-selector-too-many-colons", {"ONEAPI_DEVICE_SELECTOR=level_zero:gpu:0"});
+  EXPECT_EQ(severity_of(r.findings, "intel.device_selector"), "fail") << r.findings.dump(2);
+}
+
+TEST(IntelPastes2, LoaderCannotOpenLibzeIntelGpu) {
+  auto r = on_paste("compute-runtime-832-loader-trace-no-libze.txt");
+  EXPECT_EQ(severity_of(r.findings, "intel.level_zero_missing"), "fail") << r.findings.dump(2);
+}
+
+TEST(IntelPastes2, XeGucFirmwareMissing) {
+  auto r = on_paste("incus-os-891-xe-bmg-guc-enoent.txt");
+  EXPECT_NE(severity_of(r.findings, "gpu.firmware_missing"), "") << r.findings.dump(2);
+}
+
+TEST(IntelPastes2, SyclFilterWithSelector) {
+  auto r = on_paste("onedpl-787-sycl-device-filter-deprecated.txt");
+  EXPECT_EQ(severity_of(r.findings, "intel.device_selector"), "fail") << r.findings.dump(2);
+}
+
+TEST(IntelPastes2, UrLoaderOfASourcedToolkit) {
+  auto r = on_paste("pytorch-149953-libur-loader-setvars.txt");
+  EXPECT_EQ(severity_of(r.findings, "intel.oneapi_shadows_wheels"), "fail") << r.findings.dump(2);
+}
+
+TEST(IntelPastes2, HoldoutXeGucTooOld) {
+  auto r = on_paste("holdout/sof-linux-5196-xe-lnl-guc-too-old.txt");
+  EXPECT_NE(severity_of(r.findings, "gpu.firmware_missing"), "") << r.findings.dump(2);
+}
+
+TEST(IntelPastes2, HoldoutHealthySyclLsTwoLevelZeroGpus) {
+  auto r = on_paste("holdout/oneapi-spec-536-sycl-ls-a770m-iris-healthy.txt");
+  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+}
+
+TEST(IntelReadiness, XpuPairOnAHealthyTree) {
+  auto r = test::run_gpudoctor({"check", "--json", "--no-smoke", "--sysroot",
+                                test::fixture_path("intel-b60-torch-213-xpu-healthy")},
+                               {"VIRTUAL_ENV=/home/user/venv"});
+  const Json j = Json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.err;
+  ASSERT_TRUE(j.contains("readiness"));
+  std::map<std::string, Json> stages;
+  for (const auto& pair : j["readiness"]) {
+    if (pair["framework"] != "torch 2.13.0+xpu") continue;
+    EXPECT_EQ(pair["api"], "xpu");  // read from the version's +xpu where no build file was read
+    for (const auto& st : pair["stages"]) stages[st["stage"].get<std::string>()] = st;
+    break;
+  }
+  ASSERT_FALSE(stages.empty()) << j["readiness"].dump(2);
+  EXPECT_EQ(stages["kernel_driver"]["state"], "ok");
+  EXPECT_EQ(stages["access"]["state"], "ok");
+  EXPECT_NE(stages["access"]["fact"].get<std::string>().find("/dev/dri/renderD"), std::string::npos);
+  // Only the OpenCL half of the compute runtime is in the tree: said, not passed.
+  EXPECT_EQ(stages["user_driver"]["state"], "not_examined");
+  EXPECT_NE(stages["user_driver"]["fact"].get<std::string>().find("libze_intel_gpu"), std::string::npos);
+}
+
+TEST(IntelReadiness, SelectorHidingTheGpuFailsAtAccess) {
+  Snapshot s = intel_env_snapshot({{"ONEAPI_DEVICE_SELECTOR", "opencl:cpu"}});
+  PythonPackage torch;
+  torch.name = "torch";
+  torch.version = "2.7.0+xpu";
+  torch.metadata_dir = "torch-2.7.0+xpu.dist-info";
+  s.python->envs[0].packages.push_back(torch);
+  OpenClIcd icd;
+  icd.source = "/etc/OpenCL/vendors";
+  icd.library = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
+  s.opencl->icds.push_back(icd);
+  auto findings = test::run_all_checks(s);
+  ASSERT_EQ(test::with_id(findings, "intel.device_selector").size(), 1u);
+  const StageOfFinding* row = nullptr;
+  auto placed = stage_of_finding("intel.device_selector");
+  ASSERT_TRUE(placed.has_value());
+  row = &*placed;
+  EXPECT_EQ(row->stage, Stage::access);
+  EXPECT_EQ(row->vendor, "intel");
 }
 
 }  // namespace intel_test

@@ -152,10 +152,13 @@ TEST(PythonParse, CudaSeriesFromNames) {
 
 TEST(PythonParse, RelevantPackages) {
   for (const char* n : {"torch", "tensorflow-metal", "tensorflow-macos", "jax-cuda12-plugin",
-                        "cupy-cuda12x", "nvidia-nccl-cu12", "keras", "numpy", "plaidml"}) {
+                        "cupy-cuda12x", "nvidia-nccl-cu12", "keras", "numpy", "plaidml",
+                        // the oneAPI runtime wheels torch +xpu pins
+                        "intel-sycl-rt", "intel-cmplr-lib-ur", "umf", "tcmlib", "onemkl-sycl-blas",
+                        "pytorch-triton-xpu", "dpcpp-cpp-rt"}) {
     EXPECT_TRUE(is_gpu_relevant_package(n)) << n;
   }
-  for (const char* n : {"requests", "pip", "torchgen", "jaxtyping", "cupyx"}) {
+  for (const char* n : {"requests", "pip", "torchgen", "jaxtyping", "cupyx", "umfpack"}) {
     EXPECT_FALSE(is_gpu_relevant_package(n)) << n;
   }
 }
