@@ -126,7 +126,11 @@ std::optional<std::string> apply_recorded_nodes(const Root& root,
 /// install to (the toolkit's packages: nvidia-container-toolkit, -base, libnvidia-container-tools).
 std::optional<ContainerEngines> probe_container_engines(const Root& root) {
   ContainerEngines e;
-  const char* bins[] = {"/usr/bin", "/usr/local/bin", "/usr/sbin", "/snap/bin"};
+  // /usr/local/nvidia/toolkit: where NVIDIA's GPU Operator installs the toolkit on a node
+  // (its config.toml names path = "/usr/local/nvidia/toolkit/nvidia-container-cli",
+  // NVIDIA/nvidia-container-toolkit#154).
+  const char* bins[] = {"/usr/bin", "/usr/local/bin", "/usr/sbin", "/snap/bin",
+                        "/usr/local/nvidia/toolkit"};
   for (const char* dir : bins) {
     for (const char* name : {"docker", "dockerd"}) {
       const std::string path = std::string(dir) + "/" + name;

@@ -6,6 +6,7 @@
 #include "checks/check_list.hpp"
 #include "checks/intel_checks.hpp"
 #include "checks/check_util.hpp"
+#include "model/access_view.hpp"
 
 namespace gpudoctor {
 

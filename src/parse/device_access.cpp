@@ -138,7 +138,7 @@ std::optional<ListedNode> parse_ls_device_line(std::string_view line, std::strin
   }
   // mode links owner group major, minor month day time|year name: at least 10 words, a
   // character or block device's mode first.
-  if (w.size() < 10 || w[0].size() < 10 || (w[0][0] != 'c' && w[0][0] != 'b')) return std::nullopt;
+  if (w.size() < 9 || w[0].size() < 10 || (w[0][0] != 'c' && w[0][0] != 'b')) return std::nullopt;
   for (std::size_t i = 1; i < 10; ++i) {
     const char c = w[0][i];
     if (c != '-' && c != 'r' && c != 'w' && c != 'x' && c != 's' && c != 'S' && c != 't' &&

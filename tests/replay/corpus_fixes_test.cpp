@@ -130,5 +130,26 @@ TEST(CorpusFixes, KfdWithARenderGroupIsNotRootOnly) {
   EXPECT_EQ(finding(check_tree(bare.path()), "rocm.kfd_permission"), nullptr);
 }
 
+TEST(CorpusFixes, TheGpuOperatorsToolkitCountsAsInstalled) {
+  // NVIDIA/nvidia-container-toolkit#154: the toolkit under /usr/local/nvidia/toolkit.
+  const Json out = check_tree(test::fixture_path("corpus-container-toolkit-root-run-nvidia-driver"));
+  ASSERT_TRUE(out.is_object());
+  EXPECT_EQ(finding(out, "nvidia.container_toolkit"), nullptr);
+  EXPECT_NE(out.dump().find("/usr/local/nvidia/toolkit/nvidia-container-cli"), std::string::npos);
+}
+
+TEST(CorpusFixes, AnApptainerContainerWithoutKfdIsNamed) {
+  const Json out = check_tree(test::fixture_path("corpus-rocm-docker-kfd-not-mounted"));
+  const Json* f = finding(out, "rocm.no_kfd");
+  ASSERT_NE(f, nullptr) << out.dump(1);
+  EXPECT_NE(evidence_text(*f).find("container: apptainer"), std::string::npos);
+  test::TempTree t;
+  copy_fixture("corpus-rocm-docker-kfd-not-mounted", t);
+  fs::remove_all(fs::path(t.path()) / ".singularity.d");
+  const Json bare = check_tree(t.path());
+  const Json* g = finding(bare, "rocm.no_kfd");
+  if (g != nullptr) EXPECT_EQ(evidence_text(*g).find("container:"), std::string::npos);
+}
+
 }  // namespace corpus_fixes_test
 }  // namespace gpudoctor
