@@ -40,7 +40,8 @@ std::string evidence_text(const Json& f) {
 /// A copy of a fixture tree, to change one fact in it.
 void copy_fixture(const std::string& machine, const test::TempTree& t) {
   fs::copy(test::fixture_path(machine), t.path(),
-           fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks |
+               fs::copy_options::overwrite_existing);
 }
 
 TEST(CorpusFixes, DockerHostWithoutTheToolkitIsNamed) {
