@@ -1,9 +1,12 @@
 // The GPU's device files, /dev/dri/by-path, container device mounts and runtime files.
 #include "host/access_probe.hpp"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/device_nodes.hpp"
+#include "parse/accounts.hpp"
 #include "parse/device_access.hpp"
 #include "text.hpp"
 
@@ -68,6 +71,91 @@ std::vector<RuntimeFile> runtime_files(const Root& root, std::initializer_list<c
   return out;
 }
 
+/// Owner and mode of device files from /.gpudoctor/dev-nodes.txt (`ls -l` lines), for a
+/// recorded tree whose nodes are plain files: a tree cannot carry a character device's owner.
+/// Nodes the live machine reads from the file itself are never replaced.
+std::optional<std::string> apply_recorded_nodes(const Root& root,
+                                                const std::map<std::uint32_t, std::string>& groups,
+                                                std::vector<DeviceNode>& nodes) {
+  if (root.is_host()) return std::nullopt;
+  const char* record = "/.gpudoctor/dev-nodes.txt";
+  const auto text = root.read(record);
+  if (!text) return std::nullopt;
+  std::vector<PasswdEntry> users;
+  if (auto p = root.read("/etc/passwd")) users = parse_passwd(*p);
+  bool any = false;
+  for (std::string_view line : split_lines(*text)) {
+    auto l = parse_ls_device_line(line);
+    if (!l || !is_gpu_device_path(l->path)) continue;
+    auto it = std::find_if(nodes.begin(), nodes.end(),
+                           [&](const DeviceNode& d) { return d.path == l->path; });
+    if (it == nodes.end()) {
+      nodes.push_back(DeviceNode{l->path, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                 std::nullopt, std::nullopt});
+      it = nodes.end() - 1;
+    }
+    if (it->mode) continue;
+    it->mode = l->mode;
+    if (auto n = parse_uint(l->owner)) {
+      it->uid = static_cast<std::uint32_t>(*n);
+    } else if (l->owner == "root") {
+      it->uid = 0;
+    } else {
+      for (const auto& u : users) {
+        if (u.name == l->owner) it->uid = u.uid;
+      }
+    }
+    if (auto n = parse_uint(l->group)) {
+      it->gid = static_cast<std::uint32_t>(*n);
+      if (groups.count(*it->gid) != 0) it->group = groups.at(*it->gid);
+    } else {
+      it->group = l->group;
+      for (const auto& [gid, name] : groups) {
+        if (name == l->group) it->gid = gid;
+      }
+      if (!it->gid && l->group == "root") it->gid = 0;
+    }
+    any = true;
+  }
+  std::sort(nodes.begin(), nodes.end(),
+            [](const DeviceNode& a, const DeviceNode& b) { return a.path < b.path; });
+  return any ? std::optional<std::string>(record) : std::nullopt;
+}
+
+/// Docker, Podman and the NVIDIA Container Toolkit's files, in the directories their packages
+/// install to (the toolkit's packages: nvidia-container-toolkit, -base, libnvidia-container-tools).
+std::optional<ContainerEngines> probe_container_engines(const Root& root) {
+  ContainerEngines e;
+  // /usr/local/nvidia/toolkit: where NVIDIA's GPU Operator installs the toolkit on a node
+  // (its config.toml names path = "/usr/local/nvidia/toolkit/nvidia-container-cli",
+  // NVIDIA/nvidia-container-toolkit#154).
+  const char* bins[] = {"/usr/bin", "/usr/local/bin", "/usr/sbin", "/snap/bin",
+                        "/usr/local/nvidia/toolkit"};
+  for (const char* dir : bins) {
+    for (const char* name : {"docker", "dockerd"}) {
+      const std::string path = std::string(dir) + "/" + name;
+      if (root.exists(path)) e.docker.push_back(path);
+    }
+    const std::string podman = std::string(dir) + "/podman";
+    if (root.exists(podman)) e.podman.push_back(podman);
+    for (const char* name : {"nvidia-container-toolkit", "nvidia-container-runtime",
+                             "nvidia-container-runtime-hook", "nvidia-ctk",
+                             "nvidia-container-cli"}) {
+      const std::string path = std::string(dir) + "/" + name;
+      if (root.exists(path)) e.nvidia_toolkit.push_back(path);
+    }
+  }
+  if (root.exists("/etc/nvidia-container-runtime/config.toml")) {
+    e.nvidia_toolkit.push_back("/etc/nvidia-container-runtime/config.toml");
+  }
+  if (auto text = root.read("/etc/docker/daemon.json")) {
+    e.daemon_json = true;
+    parse_docker_daemon_json(*text, e);
+  }
+  if (e.docker.empty() && e.podman.empty() && !e.daemon_json) return std::nullopt;
+  return e;
+}
+
 }  // namespace
 
 HostAccess probe_access(const ProbeContext& ctx) {
@@ -75,6 +163,7 @@ HostAccess probe_access(const ProbeContext& ctx) {
   HostAccess a;
   const auto groups = group_names(root);
   for (const auto& p : device_paths(root)) a.device_nodes.push_back(read_device_node(ctx, groups, p));
+  a.device_nodes_record = apply_recorded_nodes(root, groups, a.device_nodes);
   a.dev_listed = ctx.live || !root.list("/dev").empty();
   a.dri_by_path = dri_by_path(root);
   a.account = probe_account(root, a.device_nodes);
@@ -91,6 +180,7 @@ HostAccess probe_access(const ProbeContext& ctx) {
     auto& p = a.nvidia_device_files;
     if (p && p->gid && groups.count(*p->gid) != 0) p->group = groups.at(*p->gid);
   }
+  a.container_engines = probe_container_engines(root);
   return a;
 }
 

@@ -75,6 +75,9 @@ std::optional<std::string> detect_container(const ProbeContext& ctx) {
   if (root.is_host() && ctx.env.get_nonempty("KUBERNETES_SERVICE_HOST")) return "kubernetes";
   if (root.exists("/.dockerenv")) return "docker";
   if (root.exists("/run/.containerenv")) return "podman";
+  // Every Apptainer/Singularity image carries /.singularity.d (its environment scripts and
+  // runscript: https://apptainer.org/docs/user/main/environment_and_metadata.html).
+  if (root.is_directory("/.singularity.d")) return "apptainer";
   if (auto cgroup = root.read("/proc/1/cgroup")) {
     if (auto c = container_from_cgroup(*cgroup)) return c;
   }

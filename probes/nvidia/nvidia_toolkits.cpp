@@ -122,6 +122,10 @@ void fill_versions(const ProbeContext& ctx, const Root& paths, const Layout& l,
                              }),
                 "cuda.h");
   }
+  // A runtime alone (a container image's /usr/local/cuda-8.0 with only libcudart.so.8.0.61):
+  // libcudart's complete file version is the CUDA release it belongs to (same major.minor),
+  // which is what the driver minimums are looked up by.
+  set_version(full_name("libcudart.so"), "libcudart");
 
   t.cudart_version = first_of({
       [&] { return lookup(vj, {"cuda_cudart"}); },

@@ -65,6 +65,16 @@ std::vector<CheckSpec> machine_checks() {
        "CUDA opens these nodes; a missing nvidia-uvm breaks CUDA while nvidia-smi still works, "
        "and a container started without --gpus has none.",
        kCudaInstallGuide, check_nvidia_device_nodes, "nvidia.container_without_gpu", kOnlyLinux},
+      {"nvidia.container_toolkit", "nvidia",
+       "On a Docker host with the NVIDIA driver: the NVIDIA Container Toolkit's files "
+       "(nvidia-ctk, nvidia-container-runtime(-hook), nvidia-container-cli, "
+       "/etc/nvidia-container-runtime/config.toml), /etc/docker/daemon.json's runtimes and CDI "
+       "specs for nvidia.com/gpu.",
+       "docker run --gpus needs the toolkit to hand the GPU to the container; without it Docker "
+       "answers \"could not select device driver \"\" with capabilities: [[gpu]]\".",
+       "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/"
+       "install-guide.html",
+       check_nvidia_container_toolkit, "", kOnlyLinux},
       {"nvidia.workload_access", "nvidia",
        "The account a GPU service's unit runs as (User=) against the owner, group and mode of "
        "/dev/nvidiactl and /dev/nvidia<N> (or the driver's DeviceFile parameters).",

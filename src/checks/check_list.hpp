@@ -17,6 +17,7 @@ void check_nvidia_open_module(const CheckSpec&, const CheckInput&, std::vector<F
 bool open_module_leaves_out(const CheckInput& in, const std::string& pci_address);
 void check_nvidia_module_not_loaded(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_device_nodes(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_container_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_workload_access(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_version_mismatch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_stub_libcuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

@@ -79,7 +79,7 @@ std::vector<CheckSpec> runtime_checks() {
        "with \"Unable to open /dev/kfd read-write: Permission denied\", and a group added "
        "after login counts only in a new session.",
        "https://github.com/ROCm/ROCT-Thunk-Interface", check_rocm_device_access,
-       "rocm.not_in_group, rocm.group_not_active", kOnlyLinux},
+       "rocm.not_in_group, rocm.group_not_active, rocm.kfd_permission", kOnlyLinux},
       {"rocm.kernel_driver", "rocm",
        "A ROCm installation against the amdgpu module (/proc/modules, /sys/module/amdgpu), "
        "/dev/kfd and the KFD topology.",

@@ -6,6 +6,7 @@
 #include "checks/check_list.hpp"
 #include "checks/intel_checks.hpp"
 #include "checks/check_util.hpp"
+#include "model/access_view.hpp"
 
 namespace gpudoctor {
 
@@ -345,6 +346,54 @@ void check_nvidia_version_mismatch(const CheckSpec& self, const CheckInput& in,
           " module (the libraries were upgraded under a running " + kmod.value_or("old") +
           " module, often by unattended-upgrades); without a reboot: stop GPU users, then "
           "sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia";
+  out.push_back(std::move(f));
+}
+
+void check_nvidia_container_toolkit(const CheckSpec& self, const CheckInput& in,
+                                    std::vector<Finding>& out) {
+  const HostAccess& a = host_access(in.snap);
+  if (!a.container_engines || a.container_engines->docker.empty()) return;
+  // Inside a container the engine's configuration is the host's: nvidia.container_without_gpu.
+  if (in.snap.host && (in.snap.host->container || in.snap.host->wsl)) return;
+  const ContainerEngines& e = *a.container_engines;
+  const bool driver = nvidia_kernel_up(in.snap) ||
+                      std::any_of(a.device_nodes.begin(), a.device_nodes.end(),
+                                  [](const DeviceNode& d) { return d.path == "/dev/nvidiactl"; });
+  if (!driver || !e.nvidia_toolkit.empty()) return;
+  const bool cdi = std::any_of(a.cdi_specs.begin(), a.cdi_specs.end(), [](const RuntimeFile& f) {
+    return f.kind && starts_with(*f.kind, "nvidia.com/");
+  });
+  if (cdi) return;
+  const bool named = std::find(e.docker_runtimes.begin(), e.docker_runtimes.end(), "nvidia") !=
+                         e.docker_runtimes.end() ||
+                     e.default_runtime == std::optional<std::string>("nvidia");
+  // A daemon.json that names the nvidia runtime asks for GPU containers: certain to fail.
+  // Without it, a Docker host whose GPU containers would fail, if any are run.
+  Finding f = make_finding(
+      self, named ? Severity::fail : Severity::warn,
+      named ? "Docker is set to use the nvidia runtime, but the NVIDIA Container Toolkit is not "
+              "installed: every GPU container fails to start"
+            : "Docker is installed beside a working NVIDIA driver, but the NVIDIA Container "
+              "Toolkit is not: docker run --gpus fails with \"could not select device driver "
+              "\"\" with capabilities: [[gpu]]\"");
+  f.id = "nvidia.container_toolkit";
+  f.evidence.push_back("Docker: " + join(e.docker, ", "));
+  f.evidence.push_back(
+      "NVIDIA driver: " +
+      std::string(nvidia_kernel_up(in.snap) ? "kernel module loaded" : "/dev/nvidiactl present"));
+  f.evidence.push_back(
+      "/etc/docker/daemon.json: " +
+      (!e.daemon_json ? std::string("none")
+                      : e.daemon_json_error ? "unreadable (" + *e.daemon_json_error + ")"
+                      : "runtimes " + (e.docker_runtimes.empty() ? std::string("(none)")
+                                                                 : join(e.docker_runtimes, " ")) +
+                            (e.default_runtime ? ", default-runtime " + *e.default_runtime : "")));
+  f.evidence.push_back(
+      "not found: nvidia-ctk, nvidia-container-runtime, nvidia-container-runtime-hook, "
+      "nvidia-container-cli (/usr/bin, /usr/local/bin), "
+      "/etc/nvidia-container-runtime/config.toml, a CDI spec for nvidia.com/gpu");
+  f.fix = "install nvidia-container-toolkit from NVIDIA's repository, then: sudo nvidia-ctk "
+          "runtime configure --runtime=docker && sudo systemctl restart docker";
   out.push_back(std::move(f));
 }
 

@@ -55,6 +55,8 @@ const std::array kStageRows = {
     StageRow{"intel.device_selector", Stage::access, "intel"},
     StageRow{"intel.device_filter_deprecated", Stage::access, "intel"},
     StageRow{"rocm.not_in_group", Stage::access, "amd"},
+    StageRow{"rocm.kfd_permission", Stage::access, "amd"},
+    StageRow{"nvidia.container_toolkit", Stage::access, "nvidia"},
     StageRow{"rocm.group_not_active", Stage::access, "amd"},
     StageRow{"rocm.visible_devices", Stage::access, "amd"},
     // The user-space driver.

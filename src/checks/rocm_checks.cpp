@@ -110,6 +110,62 @@ std::string process_groups_text(const ProcessAccount& a) {
   return ids.empty() ? "(none)" : join(ids, " ");
 }
 
+/// "crw-rw----" → 0660; nullopt for anything else.
+std::optional<std::uint32_t> kfd_mode_bits(const std::string& s) {
+  if (s.size() < 10) return std::nullopt;
+  std::uint32_t m = 0;
+  for (std::size_t i = 1; i <= 9; ++i) m = (m << 1) | (s[i] == '-' ? 0u : 1u);
+  return m;
+}
+
+/// /dev/kfd owned by root with no group or other read-write (crw------- root root, or
+/// crw-rw---- root root): only root opens it, whatever groups the workload's account has. The
+/// maintainer's diagnosis of ROCm/ROCT-Thunk-Interface#36: "/dev/kfd permissions are controlled
+/// by udevd", fixed with a rule giving it a group. Needs the node's owner and mode (the live
+/// node, or /.gpudoctor/dev-nodes.txt in a tree); a non-root account that runs the workload.
+bool report_kfd_root_only(const CheckSpec& self, const HostAccess& access,
+                          std::vector<Finding>& out) {
+  auto kfd = std::find_if(access.device_nodes.begin(), access.device_nodes.end(),
+                          [](const DeviceNode& d) { return d.path == "/dev/kfd"; });
+  if (kfd == access.device_nodes.end() || !kfd->mode || kfd->uid != std::optional<std::uint32_t>(0)) {
+    return false;
+  }
+  const auto bits = kfd_mode_bits(*kfd->mode);
+  if (!bits) return false;
+  const bool root_group = kfd->gid == std::optional<std::uint32_t>(0) ||
+                          kfd->group == std::optional<std::string>("root");
+  const bool group_rw = (*bits & 0060u) == 0060u && !root_group && (kfd->gid || kfd->group);
+  if (group_rw || (*bits & 0006u) == 0006u) return false;
+  std::vector<std::string> accounts;
+  for (const auto& w : access.workloads) {
+    if (!w.from.empty() && w.from.front() == '/' && w.user != "root") {
+      accounts.push_back(w.user + " (" + w.from + ")");
+    }
+  }
+  const auto& acc = access.account;
+  if (acc.uid && *acc.uid != 0) {
+    accounts.push_back(acc.user.value_or("uid " + std::to_string(*acc.uid)) + " (this process)");
+  }
+  if (accounts.empty()) return false;
+  Finding f = make_finding(self, Severity::fail,
+                           "/dev/kfd is " + *kfd->mode + " root:" + kfd->group.value_or("?") +
+                               ": only root can open it, so ROCm fails for every other account "
+                               "whatever groups it is in");
+  f.id = "rocm.kfd_permission";
+  f.evidence.push_back("/dev/kfd: " + *kfd->mode + " owner uid 0, group " +
+                       kfd->group.value_or(kfd->gid ? std::to_string(*kfd->gid) : "?") +
+                       (access.device_nodes_record ? " (recorded in " + *access.device_nodes_record + ")"
+                                                   : ""));
+  for (const auto& a : accounts) f.evidence.push_back("runs the workload: " + a);
+  f.fix = "give /dev/kfd a group with a udev rule: echo 'KERNEL==\"kfd\", GROUP=\"render\", "
+          "MODE=\"0660\"' | sudo tee /etc/udev/rules.d/70-kfd.rules && sudo udevadm control "
+          "--reload && sudo udevadm trigger, and put the account in render (in an LXC container "
+          "the host's node is passed through: set its gid on the host or in the container's "
+          "device entry)";
+  out.push_back(std::move(f));
+  return true;
+}
+
 }  // namespace
 
 void check_rocm_gfx_support(const CheckSpec& self, const CheckInput& in,
@@ -134,6 +190,7 @@ void check_rocm_device_access(const CheckSpec& self, const CheckInput& in,
   if (!amd_compute_present(r, access) || access.account.uid == std::optional<std::uint32_t>(0)) {
     return;
   }
+  if (report_kfd_root_only(self, access, out)) return;
   std::vector<std::string> denied;
   bool all_open = true;  // this process opens every one (groups, ACLs or a 0666 udev rule)
   for (const auto& d : access.device_nodes) {

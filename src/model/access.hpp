@@ -83,6 +83,25 @@ struct NvidiaDeviceFileParams {
 };
 GPUDOCTOR_JSON(NvidiaDeviceFileParams, modify, uid, gid, group, mode)
 
+/// The container engines of this host and how they would hand NVIDIA GPUs to a container:
+/// `docker run --gpus` needs the NVIDIA Container Toolkit (its runtime or hook registered with
+/// Docker, or a CDI spec), else Docker answers "could not select device driver \"\" with
+/// capabilities: [[gpu]]"
+/// (https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html).
+struct ContainerEngines {
+  std::vector<std::string> docker;             ///< docker / dockerd binaries: "/usr/bin/dockerd"
+  std::vector<std::string> podman;             ///< podman binaries
+  bool daemon_json = false;                    ///< /etc/docker/daemon.json exists
+  std::vector<std::string> docker_runtimes;    ///< its "runtimes" names: "nvidia"
+  std::optional<std::string> default_runtime;  ///< its "default-runtime"
+  std::optional<std::string> daemon_json_error;  ///< why it could not be read as JSON
+  /// The NVIDIA Container Toolkit's files found: nvidia-ctk, nvidia-container-runtime(-hook),
+  /// nvidia-container-cli, /etc/nvidia-container-runtime/config.toml.
+  std::vector<std::string> nvidia_toolkit;
+};
+GPUDOCTOR_JSON(ContainerEngines, docker, podman, daemon_json, docker_runtimes, default_runtime,
+               daemon_json_error, nvidia_toolkit)
+
 /// The access facts of the host (read under the root; open checks and $USER only live).
 struct HostAccess {
   /// /dev/nvidia*, /dev/nvidia-caps/*, /dev/kfd, /dev/dri/card*, /dev/dri/renderD*, /dev/dxg
@@ -95,8 +114,14 @@ struct HostAccess {
   std::vector<RuntimeFile> cdi_specs;
   std::vector<RuntimeFile> oci_hooks;   ///< hooks.d entries of Podman/CRI-O (path only)
   std::optional<NvidiaDeviceFileParams> nvidia_device_files;
+  /// Docker and Podman on this host (null: none found, or a report written before it was read).
+  std::optional<ContainerEngines> container_engines;
+  /// Where the owner and mode of device files in a recorded tree came from
+  /// (/.gpudoctor/dev-nodes.txt: `ls -l` lines of the nodes), when any did.
+  std::optional<std::string> device_nodes_record;
 };
 GPUDOCTOR_JSON(HostAccess, device_nodes, dev_listed, dri_by_path, account, workloads,
-               device_mounts, cdi_specs, oci_hooks, nvidia_device_files)
+               device_mounts, cdi_specs, oci_hooks, nvidia_device_files, container_engines,
+               device_nodes_record)
 
 }  // namespace gpudoctor

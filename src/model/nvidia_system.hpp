@@ -55,7 +55,7 @@ struct CudaToolkit {
   std::vector<std::string> found_by;             ///< every route that led here, source first
   std::optional<std::string> real_path;          ///< after following links
   std::optional<std::string> version;            ///< "13.0.48" (version.json / version.txt / nvcc)
-  std::optional<std::string> version_source;     ///< "version.json", "version.txt", "dist-info",
+  std::optional<std::string> version_source;     ///< "version.json", "version.txt", "dist-info", "libcudart",
                                                  ///< "conda-meta", "nvcc", "cuda.h"
   std::optional<std::string> nvcc;              ///< path of nvcc, if present
   std::optional<std::string> cudart_version;

@@ -1,5 +1,7 @@
 #include "parse/device_access.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -127,6 +129,48 @@ std::optional<std::string> pci_address_of_by_path(std::string_view name) {
     return std::nullopt;
   }
   return to_lower(std::string(address));
+}
+
+std::optional<ListedNode> parse_ls_device_line(std::string_view line, std::string_view dir) {
+  std::vector<std::string> w;
+  for (const auto& x : split_words(std::string(trim(line)), " \t")) {
+    if (!x.empty()) w.push_back(x);
+  }
+  // mode links owner group major, minor month day time|year name: at least 10 words, a
+  // character or block device's mode first.
+  if (w.size() < 9 || w[0].size() < 10 || (w[0][0] != 'c' && w[0][0] != 'b')) return std::nullopt;
+  for (std::size_t i = 1; i < 10; ++i) {
+    const char c = w[0][i];
+    if (c != '-' && c != 'r' && c != 'w' && c != 'x' && c != 's' && c != 'S' && c != 't' &&
+        c != 'T') {
+      return std::nullopt;
+    }
+  }
+  // "234," then "0", or "234,0" as one word.
+  std::size_t name_at = ends_with(w[4], ",") ? 9 : 8;
+  if (w.size() <= name_at) return std::nullopt;
+  ListedNode n;
+  n.mode = w[0].substr(0, 10);
+  n.owner = w[2];
+  n.group = w[3];
+  std::string name = w[name_at];
+  n.path = starts_with(name, "/") ? name : std::string(dir) + "/" + name;
+  return n;
+}
+
+bool parse_docker_daemon_json(std::string_view text, ContainerEngines& e) {
+  const auto j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    e.daemon_json_error = "not a JSON object";
+    return false;
+  }
+  if (auto r = j.find("runtimes"); r != j.end() && r->is_object()) {
+    for (auto it = r->begin(); it != r->end(); ++it) e.docker_runtimes.push_back(it.key());
+  }
+  if (auto d = j.find("default-runtime"); d != j.end() && d->is_string()) {
+    e.default_runtime = d->get<std::string>();
+  }
+  return true;
 }
 
 }  // namespace gpudoctor

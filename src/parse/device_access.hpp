@@ -42,4 +42,19 @@ std::optional<std::string> cdi_spec_kind(std::string_view text);
 /// The PCI address in a /dev/dri/by-path name: "pci-0000:03:00.0-render" → "0000:03:00.0".
 std::optional<std::string> pci_address_of_by_path(std::string_view name);
 
+/// One line of `ls -l` output for a device file, as a capture records it or a thread quotes it:
+/// "crw------- 1 root root 234, 0 Mai 21 05:13 /dev/kfd" (the name may be bare, "kfd", as
+/// `ls -l /dev` prints it: then it is under `dir`).
+struct ListedNode {
+  std::string path;    ///< "/dev/kfd"
+  std::string mode;    ///< "crw-------"
+  std::string owner;   ///< "root" (a name or a number)
+  std::string group;   ///< "render"
+};
+std::optional<ListedNode> parse_ls_device_line(std::string_view line, std::string_view dir = "/dev");
+
+/// /etc/docker/daemon.json's "runtimes" names and "default-runtime" into `e`; false (with
+/// e.daemon_json_error set) when the text is not a JSON object.
+bool parse_docker_daemon_json(std::string_view text, ContainerEngines& e);
+
 }  // namespace gpudoctor

@@ -224,7 +224,9 @@ TEST(NvidiaFixture, ContainerWithoutGpus) {
   const Json* image = toolkit_at(n, "/usr/local/cuda-10.1");
   ASSERT_NE(image, nullptr);
   EXPECT_EQ((*image)["cudart_version"], "10.1.243");
-  EXPECT_TRUE((*image)["version"].is_null());  // the base image ships no version file or nvcc
+  // The base image ships no version file or nvcc: libcudart's file version says the release.
+  EXPECT_EQ((*image)["version"], "10.1.243");
+  EXPECT_EQ((*image)["version_source"], "libcudart");
   EXPECT_TRUE(image->value("default_symlink", false));
   const Json* conda = toolkit_at(n, "/home/user/miniconda");
   ASSERT_NE(conda, nullptr);
