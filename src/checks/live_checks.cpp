@@ -252,7 +252,7 @@ std::vector<CheckSpec> live_checks() {
        "A GPU whose memory another process holds makes the next program run out of memory "
        "(CUDA out of memory) however small its own need.",
        "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html",
-       check_live_memory_held},
+       check_live_memory_held, "", kOnlyLinux},
       {"live.throttled", "gpu",
        "On this machine now: NVML's clock event reasons (thermal and hardware slowdown, the "
        "power cap), the GPU's temperature against its slowdown threshold (NVML, amdgpu's "
@@ -260,7 +260,7 @@ std::vector<CheckSpec> live_checks() {
        "A GPU slowed down by heat or power runs every kernel slower: benchmarks and training "
        "steps fall short of the card's figures.",
        "https://docs.nvidia.com/deploy/nvml-api/group__nvmlClocksEventReasons.html",
-       check_live_throttled},
+       check_live_throttled, "", kOnlyLinux},
       {"live.pending_reset", "gpu",
        "On this machine now: NVML's retired pages and whether their retirement is pending, and "
        "its remapped rows, whether a remap is pending and whether one failed.",
@@ -268,14 +268,14 @@ std::vector<CheckSpec> live_checks() {
        "reset; a failed remapping means the memory has more errors than it can set aside.",
        "https://docs.nvidia.com/deploy/a100-gpu-mem-error-mgmt/"
        "error-recovery-and-response-flags.html",
-       check_live_pending_reset},
+       check_live_pending_reset, "", kOnlyLinux},
       {"live.ecc_uncorrected", "gpu",
        "On this machine now: NVML's uncorrected ECC error counts, since the driver loaded and "
        "over the GPU's life.",
        "An uncorrectable memory error stops the program that touched the memory and "
        "can recur until the GPU is reset.",
        "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html",
-       check_live_ecc_uncorrected},
+       check_live_ecc_uncorrected, "", kOnlyLinux},
   };
 }
 

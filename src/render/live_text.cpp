@@ -147,7 +147,7 @@ void render_live_gpu(std::ostringstream& os, const LiveGpu& g, const Style& st) 
   } else if (g.processes->empty()) {
     live_row(os, "processes", "none", st);
   } else {
-    live_row(os, "processes", std::to_string(g.processes->size()), st);
+    live_row(os, "processes", std::to_string(g.processes->size()) + " running", st);
     for (const auto& p : *g.processes) {
       std::string right = "  " + (p.used_memory_bytes ? live_mib_text(*p.used_memory_bytes)
                                                       : std::string("? MiB")) +
