@@ -5,6 +5,8 @@
 #include "core/host_platform.hpp"
 #include "core/isolate.hpp"
 #include "core/root.hpp"
+#include "backends.hpp"
+#include "live/live_probe.hpp"
 #include "probe_list.hpp"
 
 namespace gpudoctor {
@@ -102,6 +104,11 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
   batch.wait(request.timeout, request.progress);
   for (std::size_t i = 0; i < probes.size(); ++i) {
     if (probes[i].fold) probes[i].fold(snap, batch.take(groups[i]), ctx.live);
+  }
+
+  // 5. The GPUs' live state: NVML's answers per GPU, and amdgpu's sysfs files (a few reads).
+  if (wanted(kBackendNvml) || wanted(kBackendRocm)) {
+    snap.live_state = live::assemble(ctx, snap, wanted(kBackendRocm));
   }
   return snap;
 }

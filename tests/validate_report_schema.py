@@ -47,6 +47,12 @@ MUTANTS = [
     ("mac-egpu-rx5700xt-plaidml", ("snapshot", "devices", 0, "macos", "pcie_lane_width"), "x4"),
     ("mac-m1pro-torch-mps", ("snapshot", "macos", "arm64"), 1),
     ("mac-m1pro-torch-mps", ("snapshot", "macos", "sources"), None),
+    # The live state's amdgpu figures (tests/fixtures/live-amdgpu-vram-79pct).
+    ("live-amdgpu-vram-79pct", ("snapshot", "live_state", "gpus", 0, "memory_used_bytes"),
+     "6812925952"),
+    ("live-amdgpu-vram-79pct", ("snapshot", "live_state", "gpus", 0, "utilization_gpu_percent"),
+     250),
+    ("live-amdgpu-vram-79pct", ("snapshot", "live_state", "gpus", 0, "processes"), [{"pid": 1}]),
 ]
 
 

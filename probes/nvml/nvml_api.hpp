@@ -33,6 +33,14 @@ inline constexpr unsigned kMemoryErrorUncorrected = 1;
 inline constexpr unsigned kVolatileEcc = 0;
 inline constexpr unsigned kAggregateEcc = 1;
 inline constexpr unsigned kTemperatureGpu = 0;
+// nvmlTemperatureThresholds_t, nvmlPageRetirementCause_t (go-nvml gen/nvml/nvml.h, NVML API 13).
+inline constexpr unsigned kTemperatureThresholdShutdown = 0;
+inline constexpr unsigned kTemperatureThresholdSlowdown = 1;
+inline constexpr unsigned kRetiredMultipleSingleBit = 0;
+inline constexpr unsigned kRetiredDoubleBit = 1;
+/// NVML_SYSTEM_PROCESS_NAME_BUFFER_SIZE is not in nvml.h; nvmlSystemGetProcessName crops the
+/// name to the length given, so this is only how much of a path gpudoctor keeps.
+inline constexpr unsigned kProcessNameBuffer = 256;
 
 /// usedGpuMemory when the driver cannot tell (NVML_VALUE_NOT_AVAILABLE as unsigned long long).
 inline constexpr unsigned long long kValueNotAvailable = ~0ull;
@@ -62,6 +70,11 @@ struct nvmlMemory_v2_t {
 };
 /// nvmlMemory_v2 = NVML_STRUCT_VERSION(Memory, 2): the struct size with the version in bits 24+.
 inline constexpr unsigned kMemoryV2Version = sizeof(nvmlMemory_v2_t) | (2u << 24);
+
+struct nvmlUtilization_t {
+  unsigned int gpu;     ///< percent of the last sample period a kernel was executing
+  unsigned int memory;  ///< percent of it device memory was read or written
+};
 
 struct nvmlProcessInfo_v1_t {
   unsigned int pid;
@@ -115,6 +128,15 @@ struct NvmlApi {
   nvmlReturn_t (*device_get_compute_mode)(nvmlDevice_t, unsigned*) = nullptr;
   /// nvmlDeviceGetCurrentClocksEventReasons (NVML 12.2+), else the older ...ThrottleReasons.
   nvmlReturn_t (*device_get_clock_event_reasons)(nvmlDevice_t, unsigned long long*) = nullptr;
+  nvmlReturn_t (*device_get_utilization_rates)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
+  nvmlReturn_t (*device_get_temperature_threshold)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
+  /// nvmlDeviceGetRetiredPages(device, cause, *pageCount, *addresses): pageCount 0 asks the count.
+  nvmlReturn_t (*device_get_retired_pages)(nvmlDevice_t, unsigned, unsigned*,
+                                           unsigned long long*) = nullptr;
+  nvmlReturn_t (*device_get_retired_pages_pending)(nvmlDevice_t, unsigned*) = nullptr;
+  nvmlReturn_t (*device_get_remapped_rows)(nvmlDevice_t, unsigned*, unsigned*, unsigned*,
+                                           unsigned*) = nullptr;
+  nvmlReturn_t (*system_get_process_name)(unsigned, char*, unsigned) = nullptr;
   ProcessesV2Fn* compute_processes_v2 = nullptr;   // _v3, else _v2
   ProcessesV1Fn* compute_processes_v1 = nullptr;   // the unversioned name
   ProcessesV2Fn* graphics_processes_v2 = nullptr;  // _v3, else _v2
@@ -165,6 +187,12 @@ struct NvmlApi {
     e.get(a.device_get_compute_mode, "nvmlDeviceGetComputeMode");
     e.get(a.device_get_clock_event_reasons, "nvmlDeviceGetCurrentClocksEventReasons") ||
         e.get(a.device_get_clock_event_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    e.get(a.device_get_utilization_rates, "nvmlDeviceGetUtilizationRates");
+    e.get(a.device_get_temperature_threshold, "nvmlDeviceGetTemperatureThreshold");
+    e.get(a.device_get_retired_pages, "nvmlDeviceGetRetiredPages");
+    e.get(a.device_get_retired_pages_pending, "nvmlDeviceGetRetiredPagesPendingStatus");
+    e.get(a.device_get_remapped_rows, "nvmlDeviceGetRemappedRows");
+    e.get(a.system_get_process_name, "nvmlSystemGetProcessName");
     e.get(a.compute_processes_v2, "nvmlDeviceGetComputeRunningProcesses_v3") ||
         e.get(a.compute_processes_v2, "nvmlDeviceGetComputeRunningProcesses_v2");
     e.get(a.compute_processes_v1, "nvmlDeviceGetComputeRunningProcesses");

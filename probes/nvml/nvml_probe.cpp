@@ -121,6 +121,22 @@ NvmlDevice read_device(const NvmlApi& a, unsigned index, nvmlDevice_t dev) {
       d.temperature_c = static_cast<int>(*t);
     }
   }
+  auto threshold = [&](unsigned type) -> std::optional<int> {
+    if (a.device_get_temperature_threshold == nullptr) return std::nullopt;
+    if (auto t = value<unsigned>([&](unsigned* v) {
+          return a.device_get_temperature_threshold(dev, type, v);
+        })) {
+      return static_cast<int>(*t);
+    }
+    return std::nullopt;
+  };
+  d.temperature_slowdown_c = threshold(kTemperatureThresholdSlowdown);
+  d.temperature_shutdown_c = threshold(kTemperatureThresholdShutdown);
+  if (nvmlUtilization_t u{}; a.device_get_utilization_rates &&
+                             a.device_get_utilization_rates(dev, &u) == kSuccess) {
+    d.utilization_gpu_percent = static_cast<int>(u.gpu);
+    d.utilization_memory_percent = static_cast<int>(u.memory);
+  }
   d.power_draw_mw = uint(a.device_get_power_usage);
   d.power_limit_mw = uint(a.device_get_power_limit);
   d.clock_graphics_mhz = clock(a.device_get_clock_info, kClockGraphics);
@@ -159,12 +175,45 @@ NvmlDevice read_device(const NvmlApi& a, unsigned index, nvmlDevice_t dev) {
     if (auto bits = value<unsigned long long>(
             [&](unsigned long long* v) { return a.device_get_clock_event_reasons(dev, v); })) {
       d.throttle_reasons = nvml_clock_event_reason_names(*bits);
+      d.clock_event_reasons = *bits;
     }
   }
-  processes<nvmlProcessInfo_v2_t>(a.compute_processes_v2, dev, "compute", &d.processes) ||
+  // Retired pages: a pageCount of 0 with no buffer asks for the count alone (nvml.h); NVML
+  // answers SUCCESS for none and INSUFFICIENT_SIZE with the count otherwise.
+  auto retired = [&](unsigned cause) -> std::optional<std::uint32_t> {
+    if (a.device_get_retired_pages == nullptr) return std::nullopt;
+    unsigned count = 0;
+    const nvmlReturn_t rc = a.device_get_retired_pages(dev, cause, &count, nullptr);
+    if (rc != kSuccess && rc != kErrorInsufficientSize) return std::nullopt;
+    return count;
+  };
+  d.retired_pages_single_bit = retired(kRetiredMultipleSingleBit);
+  d.retired_pages_double_bit = retired(kRetiredDoubleBit);
+  if (auto pending = uint(a.device_get_retired_pages_pending)) {
+    d.retired_pages_pending = *pending != 0;
+  }
+  if (unsigned corr = 0, unc = 0, pend = 0, fail = 0;
+      a.device_get_remapped_rows &&
+      a.device_get_remapped_rows(dev, &corr, &unc, &pend, &fail) == kSuccess) {
+    d.remapped_rows_correctable = corr;
+    d.remapped_rows_uncorrectable = unc;
+    d.remapped_rows_pending = pend != 0;
+    d.remapped_rows_failure = fail != 0;
+  }
+  const bool compute =
+      processes<nvmlProcessInfo_v2_t>(a.compute_processes_v2, dev, "compute", &d.processes) ||
       processes<nvmlProcessInfo_v1_t>(a.compute_processes_v1, dev, "compute", &d.processes);
-  processes<nvmlProcessInfo_v2_t>(a.graphics_processes_v2, dev, "graphics", &d.processes) ||
+  const bool graphics =
+      processes<nvmlProcessInfo_v2_t>(a.graphics_processes_v2, dev, "graphics", &d.processes) ||
       processes<nvmlProcessInfo_v1_t>(a.graphics_processes_v1, dev, "graphics", &d.processes);
+  d.processes_read = compute || graphics;
+  if (a.system_get_process_name) {
+    for (auto& p : d.processes) {
+      p.name = text([&](char* b, unsigned n) { return a.system_get_process_name(p.pid, b, n); },
+                    kProcessNameBuffer);
+      if (p.name && p.name->empty()) p.name.reset();
+    }
+  }
   return d;
 }
 

@@ -1,6 +1,7 @@
 // The checks' specs, second half: the smoke matmuls, the Mac, ROCm and the runtime symptoms,
 // in the order they run after machine_checks() (check_list.cpp). make_check_list joins them.
 #include "checks/check_list.hpp"
+#include "checks/live_checks.hpp"
 #include "checks/macos_checks.hpp"
 #include "checks/rocm_checks.hpp"
 
@@ -160,6 +161,7 @@ std::vector<CheckSpec> runtime_checks() {
 std::vector<CheckSpec> make_check_list() {
   std::vector<CheckSpec> list = machine_checks();
   for (auto& spec : runtime_checks()) list.push_back(std::move(spec));
+  for (auto& spec : live_checks()) list.push_back(std::move(spec));
   return list;
 }
 

@@ -27,6 +27,13 @@ const std::array kStageRows = {
     StageRow{"nvidia.gpu_lost", Stage::hardware, "nvidia"},
     StageRow{"ollama.no_gpu", Stage::hardware, "any", "ollama"},
     StageRow{"nvidia.xid", Stage::hardware, "nvidia"},
+    // The live state of this moment (live_checks.cpp): memory errors that stop programs or wait
+    // for a reset are the hardware's; memory another process holds and clocks held down are no
+    // stage of the chain (the GPU is ready, now busy or slow).
+    StageRow{"live.ecc_uncorrected", Stage::hardware},
+    StageRow{"live.pending_reset", Stage::hardware},
+    StageRow{"live.memory_held", kNoStage},
+    StageRow{"live.throttled", kNoStage},
     // The kernel driver.
     StageRow{"gpu.no_driver", Stage::kernel_driver},
     StageRow{"gpu.firmware_missing", Stage::kernel_driver},

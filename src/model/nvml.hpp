@@ -12,8 +12,9 @@ struct NvmlProcess {
   std::uint32_t pid = 0;
   std::optional<std::uint64_t> used_memory_bytes;
   std::string kind;                        ///< "compute" or "graphics"
+  std::optional<std::string> name;         ///< nvmlSystemGetProcessName
 };
-GPUDOCTOR_JSON(NvmlProcess, pid, used_memory_bytes, kind)
+GPUDOCTOR_JSON(NvmlProcess, pid, used_memory_bytes, kind, name)
 
 struct NvmlDevice {
   int index = 0;
@@ -32,6 +33,10 @@ struct NvmlDevice {
   std::optional<std::uint64_t> memory_used_bytes;
   std::optional<std::uint64_t> memory_free_bytes;
   std::optional<int> temperature_c;
+  std::optional<int> temperature_slowdown_c;       ///< NVML_TEMPERATURE_THRESHOLD_SLOWDOWN
+  std::optional<int> temperature_shutdown_c;       ///< NVML_TEMPERATURE_THRESHOLD_SHUTDOWN
+  std::optional<int> utilization_gpu_percent;      ///< nvmlDeviceGetUtilizationRates
+  std::optional<int> utilization_memory_percent;
   std::optional<std::uint32_t> power_draw_mw;
   std::optional<std::uint32_t> power_limit_mw;
   std::optional<std::uint32_t> clock_graphics_mhz;
@@ -55,6 +60,15 @@ struct NvmlDevice {
   std::optional<bool> mig_pending;
   std::optional<std::string> compute_mode;         ///< "default", "exclusive_process", "prohibited"
   std::vector<std::string> throttle_reasons;       ///< "gpu_idle", "sw_power_cap", "hw_slowdown", …
+  std::optional<std::uint64_t> clock_event_reasons;  ///< the bits as read; null when not read
+  std::optional<std::uint32_t> retired_pages_single_bit;  ///< nvmlDeviceGetRetiredPages, cause 0
+  std::optional<std::uint32_t> retired_pages_double_bit;  ///< cause 1
+  std::optional<bool> retired_pages_pending;       ///< nvmlDeviceGetRetiredPagesPendingStatus
+  std::optional<std::uint32_t> remapped_rows_correctable;  ///< nvmlDeviceGetRemappedRows
+  std::optional<std::uint32_t> remapped_rows_uncorrectable;
+  std::optional<bool> remapped_rows_pending;
+  std::optional<bool> remapped_rows_failure;
+  bool processes_read = false;                     ///< a process query answered
   std::vector<NvmlProcess> processes;
 };
 GPUDOCTOR_JSON(NvmlDevice, index, name, uuid, serial, pci_bus_id, pci_device_id,
@@ -66,7 +80,11 @@ GPUDOCTOR_JSON(NvmlDevice, index, name, uuid, serial, pci_bus_id, pci_device_id,
                pcie_width_current, pcie_width_max, ecc_enabled, ecc_pending,
                ecc_corrected_volatile, ecc_uncorrected_volatile, ecc_corrected_aggregate,
                ecc_uncorrected_aggregate, persistence_mode, mig_enabled, mig_pending,
-               compute_mode, throttle_reasons, processes)
+               compute_mode, throttle_reasons, clock_event_reasons, temperature_slowdown_c,
+               temperature_shutdown_c, utilization_gpu_percent, utilization_memory_percent,
+               retired_pages_single_bit, retired_pages_double_bit, retired_pages_pending,
+               remapped_rows_correctable, remapped_rows_uncorrectable, remapped_rows_pending,
+               remapped_rows_failure, processes_read, processes)
 
 /// NVML through libnvidia-ml.so.1, opened at run time in a child.
 struct NvmlInfo {

@@ -6,6 +6,7 @@
 #include "json.hpp"
 #include "model/cuda.hpp"
 #include "model/host.hpp"
+#include "model/live.hpp"
 #include "model/macos.hpp"
 #include "model/metal.hpp"
 #include "model/nvidia_system.hpp"
@@ -56,9 +57,13 @@ struct Snapshot {
   std::optional<RocmInfo> rocm;
   std::optional<MetalInfo> metal;
   std::optional<OllamaInfo> ollama;  ///< from an ollama server log (check --from)
+  /// The GPUs' live state (memory held, load, temperature, clocks, errors, processes): NVML's
+  /// and amdgpu sysfs's, when the nvml or rocm backend ran.
+  std::optional<LiveState> live_state;
   std::vector<Symptom> symptoms;     ///< messages seen in a log or pasted dump
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, origin, root, live, probes, host, pci, opencl,
-               vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal)
+               vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal,
+               live_state)
 
 }  // namespace gpudoctor

@@ -5,6 +5,7 @@
 
 #include "backends.hpp"
 #include "facts/facts.hpp"
+#include "render/live_text.hpp"
 #include "render/terminal_text.hpp"
 #include "json_model_writer.hpp"
 #include "text.hpp"
@@ -117,6 +118,7 @@ std::string render_query_text(const Snapshot& snap, const std::vector<MergedDevi
   if (m.devices.empty()) os << "  none found by the backends that ran\n";
   os << "\n";
   for (const auto& d : m.devices) render_device(os, d, style);
+  render_live_text(os, snap, style);
   for (const auto& s : m.sections) {
     if (s.backend != "host") render_section(os, s, style);
   }
