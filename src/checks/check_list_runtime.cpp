@@ -30,7 +30,8 @@ std::vector<CheckSpec> runtime_checks() {
        "https://github.com/actions/setup-python/issues/469", check_macos_version_compat,
        "", kOnlyMacos},
       {"macos.dyld_library_path", "macos",
-       "DYLD_LIBRARY_PATH as this process sees it, and Pythons under SIP-protected paths.",
+       "DYLD_LIBRARY_PATH as this process sees it, the CUDA toolkits whose lib/ only it leads "
+       "to, and Pythons under SIP-protected paths.",
        "System Integrity Protection purges DYLD_* variables when it launches a protected "
        "program, so /usr/bin/python3, /bin/sh and what they start never see them.",
        "https://developer.apple.com/library/archive/documentation/Security/Conceptual/"

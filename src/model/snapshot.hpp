@@ -5,6 +5,7 @@
 
 #include "json.hpp"
 #include "model/cuda.hpp"
+#include "model/environment_origin.hpp"
 #include "model/host.hpp"
 #include "model/macos.hpp"
 #include "model/metal.hpp"
@@ -57,8 +58,11 @@ struct Snapshot {
   std::optional<MetalInfo> metal;
   std::optional<OllamaInfo> ollama;  ///< from an ollama server log (check --from)
   std::vector<Symptom> symptoms;     ///< messages seen in a log or pasted dump
+  /// Under --sysroot: whose environment the probes honoured (model/environment_origin.hpp).
+  std::optional<EnvironmentOrigin> environment;
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, origin, root, live, probes, host, pci, opencl,
-               vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal)
+               vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal,
+               environment)
 
 }  // namespace gpudoctor
