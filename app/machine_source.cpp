@@ -124,6 +124,22 @@ std::variant<Diagnosis, std::string> diagnose_machine(const Options& opt, const 
   return d;
 }
 
+Environment diagnosed_environment(const Options& opt, const Snapshot& snap,
+                                  const Environment& env) {
+  if (!opt.sysroot || opt.from || !snap.environment) return env;
+  if (snap.environment->source == "recorded") {
+    EnvironmentOrigin ignored;
+    if (auto recorded = recorded_environment(std::filesystem::absolute(*opt.sysroot), ignored)) {
+      return *recorded;
+    }
+  }
+  std::map<std::string, std::string> taken;
+  for (const auto& name : snap.environment->variables) {
+    if (auto v = env.get(name)) taken[name] = *v;
+  }
+  return Environment(std::move(taken));
+}
+
 std::variant<Diagnosis, std::string> diagnose_file(const std::string& path) {
   auto read = read_from(path);
   if (auto* why = std::get_if<std::string>(&read)) return std::move(*why);
