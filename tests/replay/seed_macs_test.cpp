@@ -104,6 +104,19 @@ TEST(SeedMacs, EveryMacTreeRecordsItsEnvironmentAndHonoursOnlyThat) {
   }
 }
 
+TEST(SeedMacs, AMacTreesReportNamesItsOwnEnvironment) {
+  // Issue 30: the analysing machine's CUDA_HOME showed in the Mac eGPU's report.
+  auto r = test::run_gpudoctor({"report", "--no-redact", "--sysroot",
+                                test::fixture_path("mac-egpu-rx5700xt-plaidml")},
+                               kHostile);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Json j = Json::parse(r.out);
+  EXPECT_FALSE(j["environment"].contains("CUDA_HOME")) << j["environment"].dump();
+  EXPECT_FALSE(j["environment"].contains("DYLD_LIBRARY_PATH")) << j["environment"].dump();
+  EXPECT_EQ(j["environment"]["CONDA_PREFIX"], "/Users/dev/opt/anaconda3/envs/plaidml")
+      << j["environment"].dump();
+}
+
 TEST(SeedMacs, ATreeWithoutARecordedEnvironmentSaysWhichVariablesItTook) {
   // kvm-virtio-vm records no environment: the probes read this machine's, and the run says so.
   auto r = test::run_gpudoctor({"check", "--json", "--no-smoke", "--sysroot",
