@@ -138,7 +138,8 @@ std::vector<CheckSpec> runtime_checks() {
        "gpu.firmware_missing, python.ipex_torch, python.ipex_runtime, cudnn.load_failed, "
        "python.torch_windows_dll, cuda.error_code, gpu.level_zero_error, ggml.cpu_only_build, "
        "nvidia.xid, python.bitsandbytes, "
-       "intel.level_zero_missing, python.torch_xpu_init, python.torch_no_xpu", "any",
+       "intel.level_zero_missing, python.torch_xpu_init, python.torch_no_xpu, "
+       "metal.tensorflow_device", "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.
       {"symptom.unexplained", "python",

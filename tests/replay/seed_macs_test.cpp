@@ -204,12 +204,19 @@ TEST(SeedMacs, Seed000MetalLinesAreRead) {
   std::map<std::string, std::string> seen;
   for (const auto& s : j["snapshot"]["symptoms"]) {
     for (const auto& [k, v] : s["values"].items()) {
-      seen[s["id"].get<std::string>() + "." + k] = v.is_string() ? v.get<std::string>() : v.dump();
+      if (v.is_string() && !v.get<std::string>().empty()) {
+        seen[s["id"].get<std::string>() + "." + k] = v.get<std::string>();
+      }
     }
   }
   EXPECT_EQ(seen["tensorflow.metal_device.device"], "AMD Radeon RX 570") << j["snapshot"].dump();
   EXPECT_EQ(seen["tensorflow.metal_memory.system_memory"], "64.00 GB");
   EXPECT_EQ(seen["tensorflow.metal_memory.max_cache_size"], "4.00 GB");
+  // The person's question answered: TensorFlow reached the GPU, a note and no failure.
+  const Json* reached = finding(j, "metal.tensorflow_device");
+  ASSERT_NE(reached, nullptr) << r.out;
+  EXPECT_EQ((*reached)["severity"], "info");
+  EXPECT_NE((*reached)["title"].get<std::string>().find("AMD Radeon RX 570"), std::string::npos);
   EXPECT_EQ(r.exit_code, 0);
 }
 
