@@ -106,7 +106,8 @@ std::variant<Snapshot, std::string> probe_machine(const Options& opt, const Envi
   }
   Snapshot snap = collect(req, *probe_env);
   origin.variables = probe_env->asked_and_set();
-  say_environment(*opt.sysroot, origin);
+  // Said by `check`, whose verdict it is; query and report carry it in the snapshot.
+  if (opt.command == Command::check) say_environment(*opt.sysroot, origin);
   snap.environment = std::move(origin);
   return snap;
 }
