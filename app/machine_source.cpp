@@ -127,18 +127,12 @@ std::variant<Diagnosis, std::string> diagnose_machine(const Options& opt, const 
 
 Environment diagnosed_environment(const Options& opt, const Snapshot& snap,
                                   const Environment& env) {
-  if (!opt.sysroot || opt.from || !snap.environment) return env;
-  if (snap.environment->source == "recorded") {
-    EnvironmentOrigin ignored;
-    if (auto recorded = recorded_environment(std::filesystem::absolute(*opt.sysroot), ignored)) {
-      return *recorded;
-    }
+  if (!opt.sysroot || opt.from || !snap.environment || snap.environment->source != "recorded") {
+    return env;  // a tree with no record: the variables the probes took are in snap.environment
   }
-  std::map<std::string, std::string> taken;
-  for (const auto& name : snap.environment->variables) {
-    if (auto v = env.get(name)) taken[name] = *v;
-  }
-  return Environment(std::move(taken));
+  EnvironmentOrigin ignored;
+  auto recorded = recorded_environment(std::filesystem::absolute(*opt.sysroot), ignored);
+  return recorded ? *recorded : env;
 }
 
 std::variant<Diagnosis, std::string> diagnose_file(const std::string& path) {
