@@ -15,6 +15,11 @@ namespace gpudoctor {
 /// reads standard input.
 std::variant<Diagnosis, std::string> diagnose_machine(const Options& opt, const Environment& env);
 
+/// The environment of the machine diagnosed, for what a report says of it: under --sysroot the
+/// tree's recorded environment where it has one; otherwise `env` itself (for a tree with no
+/// record, snap.environment names the variables the probes took from it).
+Environment diagnosed_environment(const Options& opt, const Snapshot& snap, const Environment& env);
+
 /// A report, brief record or pasted text in a file (or "-"), diagnosed; or a one-line reason
 /// that names the file.
 std::variant<Diagnosis, std::string> diagnose_file(const std::string& path);

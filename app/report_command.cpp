@@ -62,7 +62,10 @@ std::variant<Json, std::string> read_bench_file(const std::string& path) {
 }  // namespace
 
 int run_report(const Options& opt, const Diagnosis& d, const Environment& env) {
-  ReportInput in{d.snap, d.devices, d.findings, env, utc_now(), !opt.no_redact, std::nullopt};
+  // A --sysroot tree's report names the tree's variables, not the analysing machine's.
+  const Environment machine_env = diagnosed_environment(opt, d.snap, env);
+  ReportInput in{d.snap, d.devices, d.findings, machine_env, utc_now(), !opt.no_redact,
+                 std::nullopt};
   if (auto [node, source] = node_name_and_source(opt, env); !node.empty()) {
     in.node_name = node;
     in.node_source = source;

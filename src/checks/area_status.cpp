@@ -7,6 +7,7 @@
 #include "api/cuda/cuda_codes.hpp"
 #include "api/pci/gpu_ids.hpp"
 #include "backends.hpp"
+#include "checks/readiness.hpp"
 #include "facts/area_summaries.hpp"
 #include "text.hpp"
 
@@ -189,6 +190,15 @@ std::string index_list(const std::vector<std::size_t>& index) {
   return join(parts, ",");
 }
 
+/// A toolkit that only its version file stands for: no nvcc, no library or header read. Such a
+/// directory says which CUDA was installed, not that one is there to use (seed 002's tree).
+bool version_file_only(const CudaToolkit& t) {
+  return !t.nvcc && !t.cudart_version && !t.cublas_version && !t.cudnn_version &&
+         !t.nccl_version && t.source != "pip" &&
+         (t.version_source == std::optional<std::string>("version.txt") ||
+          t.version_source == std::optional<std::string>("version.json"));
+}
+
 /// "toolkit 13.0.88 at /usr/local/cuda-13.0 with cuDNN 9.19.0"; pip's nvidia-* wheels are no
 /// toolkit (no nvcc, no version of their own): "CUDA 12.4.127 runtime from pip wheels at …".
 std::string toolkit_summary(const CudaToolkit& t) {
@@ -198,7 +208,10 @@ std::string toolkit_summary(const CudaToolkit& t) {
         t.cudart_version ? "CUDA " + *t.cudart_version + " runtime" : "CUDA libraries";
     return runtime + " from pip wheels at " + t.path + cudnn;
   }
-  return "toolkit " + t.version.value_or("of unknown version") + " at " + t.path + cudnn;
+  const std::string only = version_file_only(t)
+                               ? " (only its " + *t.version_source + ": no nvcc, no libraries)"
+                               : "";
+  return "toolkit " + t.version.value_or("of unknown version") + " at " + t.path + cudnn + only;
 }
 
 MaybeBase host_base(const Snapshot& s) {
@@ -336,12 +349,17 @@ MaybeBase cuda_base(const Snapshot& s) {
     driver_answered = true;
   }
   if (s.cuda) add_smoke_parts(s.cuda->smoke, parts, true);
-  const bool toolkits = s.nvidia && !s.nvidia->toolkits.empty();
+  // Only a toolkit with something beyond its version file makes the line fine.
+  const bool toolkits =
+      s.nvidia && std::any_of(s.nvidia->toolkits.begin(), s.nvidia->toolkits.end(),
+                              [](const CudaToolkit& t) { return !version_file_only(t); });
+  const bool version_files = s.nvidia && !s.nvidia->toolkits.empty() && !toolkits;
   if (s.nvidia) {
     for (const auto& t : s.nvidia->toolkits) parts.push_back(toolkit_summary(t));
   }
   if (driver_answered) return Base{AreaState::ok, join(parts, "; ")};
   if (!s.cuda) {
+    if (version_files) return Base{AreaState::not_examined, join(parts, "; ")};
     return toolkits ? MaybeBase(Base{AreaState::ok, join(parts, "; ")}) : std::nullopt;
   }
   if (!s.live) {
@@ -434,6 +452,35 @@ MaybeBase python_base(const Snapshot& s) {
   return Base{AreaState::ok, envs + "; " + listed};
 }
 
+/// The frameworks the python line names, as the stage table names them ("tensorflow" for
+/// tensorflow-macos too).
+std::vector<std::string> python_line_frameworks(const Snapshot& s) {
+  std::vector<std::string> out;
+  if (!s.python) return out;
+  for (const auto& env : s.python->envs) {
+    for (const auto& p : env.packages) {
+      const std::string name = p.name == "tensorflow-macos" ? "tensorflow" : p.name;
+      if ((name == "torch" || name == "tensorflow" || name == "jax") &&
+          std::find(out.begin(), out.end(), name) == out.end()) {
+        out.push_back(name);
+      }
+    }
+  }
+  return out;
+}
+
+/// A finding under another area that judges one of the python line's frameworks (its stage row
+/// names the framework: macos.tensorflow_metal for tensorflow, macos.mps for torch).
+bool judges_python_framework(const Finding& f, const std::vector<std::string>& frameworks) {
+  if (f.area == "python" || frameworks.empty()) return false;
+  const auto stage = stage_of_finding(f.id);
+  if (!stage || stage->frameworks.empty()) return false;
+  for (const auto& name : split_words(std::string(stage->frameworks), ",")) {
+    if (std::find(frameworks.begin(), frameworks.end(), name) != frameworks.end()) return true;
+  }
+  return false;
+}
+
 MaybeBase rocm_base(const Snapshot& s) {
   if (!s.rocm) return std::nullopt;
   const RocmInfo& r = *s.rocm;
@@ -522,8 +569,27 @@ std::vector<AreaStatus> area_statuses(const Snapshot& snap,
     for (const auto& f : findings) {
       if (f.area == area && (!worst || f.severity > *worst)) worst = f.severity;
     }
+    // A framework line is never fine while the framework's pairing fails under another area
+    // (tensorflow-macos with its tensorflow-metal under macos): the line follows it, and says
+    // where.
+    std::vector<std::string> judged_elsewhere;
+    if (area == "python") {
+      const auto frameworks = python_line_frameworks(snap);
+      for (const auto& f : findings) {
+        if (f.severity < Severity::warn || !judges_python_framework(f, frameworks)) continue;
+        if (!worst || f.severity > *worst) worst = f.severity;
+        const std::string where = f.id + " (" + f.area + ")";
+        if (std::find(judged_elsewhere.begin(), judged_elsewhere.end(), where) ==
+            judged_elsewhere.end()) {
+          judged_elsewhere.push_back(where);
+        }
+      }
+    }
     MaybeBase base = base_of(area, snap, devices);
     if (!base && !worst) continue;
+    if (base && !judged_elsewhere.empty()) {
+      base->summary += "; judged under " + join(judged_elsewhere, ", ");
+    }
     AreaStatus a{std::string(area), base ? base->state : AreaState::info,
                  base ? base->summary : ""};
     // A report that recorded findings but no facts for the area (a brief record): its verdict

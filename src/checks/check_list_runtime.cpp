@@ -31,7 +31,8 @@ std::vector<CheckSpec> runtime_checks() {
        "https://github.com/actions/setup-python/issues/469", check_macos_version_compat,
        "", kOnlyMacos},
       {"macos.dyld_library_path", "macos",
-       "DYLD_LIBRARY_PATH as this process sees it, and Pythons under SIP-protected paths.",
+       "DYLD_LIBRARY_PATH as this process sees it, the CUDA toolkits whose lib/ only it leads "
+       "to, and Pythons under SIP-protected paths.",
        "System Integrity Protection purges DYLD_* variables when it launches a protected "
        "program, so /usr/bin/python3, /bin/sh and what they start never see them.",
        "https://developer.apple.com/library/archive/documentation/Security/Conceptual/"
@@ -139,7 +140,7 @@ std::vector<CheckSpec> runtime_checks() {
        "python.torch_windows_dll, cuda.error_code, gpu.level_zero_error, ggml.cpu_only_build, "
        "nvidia.xid, python.bitsandbytes, "
        "intel.level_zero_missing, python.torch_xpu_init, python.torch_no_xpu, amdgpu.gpu_reset, "
-       "macos.mps_memory", "any",
+       "macos.mps_memory, metal.tensorflow_device", "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.
       {"symptom.unexplained", "python",

@@ -151,7 +151,54 @@ void check_macos_dyld_library_path(const CheckSpec& self, const CheckInput& in,
       protected_pythons.push_back(*env->python_executable);
     }
   }
+  auto dirs = split_path_list(dyld);
+  // A CUDA toolkit whose libraries only this variable leads to: seed 002's Jupyter lost it.
+  const CudaToolkit* cuda = nullptr;
+  std::string cuda_dir;
+  if (s.nvidia) {
+    for (const auto& t : s.nvidia->toolkits) {
+      for (const auto& d : dirs) {
+        for (const std::string& base : {t.path, t.real_path.value_or(t.path)}) {
+          if (!cuda && (d == base + "/lib" || d == base + "/lib/")) {
+            cuda = &t;
+            cuda_dir = d;
+          }
+        }
+      }
+    }
+  }
   const bool hits_python = !protected_pythons.empty();
+  const std::string first = dirs.empty() ? "<dir>" : dirs.front();
+  if (cuda) {
+    const std::string version = cuda->version.value_or("");
+    auto v = parse_version(version);
+    const std::string cudart =
+        v && v->parts.size() >= 2
+            ? "libcudart." + std::to_string(v->parts[0]) + "." + std::to_string(v->parts[1]) +
+                  ".dylib"
+            : "libcudart.<version>.dylib";
+    Finding f = make_finding(
+        self, Severity::warn,
+        "The CUDA libraries in " + cuda_dir + " are found only through DYLD_LIBRARY_PATH, and "
+            "SIP strips it from every program started through a protected one (/bin/sh, "
+            "/bin/bash, /usr/bin/env" +
+            (hits_python ? ", " + join(protected_pythons, ", ") : std::string()) +
+            "): a Jupyter kernel or a `#!/usr/bin/env python` script started that way fails "
+            "with \"Library not loaded: @rpath/" + cudart + "\"");
+    f.evidence.push_back("DYLD_LIBRARY_PATH=" + dyld);
+    f.evidence.push_back("CUDA toolkit " + (version.empty() ? std::string("?") : version) +
+                         " at " + cuda->path);
+    f.fix = "record the directory in the binary that loads the library, which SIP does not "
+            "strip: install_name_tool -add_rpath " + cuda_dir +
+            " <the framework's .so or .dylib that needs " + cudart +
+            ">; for Jupyter, also set the variable in the kernel's kernel.json \"env\" "
+            "(jupyter kernelspec list shows where it is; "
+            "https://jupyter-client.readthedocs.io/en/stable/kernels.html#kernel-specs)" +
+            (hits_python ? "; and use a Python outside /usr/bin (python.org, Homebrew, conda)"
+                         : "");
+    out.push_back(std::move(f));
+    return;
+  }
   Finding f = make_finding(
       self, hits_python ? Severity::warn : Severity::info,
       hits_python ? "DYLD_LIBRARY_PATH is set, but " + join(protected_pythons, ", ") +
@@ -161,8 +208,6 @@ void check_macos_dyld_library_path(const CheckSpec& self, const CheckInput& in,
                     "shell, but SIP strips it from protected programs (/bin/sh, /usr/bin/env, "
                     "/usr/bin/python3) and everything they start (scripts, Jupyter kernels)");
   f.evidence.push_back("DYLD_LIBRARY_PATH=" + dyld);
-  auto dirs = split_path_list(dyld);
-  const std::string first = dirs.empty() ? "<dir>" : dirs.front();
   f.fix = "record the directory in the binary instead: install_name_tool -add_rpath " + first +
           " <the program or .so that loads the library>" +
           (hits_python ? "; or use a Python outside /usr/bin (python.org, Homebrew, conda)" : "");

@@ -148,6 +148,7 @@ const std::array kStageRows = {
     StageRow{"cuda.toolkit_mismatch", kNoStage},
     StageRow{"symptom*", kNoStage},
     StageRow{"macos.version", kNoStage},
+    StageRow{"metal.tensorflow_device", kNoStage},  // a GPU reached: a fact, no stage
 };
 
 const StageRow* find_row(std::string_view id) {

@@ -5,6 +5,7 @@
 
 #include "json.hpp"
 #include "model/cuda.hpp"
+#include "model/environment_origin.hpp"
 #include "model/host.hpp"
 #include "model/live.hpp"
 #include "model/macos.hpp"
@@ -61,9 +62,11 @@ struct Snapshot {
   /// and amdgpu sysfs's, when the nvml or rocm backend ran.
   std::optional<LiveState> live_state;
   std::vector<Symptom> symptoms;     ///< messages seen in a log or pasted dump
+  /// Under --sysroot: whose environment the probes honoured (model/environment_origin.hpp).
+  std::optional<EnvironmentOrigin> environment;
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, origin, root, live, probes, host, pci, opencl,
                vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal,
-               live_state)
+               live_state, environment)
 
 }  // namespace gpudoctor

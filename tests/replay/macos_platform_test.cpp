@@ -108,7 +108,8 @@ TEST_P(SeedMac, NoLinuxAdvice) {
 INSTANTIATE_TEST_SUITE_P(MacosPlatform, SeedMac,
                          ::testing::Values("mac-egpu-rx5700xt-plaidml",
                                            "mac-highsierra-gtx750ti-cuda",
-                                           "mac-m1-miniforge-tf-metal", "mac-m1pro-torch-mps"));
+                                           "mac-m1-miniforge-tf-metal", "mac-m1pro-torch-mps",
+                                           "mac-hackintosh-rx570-tf-metal"));
 
 std::string line_of(const std::string& text, const std::string& start) {
   for (const auto& line : split_lines(text)) {

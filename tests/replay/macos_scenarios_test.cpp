@@ -3,10 +3,13 @@
 // Each asserts the exact finding ids, their severity and the versions named in the fix.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "checks/checks.hpp"
 #include "compat/compat_data.hpp"
 #include "devices.hpp"
 #include "json.hpp"
+#include "temp_tree.hpp"
 #include "test_support.hpp"
 
 namespace gpudoctor {
@@ -34,6 +37,25 @@ Run run_on(const std::string& fixture, std::vector<std::string> env,
                                    test::fixture_path(fixture)};
   argv.insert(argv.end(), args.begin(), args.end());
   auto r = test::run_gpudoctor(argv, all);
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  return {r.exit_code, Json::parse(r.out)};
+}
+
+/// The fixture with another recorded environment (its .gpudoctor/environment.txt replaced by
+/// kQuietEnv and `env`): the one way to vary what a recorded Mac's shell had set.
+Run run_variant(const std::string& fixture, std::vector<std::string> env,
+                std::vector<std::string> args = {}) {
+  test::TempTree tmp;
+  namespace fs = std::filesystem;
+  const fs::path copy = fs::path(tmp.path()) / fixture;
+  fs::copy(test::fixture_path(fixture), copy, fs::copy_options::recursive);
+  std::string text;
+  for (const auto& kv : kQuietEnv) text += kv + "\n";
+  for (const auto& kv : env) text += kv + "\n";
+  tmp.write(fixture + "/.gpudoctor/environment.txt", text);
+  std::vector<std::string> argv = {"check", "--json", "--no-smoke", "--sysroot", copy.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto r = test::run_gpudoctor(argv, {});
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
   return {r.exit_code, Json::parse(r.out)};
 }
@@ -83,7 +105,7 @@ TEST(MacosScenario, Seed001ExternalGpuIsListedLikeSystemProfiler) {
 }
 
 TEST(MacosScenario, Seed001PlaidmlNotSwitchedOnAndNotSetUp) {
-  auto r = run_on("mac-egpu-rx5700xt-plaidml", {kPlaidEnv});
+  auto r = run_on("mac-egpu-rx5700xt-plaidml", {});  // CONDA_PREFIX: the tree's environment
   auto backend = findings(r, "macos.plaidml_backend");
   ASSERT_EQ(backend.size(), 1u);
   // Keras on its TensorFlow backend never reaches PlaidML: certain, so a failure.
@@ -100,15 +122,14 @@ TEST(MacosScenario, Seed001PlaidmlNotSwitchedOnAndNotSetUp) {
   EXPECT_EQ(r.exit_code, 1);  // Keras cannot reach the GPU
 
   // The seed's notebook sets KERAS_BACKEND, and plaidml-setup chose the eGPU.
-  auto fixed =
-      run_on("mac-egpu-rx5700xt-plaidml", {kPlaidEnv, "KERAS_BACKEND=plaidml.keras.backend",
-                                           "PLAIDML_DEVICE_IDS=metal_amd_radeon_rx_5700_xt.0"});
+  auto fixed = run_variant("mac-egpu-rx5700xt-plaidml",
+                           {kPlaidEnv, "KERAS_BACKEND=plaidml.keras.backend",
+                            "PLAIDML_DEVICE_IDS=metal_amd_radeon_rx_5700_xt.0"});
   EXPECT_EQ(macos_ids(fixed), std::vector<std::string>{"macos.plaidml_unmaintained"});
 }
 
 TEST(MacosScenario, Seed003MetalPluginForAnotherTensorflow) {
-  auto r = run_on("mac-m1-miniforge-tf-metal",
-                  {"CONDA_PREFIX=/Users/dev/miniforge3/envs/tensorflow_m1"});
+  auto r = run_on("mac-m1-miniforge-tf-metal", {});  // the tree's CONDA_PREFIX
   auto f = findings(r, "macos.tensorflow_metal");
   ASSERT_EQ(f.size(), 1u) << r.json["findings"].dump();
   EXPECT_EQ(f[0]["severity"], "fail");
@@ -122,7 +143,7 @@ TEST(MacosScenario, Seed003MetalPluginForAnotherTensorflow) {
   EXPECT_EQ(macos_ids(r), std::vector<std::string>{"macos.tensorflow_metal"});
   EXPECT_EQ(r.exit_code, 1);
   // Not activated: the environment is still found under ~/miniforge3/envs.
-  auto idle = run_on("mac-m1-miniforge-tf-metal", {});
+  auto idle = run_variant("mac-m1-miniforge-tf-metal", {});
   EXPECT_EQ(macos_ids(idle), std::vector<std::string>{"macos.tensorflow_metal"});
   EXPECT_EQ(idle.json["snapshot"]["python"]["envs"][0]["found_by"], Json::array({"conda install"}));
 }
@@ -146,17 +167,35 @@ TEST(MacosScenario, Seed004MpsNeedsMacos123) {
 }
 
 TEST(MacosScenario, Seed002DyldLibraryPathForCuda) {
-  auto r = run_on("mac-highsierra-gtx750ti-cuda",
-                  {"DYLD_LIBRARY_PATH=/usr/local/cuda/lib:/usr/local/cuda/extras/CUPTI/lib"});
+  // The tree's shell: DYLD_LIBRARY_PATH=$CUDA_HOME/lib:$CUDA_HOME/extras/CUPTI/lib, the only
+  // way to the toolkit's libraries, which SIP strips (the seed's Jupyter lost it).
+  auto r = run_on("mac-highsierra-gtx750ti-cuda", {});
   auto f = findings(r, "macos.dyld_library_path");
-  ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0]["severity"], "info");  // no SIP-protected Python in the tree
-  EXPECT_EQ(fix_of(f[0]),
-            "record the directory in the binary instead: install_name_tool -add_rpath "
-            "/usr/local/cuda/lib <the program or .so that loads the library>");
+  ASSERT_EQ(f.size(), 1u) << r.json["findings"].dump();
+  EXPECT_EQ(f[0]["severity"], "warn");
+  EXPECT_TRUE(contains(f[0]["title"], "/usr/local/cuda/lib")) << f[0].dump();
+  EXPECT_TRUE(contains(f[0]["title"], "SIP strips it")) << f[0].dump();
+  EXPECT_TRUE(contains(f[0]["title"], "Library not loaded: @rpath/libcudart.9.2.dylib"))
+      << f[0].dump();
+  EXPECT_EQ(fix_of(f[0]).rfind("record the directory in the binary that loads the library, "
+                               "which SIP does not strip: install_name_tool -add_rpath "
+                               "/usr/local/cuda/lib ",
+                               0),
+            0u)
+      << fix_of(f[0]);
+  EXPECT_TRUE(contains(fix_of(f[0]), "kernel.json")) << fix_of(f[0]);
   EXPECT_TRUE(contains(f[0]["source"], "RuntimeProtections"));
+  EXPECT_EQ(r.exit_code, 0);  // a warning: whether the person starts Jupyter that way is unknown
+  // A DYLD_LIBRARY_PATH that leads to no toolkit stays a note.
+  auto other = run_variant("mac-highsierra-gtx750ti-cuda", {"DYLD_LIBRARY_PATH=/opt/mylib/lib"});
+  auto note = findings(other, "macos.dyld_library_path");
+  ASSERT_EQ(note.size(), 1u);
+  EXPECT_EQ(note[0]["severity"], "info");
+  EXPECT_EQ(fix_of(note[0]),
+            "record the directory in the binary instead: install_name_tool -add_rpath "
+            "/opt/mylib/lib <the program or .so that loads the library>");
   // Without the variable only the toolkit is left to say something about: CUDA 9.2 on a Mac.
-  auto unset = run_on("mac-highsierra-gtx750ti-cuda", {});
+  auto unset = run_variant("mac-highsierra-gtx750ti-cuda", {});
   EXPECT_EQ(macos_ids(unset), std::vector<std::string>{"macos.cuda"}) << unset.json["findings"].dump();
 }
 

@@ -171,8 +171,20 @@ TEST(ReportHtml, RocmGroupsOfAUserNotInRenderAreEscaped) {
 }
 
 TEST(ReportHtml, MacWithAnEgpuHasMacosAndNoRocm) {
-  const std::string html = html_of("mac-egpu-rx5700xt-plaidml",
-                                   {"HOME=/Users/dev", "DYLD_LIBRARY_PATH=/opt/<b>lib</b>"});
+  // The Mac's shell is the one its tree records (.gpudoctor/environment.txt): a copy whose
+  // record holds markup in DYLD_LIBRARY_PATH.
+  test::TempTree tree;
+  const std::string mac_root = tree.path() + "/mac";
+  std::filesystem::copy(test::fixture_path("mac-egpu-rx5700xt-plaidml"), mac_root,
+                        std::filesystem::copy_options::recursive);
+  tree.write("mac/.gpudoctor/environment.txt",
+             "HOME=/Users/dev\nCONDA_PREFIX=/Users/dev/opt/anaconda3/envs/plaidml\n"
+             "DYLD_LIBRARY_PATH=/opt/<b>lib</b>\n");
+  test::TempTree out;
+  const std::string page = out.path() + "/report.html";
+  auto r = test::run_gpudoctor({"report", "--html", page, "--sysroot", mac_root}, {});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = read_file(page);
   const std::string mac = section_of(html, "<h3>macOS</h3>");
   ASSERT_FALSE(mac.empty()) << html;
   EXPECT_NE(mac.find("<th>Version</th><td>10.15.6 · build 19G2021</td>"), std::string::npos) << mac;
