@@ -37,6 +37,7 @@ std::string io_problem(const Options& opt) {
   for (const auto& [option, path] : named_outputs) {
     if (*path) outputs.push_back({option, **path});
   }
+  if (opt.markdown && *opt.markdown != "-") outputs.push_back({"--markdown", *opt.markdown});
   if (opt.from) inputs.push_back({"--from", *opt.from});
   if (opt.bench_file) inputs.push_back({"--bench", *opt.bench_file});
   for (const auto& f : opt.diff_files) inputs.push_back({"diff", f});

@@ -19,6 +19,13 @@ constexpr std::size_t kMaxDeviceWidth = 48;
 /// What a device's error may take of its row in the table; the details give it whole.
 constexpr std::size_t kMaxRowError = 72;
 constexpr const char* kGap = "  ";
+/// Runs of one size whose slowest is this much slower than the best disagree: the table's
+/// best-run figure (and its speed-up) is then marked "*" and the spread said under the table.
+constexpr double kSpreadWarnPercent = 50;
+
+bool runs_disagree(const BenchPoint& p) {
+  return p.gflops && p.spread_percent && *p.spread_percent > kSpreadWarnPercent;
+}
 
 std::string fixed(double v, int digits) {
   char buf[48];
@@ -57,7 +64,27 @@ std::string cell(const BenchPoint& p) {
   if (!p.gflops) return p.error ? "error" : "—";
   std::string s = gflops_text(*p.gflops);
   if (p.speedup_vs_cpu) s += " (" + speedup_text(*p.speedup_vs_cpu) + "×)";
+  if (runs_disagree(p)) s += "*";
   return s;
+}
+
+/// Under the table: which figures came from runs that disagree, and by how much.
+void disagreement_note(std::ostringstream& o, const BenchReport& report) {
+  std::vector<std::string> parts;
+  for (const auto& r : report.results) {
+    for (const auto& p : r.series.points) {
+      if (!runs_disagree(p)) continue;
+      std::string part = kernel_name(r) + " on " + clip(r.series.device, 24) + " n=" +
+                         std::to_string(p.n) + ": slowest run +" + fixed(*p.spread_percent, 0) +
+                         " %";
+      if (p.repeats) part += " (" + std::to_string(*p.repeats) + " runs)";
+      parts.push_back(part);
+    }
+  }
+  if (parts.empty()) return;
+  o << "\n! * The runs disagree (the machine was busy, or clocks changed): the table shows the "
+       "best run, so a figure and its speed-up may be off by as much as the spread: "
+    << join(parts, "; ") << ".\n";
 }
 
 const BenchPoint* point_at(const BenchResult& r, int n) {
@@ -214,6 +241,7 @@ std::string render_text(const BenchReport& report) {
     return o.str();
   }
   table(o, report);
+  disagreement_note(o, report);
   if (const auto note = cpu_only_note(report)) o << "\n! " << *note << "\n";
   const bool has_cpu = report.results.front().series.api == "blas";
   for (const auto& r : report.results) details(o, r, has_cpu);
