@@ -16,6 +16,7 @@
 #include "report/report_markdown.hpp"
 #include "input_files.hpp"
 #include "snapshot_io.hpp"
+#include "terminal.hpp"
 
 namespace gpudoctor {
 
@@ -155,7 +156,8 @@ int run_diff(const Options& opt) {
   // Like diff(1): 1 when the reports differ in anything that matters.
   const int code = diffs.empty() ? kExitOk : kExitFound;
   if (opt.json) return emit(dump_json(diff_json(diffs, an, bn), 2) + "\n", code, false, Style::plain());
-  return emit(render_diff_text(diffs, an, bn), code, true, Style::plain());
+  return emit(render_diff_text(diffs, an, bn), code, true,
+              stdout_style(opt.color, Environment::from_process()));
 }
 
 int run_report(const Options& opt, const Environment& env) {

@@ -198,7 +198,8 @@ TEST(PastedText, RawDmesgOpeningWithABracketIsReadNotTakenForJson) {
   }
   ASSERT_EQ(raw.front(), '[');
   test::TempTree dir;
-  const auto r = check(Origin{"dmesg", {"--from", dir.write("dmesg.txt", raw)}}, {});
+  // The id is among -v's details.
+  const auto r = check(Origin{"dmesg", {"--from", dir.write("dmesg.txt", raw)}}, {"-v"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("nvidia.driver_library_mismatch"), std::string::npos) << r.out;
 }
