@@ -5,6 +5,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "file_io.hpp"
+#include "terminal.hpp"
 #include "report_command.hpp"
 #include "summary_command.hpp"
 #include "version_text.hpp"
@@ -55,7 +56,11 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   const CliResult cli = parse_cli(args, version_text());
   write_stderr(cli.err);
-  if (!cli.options) return emit(cli.out, cli.exit_code, true, Style::plain());
+  // Help and version: wrapped at a terminal's width like every other text for people.
+  if (!cli.options) {
+    return emit(cli.out, cli.exit_code, true,
+                stdout_style(ColorMode::never, Environment::from_process()));
+  }
   if (const std::string why = io_problem(*cli.options); !why.empty()) {
     print_error(why);
     return kExitUsage;

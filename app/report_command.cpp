@@ -86,15 +86,12 @@ int report_to_file_for_terminal(const ReportInput& in, const Environment& env) {
       return output_error(why + "; " + again);
     }
   }
-  const std::string text = "Wrote the report (" + std::string(in.redact ? "redacted" : "not redacted") +
-                           ") to " + path +
-                           ": attach it to the ticket.
-A block to paste into a comment instead: "
-                           "gpudoctor report --markdown -
-The JSON on standard output: "
-                           "gpudoctor report | less, or -o FILE.
-";
-  return emit(text, kExitOk, true, Style::plain());
+  const std::string text = "Wrote the report (" +
+                           std::string(in.redact ? "redacted" : "not redacted") + ") to " + path +
+                           ": attach it to the ticket.\nA block to paste into a comment instead: "
+                           "gpudoctor report --markdown -\nThe JSON on standard output: "
+                           "gpudoctor report | less, or -o FILE.\n";
+  return emit(text, kExitOk, true, stdout_style(ColorMode::automatic, env));
 }
 
 }  // namespace

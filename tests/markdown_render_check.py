@@ -68,7 +68,7 @@ def check(name, block, report, render, renderer):
 
 
 def main():
-    gpudoctor, fixtures = sys.argv[1], sys.argv[2]
+    gpudoctor, fixtures = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     renderers = []
     try:
         render_markdown_it("x")

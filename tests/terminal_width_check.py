@@ -60,7 +60,7 @@ def check_screen(name, raw, lang):
 
 
 def main():
-    gpudoctor, fixtures = sys.argv[1], sys.argv[2]
+    gpudoctor, fixtures = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     broken = os.path.join(fixtures, "rtx5090-torch-cu121-no-sm120")
     if not os.path.isdir(broken):
         broken = os.path.join(fixtures, "nvidia-driver-library-mismatch")
@@ -88,7 +88,7 @@ def main():
         last = [l for l in screens[(name, "C.UTF-8")].split("\n") if l.strip()][-1]
         if re.search(r"gpudoctor query\s*$", ANSI.sub("", last)):
             failures.append(f"{name}: the last line points at this machine's query: {last!r}")
-    if "--sysroot" not in screens[("check -v --sysroot", "C.UTF-8")].split("\n")[-2]:
+    if "--sysroot" not in screens[("check -v --sysroot", "C.UTF-8")].strip().split("\n\n")[-1]:
         failures.append("check -v --sysroot: the last line does not name the tree it read")
 
     with tempfile.TemporaryDirectory() as cwd:

@@ -116,17 +116,26 @@ std::string diagnosis_md(const Json& report) {
     os << "\n";
   }
   const Json& findings = field(report, "findings");
-  std::ostringstream problems, notes;
+  std::ostringstream problems, notes, also;
   if (findings.is_array()) {
     for (const char* severity : {"fail", "warn", "info"}) {
       for (const auto& f : findings) {
         if (field_text(f, "severity") != severity) continue;
+        const std::string id = field_text(f, "id");
+        // An API with no driver at all is not advice beside a GPU's failure (as in check).
+        if (std::string(severity) == "info" && (id == "opencl.no_icd" || id == "vulkan.no_driver")) {
+          const std::string fix = field_text(f, "fix");
+          also << "- " << md_inline(field_text(f, "area")) << ": "
+               << md_inline(fix.empty() ? field_text(f, "title") : fix) << "\n";
+          continue;
+        }
         finding_md(std::string(severity) == "info" ? notes : problems, f);
       }
     }
   }
   if (!problems.str().empty()) os << "**Problems**\n\n" << problems.str() << "\n";
   if (!notes.str().empty()) os << "**Notes**\n\n" << notes.str() << "\n";
+  if (!also.str().empty()) os << "**Also possible here, not set up**\n\n" << also.str() << "\n";
   return os.str();
 }
 
