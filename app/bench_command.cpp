@@ -111,7 +111,7 @@ int run_bench_command(const Options& opt, const Environment& env) {
   const int code = any_failure(report) ? 1 : 0;
   if (opt.json) return emit(dump_json(Json(report), 2) + "\n", code, false, Style::plain());
   const Style style = stdout_style(opt.color, env);
-  return emit(bench::render_text(report), code, true, style);
+  return emit(bench::render_text(report, style.width()), code, true, style);
 }
 
 }  // namespace gpudoctor

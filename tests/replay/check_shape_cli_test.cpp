@@ -96,5 +96,26 @@ TEST(ReportOutputs, MarkdownToStdoutAndHtmlWritesOnlyItsFile) {
   EXPECT_NE(help.out.find("the JSON is then written only"), std::string::npos) << help.out;
 }
 
+TEST(DiffOrder, FailuresAndDevicesBeforePackageLines) {
+  test::TempTree t;
+  const std::string a = t.path() + "/a.json", b = t.path() + "/b.json";
+  ASSERT_EQ(test::run_gpudoctor({"report", "--sysroot", test::fixture_path(kBroken), "-o", a}).exit_code, 0);
+  ASSERT_EQ(test::run_gpudoctor({"report", "--sysroot", test::fixture_path("server-h100-torch-cu124"),
+                                 "-o", b},
+                                {"CONDA_PREFIX=/opt/conda", "HOME=/home/user"})
+                .exit_code,
+            0);
+  const auto r = test::run_gpudoctor({"diff", a, b});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto finding = r.out.find("\nfinding: ");
+  const auto devices = r.out.find("\ndevices: ");
+  const auto framework = r.out.find("\nframework: ");
+  ASSERT_NE(devices, std::string::npos) << r.out;
+  ASSERT_NE(framework, std::string::npos) << r.out;
+  EXPECT_LT(finding, devices) << r.out;
+  EXPECT_LT(devices, framework) << r.out;
+  EXPECT_LT(devices, r.out.find("\ndriver: ")) << r.out;
+}
+
 }  // namespace check_shape_cli_test
 }  // namespace gpudoctor
