@@ -2,6 +2,7 @@
 // reader of a recorded machine; `report --markdown` and `--html` as --help says; diff's order.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "json.hpp"
@@ -92,6 +93,20 @@ TEST(ReportOutputs, MarkdownToStdoutAndHtmlWritesOnlyItsFile) {
   const auto html = test::run_gpudoctor({"report", "--sysroot", test::fixture_path(kBroken), "--html", page});
   EXPECT_EQ(html.exit_code, 0) << html.err;
   EXPECT_EQ(html.out, "") << "--help says --html writes the page; the JSON only with -o";
+  std::string page_text;
+  {
+    std::ifstream in(page);
+    std::ostringstream all;
+    all << in.rdbuf();
+    page_text = all.str();
+  }
+  // The areas' ✓ / ! / ✗ before the findings; no blank cell and no header without a name.
+  const auto areas = page_text.find("<table class=\"areas\">");
+  ASSERT_NE(areas, std::string::npos);
+  EXPECT_LT(areas, page_text.find("<h2>Findings</h2>"));
+  EXPECT_NE(page_text.find("<td class=\"mark\">✗</td><th>python</th>"), std::string::npos);
+  EXPECT_EQ(page_text.find("<td></td>"), std::string::npos);
+  EXPECT_EQ(page_text.find("<th></th>"), std::string::npos);
   const auto help = test::run_gpudoctor({"report", "--help"});
   EXPECT_NE(help.out.find("the JSON is then written only"), std::string::npos) << help.out;
 }
