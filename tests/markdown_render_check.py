@@ -74,7 +74,12 @@ def main():
         render_markdown_it("x")
         renderers.append(("markdown-it", render_markdown_it))
     except ImportError:
-        pass
+        # python3-markdown-it is installed for the system's Python, which may not be the one
+        # CMake found (a pyenv shim): run there instead.
+        system = "/usr/bin/python3"
+        if os.path.realpath(sys.executable) != os.path.realpath(system) and os.path.exists(system):
+            if subprocess.run([system, "-c", "import markdown_it"], capture_output=True).returncode == 0:
+                os.execv(system, [system] + sys.argv)
     if shutil.which("cmark"):
         renderers.append(("cmark", render_cmark))
     if not renderers:
