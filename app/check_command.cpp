@@ -62,7 +62,8 @@ CheckTextOptions check_text_options(const Options& opt) {
              : opt.verbose ? CheckDetail::full
                            : CheckDetail::summary;
   if (opt.from) {
-    o.more = "";
+    // This machine's query would describe another machine: the recorded one's whole JSON.
+    o.more = "gpudoctor check --json --from " + check_shell_word(*opt.from);
     o.verbose = "gpudoctor check -v --from " + check_shell_word(*opt.from);
   } else if (opt.sysroot) {
     o.more = "gpudoctor query --sysroot " + check_shell_word(*opt.sysroot);

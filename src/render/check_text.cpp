@@ -153,7 +153,14 @@ void render_finding(std::ostringstream& os, const Finding& f, const Style& st, C
     os << "        " << st.dim("line " + std::to_string(q.line) + ": ") << st.fill(single_line(q.text), 8, 8) << "\n";
   }
   if (f.fix) os << "        " << st.bold("fix: ") << st.fill(single_line(*f.fix), 13, 13) << "\n";
-  if (f.source) os << "        " << st.dim(st.fill("source: " + single_line(*f.source), 8, 16)) << "\n";
+  // A URL is one word: left whole here, cut at the terminal's edge only if it must be.
+  if (f.source) os << "        " << st.dim("source: " + single_line(*f.source)) << "\n";
+}
+
+/// Between the counts and where more is: two spaces, or a line of its own when the two would
+/// not fit in 80 columns (a recorded machine's path).
+std::string pointer_gap(const std::string& counts, const std::string& command) {
+  return counts.size() + 2 + 24 + command.size() > 80 ? "\n" : "  ";
 }
 
 /// The last line: one sentence when nothing is wrong, else the counts and where more is.
@@ -176,14 +183,14 @@ std::string verdict_line(const std::vector<AreaStatus>& areas, const std::vector
   if (opt.detail == CheckDetail::full) {
     std::string line = count_text(fails, "failure") + ", " + count_text(warns, "warning") + ", " +
                        count_text(notes, "note") + ".";
-    if (!opt.more.empty()) line += "  Every device and detail: " + opt.more;
+    if (!opt.more.empty()) line += pointer_gap(line, opt.more) + "Every device and detail: " + opt.more;
     return line + "\n";
   }
   std::string line = fails && warns ? count_text(fails, "failure") + " and " + count_text(warns, "warning")
                      : fails        ? count_text(fails, "failure")
                                     : count_text(warns, "warning");
   line += ".";
-  if (!opt.verbose.empty()) line += "  Evidence and sources: " + opt.verbose;
+  if (!opt.verbose.empty()) line += pointer_gap(line, opt.verbose) + "Evidence and sources: " + opt.verbose;
   return line + "\n";
 }
 

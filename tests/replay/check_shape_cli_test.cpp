@@ -72,12 +72,10 @@ TEST(CheckShapeCli, ARecordedMachineIsNotSentToThisMachinesQuery) {
     std::vector<std::string> args = {"check", "--color", "never", "--from", paste};
     if (verbose) args.push_back("-v");
     const auto r = test::run_gpudoctor(args);
-    std::string verdict;
-    std::istringstream in(r.out);
-    for (std::string line; std::getline(in, line);) {
-      if (line.find("failure") != std::string::npos && line[0] != ' ') verdict = line;
-    }
-    ASSERT_FALSE(verdict.empty()) << r.out;
+    // The last paragraph: the counts and where more is.
+    const std::string verdict = r.out.substr(r.out.rfind("\n\n") + 2);
+    ASSERT_NE(verdict.find("failure"), std::string::npos) << r.out;
+    EXPECT_NE(verdict.find("--from"), std::string::npos) << verdict;
     EXPECT_EQ(verdict.find("gpudoctor query"), std::string::npos) << verdict;
   }
 }
