@@ -2,6 +2,7 @@
 // reader of a recorded machine; `report --markdown` and `--html` as --help says; diff's order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -72,8 +73,12 @@ TEST(CheckShapeCli, ARecordedMachineIsNotSentToThisMachinesQuery) {
     std::vector<std::string> args = {"check", "--color", "never", "--from", paste};
     if (verbose) args.push_back("-v");
     const auto r = test::run_gpudoctor(args);
-    // The last paragraph: the counts and where more is.
-    const std::string verdict = r.out.substr(r.out.rfind("\n\n") + 2);
+    // The verdict's paragraph (what was read from the paste follows it): the counts and where
+    // more is.
+    const auto at = std::min(r.out.rfind("Evidence and sources"), r.out.rfind("Every device and detail"));
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const auto start = r.out.rfind("\n\n", at) + 2;
+    const std::string verdict = r.out.substr(start, r.out.find("\n\n", at) - start);
     ASSERT_NE(verdict.find("failure"), std::string::npos) << r.out;
     EXPECT_NE(verdict.find("--from"), std::string::npos) << verdict;
     EXPECT_EQ(verdict.find("gpudoctor query"), std::string::npos) << verdict;
