@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "bench/bench_report.hpp"
+#include "bench/bench_text.hpp"
+#include "bench_series.hpp"
 #include "render/check_text.hpp"
 #include "render/terminal_text.hpp"
 #include "report/html.hpp"
@@ -194,6 +197,37 @@ TEST(MarkdownBlock, TextFromTheMachineCannotCloseTheBlockOrBecomeHtml) {
   std::size_t closes = 0;
   for (auto at = md.find("</details>"); at != std::string::npos; at = md.find("</details>", at + 1)) ++closes;
   EXPECT_EQ(closes, 1U) << md;
+}
+
+TEST(BenchSpread, RunsThatDisagreeAreMarkedAndTheSpreadSaid) {
+  // Issue 30's OpenBLAS: two runs, 101 and 15 GFLOPS at one size; the other size's 50 runs
+  // agree but for one slow run, which is not a disagreement.
+  BenchSeries cpu = bench::test::series("blas", "AMD EPYC", {{256, 101}, {512, 120}});
+  cpu.points[0].repeats = 2;
+  cpu.points[0].median_ms = *cpu.points[0].ms * (101.0 + 15.0) / 2 / 15.0;
+  cpu.points[0].spread_percent = (101.0 / 15.0 - 1) * 100;
+  cpu.points[1].repeats = 50;
+  cpu.points[1].median_ms = *cpu.points[1].ms * 1.02;
+  cpu.points[1].spread_percent = 300;
+  BenchSeries gpu = bench::test::gpu({{256, 700}, {512, 1500}});
+  const std::string text =
+      bench::render_text(bench::assemble_report({cpu, gpu}, std::nullopt, {256, 512}));
+  EXPECT_NE(text.find("101*"), std::string::npos) << text;
+  EXPECT_EQ(text.find("120*"), std::string::npos) << text;
+  EXPECT_NE(text.find("The runs disagree"), std::string::npos) << text;
+  EXPECT_NE(text.find("n=256: median run +"), std::string::npos) << text;
+  EXPECT_NE(text.find("slowest +573 %"), std::string::npos) << text;
+  EXPECT_EQ(text.find("n=512: median run"), std::string::npos) << text;
+  // At 80 columns the table's rows fit.
+  const std::string narrow =
+      bench::render_text(bench::assemble_report({cpu, gpu}, std::nullopt, {256, 512}), 80);
+  std::istringstream in(narrow);
+  std::string line;
+  std::getline(in, line);  // the title wraps at the terminal, not here
+  std::getline(in, line);
+  for (int row = 0; row < 3 && std::getline(in, line); ++row) {
+    EXPECT_LE(display_width(line), 80U) << line;
+  }
 }
 
 }  // namespace output_shape_test
