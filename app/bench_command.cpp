@@ -15,6 +15,7 @@
 #include "file_io.hpp"
 #include "render/terminal_text.hpp"
 #include "report_command.hpp"
+#include "terminal.hpp"
 #include "tool_version.hpp"
 
 namespace gpudoctor {
@@ -109,7 +110,8 @@ int run_bench_command(const Options& opt, const Environment& env) {
   }
   const int code = any_failure(report) ? 1 : 0;
   if (opt.json) return emit(dump_json(Json(report), 2) + "\n", code, false, Style::plain());
-  return emit(bench::render_text(report), code, true, Style::plain());
+  const Style style = stdout_style(opt.color, env);
+  return emit(bench::render_text(report, style.width()), code, true, style);
 }
 
 }  // namespace gpudoctor

@@ -44,6 +44,34 @@ int nothing_recognised(const Options& opt, const Environment& env, const Diagnos
               style);
 }
 
+/// A path as a shell reads it back: as it is when it is plain, else in single quotes.
+std::string check_shell_word(const std::string& path) {
+  const bool plain = !path.empty() && path.find_first_not_of(
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-=:,@") == std::string::npos;
+  if (plain) return path;
+  std::string quoted = "'";
+  for (const char c : path) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+/// How much to print, and where more is: a recorded machine's (--from, --sysroot), not this
+/// one's `gpudoctor query`.
+CheckTextOptions check_text_options(const Options& opt) {
+  CheckTextOptions o;
+  o.detail = opt.quiet     ? CheckDetail::problems
+             : opt.verbose ? CheckDetail::full
+                           : CheckDetail::summary;
+  if (opt.from) {
+    // This machine's query would describe another machine: the recorded one's whole JSON.
+    o.more = "gpudoctor check --json --from " + check_shell_word(*opt.from);
+    o.verbose = "gpudoctor check -v --from " + check_shell_word(*opt.from);
+  } else if (opt.sysroot) {
+    o.more = "gpudoctor query --sysroot " + check_shell_word(*opt.sysroot);
+    o.verbose = "gpudoctor check -v --sysroot " + check_shell_word(*opt.sysroot);
+  }
+  return o;
+}
+
 }  // namespace
 
 int run_check(const Options& opt, const Environment& env) {
@@ -73,7 +101,8 @@ int run_check(const Options& opt, const Environment& env) {
         code);
   }
   const Style style = stdout_style(opt.color, env);
-  std::string text = render_check_text(d.snap, d.devices, findings, style, areas);
+  std::string text = render_check_text(d.snap, d.devices, findings, style, areas,
+                                       check_text_options(opt));
   if (d.paste) text += render_paste_text(d.paste->reading, d.paste->asks);
   return emit(text, code, true, style);
 }

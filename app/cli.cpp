@@ -223,17 +223,38 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
                    "Leave out these findings (the same kinds of names as --only)")
       ->type_name("ID")
       ->delimiter(',');
+  CLI::Option* verbose = check->add_flag(
+      "-v,--verbose", o.verbose,
+      "Under each finding also its evidence, the lines it quotes, its id and its source");
+  check
+      ->add_flag("-q,--quiet", o.quiet,
+                 "Print only the problems (warnings and failures), nothing when there is none")
+      ->excludes(verbose);
   check->add_flag("--no-smoke", o.no_smoke,
                   "Skip the smoke matmul that check runs on every CUDA, OpenCL and Vulkan "
                   "device");
   CLI::App* report = app.add_subcommand(
-      "report", "The whole picture as JSON (and HTML) for a bug ticket, redacted by default");
+      "report",
+      "The whole picture as JSON (or HTML, or Markdown to paste) for a bug ticket, redacted by "
+      "default");
   add_common(*report, o, backends, timeout_s, color);
   report->add_flag("--no-smoke", o.no_smoke, "Skip the smoke matmuls");
   report
-      ->add_option("-o,--output", o.output, "Write the JSON to FILE (atomically) instead of stdout")
+      ->add_option("-o,--output", o.output,
+                   "Write the JSON to FILE (atomically) instead of stdout; with neither -o, "
+                   "--html nor --markdown, a terminal gets a file gpudoctor-report-TIME.json in "
+                   "the current directory and a line saying where")
       ->type_name("FILE");
-  report->add_option("--html", o.html, "Also write one self-contained HTML page to FILE")
+  report
+      ->add_option("--html", o.html,
+                   "Write one self-contained HTML page to FILE; the JSON is then written only "
+                   "with -o FILE")
+      ->type_name("FILE");
+  report
+      ->add_option("--markdown", o.markdown,
+                   "Write a block to paste into a GitHub comment to FILE (- : stdout): the "
+                   "diagnosis, then the machine in a collapsed section, redacted as the report, "
+                   "under 60,000 characters; the JSON is then written only with -o FILE")
       ->type_name("FILE");
   report->add_flag("--no-redact", o.no_redact,
                    "Keep user names, home directories, host name, serials, UUIDs and the "

@@ -29,9 +29,12 @@ struct Options {
   ColorMode color = ColorMode::automatic;
   std::optional<std::string> from;     ///< check --from FILE: a recorded snapshot
   bool no_smoke = false;               ///< check --no-smoke: skip the smoke matmuls
+  bool verbose = false;                ///< check -v: each finding's evidence, id and source
+  bool quiet = false;                  ///< check -q: only the problems
   std::string explain_id;              ///< explain ID
   std::optional<std::string> output;   ///< report -o FILE (written atomically)
   std::optional<std::string> html;     ///< report --html FILE
+  std::optional<std::string> markdown; ///< report --markdown FILE|-: a block for a ticket
   bool no_redact = false;              ///< report --no-redact
   std::optional<std::string> bench_file;  ///< report --bench FILE: a saved `bench --json`
   std::vector<std::string> diff_files; ///< diff A B

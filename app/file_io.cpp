@@ -351,7 +351,11 @@ std::string write_stdout(std::string_view text) {
 
 int emit(std::string_view text, int exit_code, bool for_people, const Style& style) {
   if (text.empty()) return exit_code;
-  const std::string why = write_stdout(for_people ? terminal_text(text, style) : std::string(text));
+  // For people: what a terminal would act on made visible, in ASCII where the locale is not
+  // UTF-8, and no line wider than the terminal.
+  std::string shown = for_people ? terminal_text(text, style) : std::string(text);
+  if (for_people && style.width()) shown = fit_width(shown, *style.width());
+  const std::string why = write_stdout(shown);
   if (why.empty()) return exit_code;
   print_error(why);
   return kExitIoError;

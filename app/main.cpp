@@ -5,6 +5,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "file_io.hpp"
+#include "terminal.hpp"
 #include "report_command.hpp"
 #include "summary_command.hpp"
 #include "version_text.hpp"
@@ -37,6 +38,7 @@ std::string io_problem(const Options& opt) {
   for (const auto& [option, path] : named_outputs) {
     if (*path) outputs.push_back({option, **path});
   }
+  if (opt.markdown && *opt.markdown != "-") outputs.push_back({"--markdown", *opt.markdown});
   if (opt.from) inputs.push_back({"--from", *opt.from});
   if (opt.bench_file) inputs.push_back({"--bench", *opt.bench_file});
   for (const auto& f : opt.diff_files) inputs.push_back({"diff", f});
@@ -54,7 +56,11 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   const CliResult cli = parse_cli(args, version_text());
   write_stderr(cli.err);
-  if (!cli.options) return emit(cli.out, cli.exit_code, true, Style::plain());
+  // Help and version: wrapped at a terminal's width like every other text for people.
+  if (!cli.options) {
+    return emit(cli.out, cli.exit_code, true,
+                stdout_style(ColorMode::never, Environment::from_process()));
+  }
   if (const std::string why = io_problem(*cli.options); !why.empty()) {
     print_error(why);
     return kExitUsage;

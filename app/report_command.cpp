@@ -1,5 +1,7 @@
 #include "report_command.hpp"
 
+#include <unistd.h>
+
 #include <ctime>
 
 #include "bench/bench_model.hpp"
@@ -11,8 +13,10 @@
 #include "report/diff.hpp"
 #include "report/report.hpp"
 #include "report/report_html.hpp"
+#include "report/report_markdown.hpp"
 #include "input_files.hpp"
 #include "snapshot_io.hpp"
+#include "terminal.hpp"
 
 namespace gpudoctor {
 
@@ -59,6 +63,37 @@ std::variant<Json, std::string> read_bench_file(const std::string& path) {
   return Json(bench);
 }
 
+/// utc_now() as a file name's part: "20261128T120000Z".
+std::string file_stamp(const std::string& utc) {
+  std::string out;
+  for (const char c : utc) {
+    if (c != '-' && c != ':') out += c;
+  }
+  return out;
+}
+
+/// `gpudoctor report` with its output on a terminal: a thousand lines of JSON scroll past a
+/// person, so the report goes to a file in the current directory (else the temporary one) and
+/// one line says where, and what to paste instead.
+int report_to_file_for_terminal(const ReportInput& in, const Environment& env) {
+  const std::string name = "gpudoctor-report-" + file_stamp(in.generated_at) + ".json";
+  const auto write = [&in](JsonWriter& out) { write_report(out, in); };
+  std::string path = name;
+  std::string why = write_output_json(path, write);
+  if (!why.empty()) {
+    path = env.get_nonempty("TMPDIR").value_or("/tmp") + "/" + name;
+    if (const std::string again = write_output_json(path, write); !again.empty()) {
+      return output_error(why + "; " + again);
+    }
+  }
+  const std::string text = "Wrote the report (" +
+                           std::string(in.redact ? "redacted" : "not redacted") + ") to " + path +
+                           ": attach it to the ticket.\nA block to paste into a comment instead: "
+                           "gpudoctor report --markdown -\nThe JSON on standard output: "
+                           "gpudoctor report | less, or -o FILE.\n";
+  return emit(text, kExitOk, true, stdout_style(ColorMode::automatic, env));
+}
+
 }  // namespace
 
 int run_report(const Options& opt, const Diagnosis& d, const Environment& env) {
@@ -75,9 +110,11 @@ int run_report(const Options& opt, const Diagnosis& d, const Environment& env) {
     if (auto* why = std::get_if<std::string>(&bench)) return input_error("--bench " + *why);
     in.bench = std::get<Json>(bench);
   }
-  if (!opt.html && !opt.brief) {
+  const bool markdown_to_stdout = opt.markdown && *opt.markdown == "-";
+  if (!opt.html && !opt.brief && !opt.markdown) {
     // Written as it is made: a report of tens of MB is never a DOM or a whole string.
     const auto write = [&in](JsonWriter& out) { write_report(out, in); };
+    if (!opt.output && ::isatty(STDOUT_FILENO)) return report_to_file_for_terminal(in, env);
     if (!opt.output) return emit_json(write, kExitOk);
     const std::string why = write_output_json(*opt.output, write);
     return why.empty() ? kExitOk : output_error("-o " + why);
@@ -87,15 +124,20 @@ int run_report(const Options& opt, const Diagnosis& d, const Environment& env) {
     const std::string why = write_output(*opt.html, render_report_html(report));
     if (!why.empty()) return output_error("--html " + why);
   }
+  if (opt.markdown && !markdown_to_stdout) {
+    const std::string why = write_output(*opt.markdown, render_report_markdown(report));
+    if (!why.empty()) return output_error("--markdown " + why);
+  }
   // --brief: the node's compact record on one line, so that many nodes' records can be piped
   // into `gpudoctor summary -`.
   const std::string text = opt.brief ? dump_json(report["brief"]) + "\n" : dump_json(report, 2) + "\n";
   if (opt.output) {
     const std::string why = write_output(*opt.output, text);
     if (!why.empty()) return output_error("-o " + why);
-  } else if (!opt.html) {
+  } else if (!opt.html && !opt.markdown) {
     return emit(text, 0, false, Style::plain());
   }
+  if (markdown_to_stdout) return emit(render_report_markdown(report), kExitOk, false, Style::plain());
   return kExitOk;
 }
 
@@ -114,7 +156,8 @@ int run_diff(const Options& opt) {
   // Like diff(1): 1 when the reports differ in anything that matters.
   const int code = diffs.empty() ? kExitOk : kExitFound;
   if (opt.json) return emit(dump_json(diff_json(diffs, an, bn), 2) + "\n", code, false, Style::plain());
-  return emit(render_diff_text(diffs, an, bn), code, true, Style::plain());
+  return emit(render_diff_text(diffs, an, bn), code, true,
+              stdout_style(opt.color, Environment::from_process()));
 }
 
 int run_report(const Options& opt, const Environment& env) {

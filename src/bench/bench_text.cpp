@@ -19,6 +19,21 @@ constexpr std::size_t kMaxDeviceWidth = 48;
 /// What a device's error may take of its row in the table; the details give it whole.
 constexpr std::size_t kMaxRowError = 72;
 constexpr const char* kGap = "  ";
+/// Runs of one size whose median is this much slower than the best disagree: the table's
+/// best-run figure (and its speed-up) is then marked "*" and the spread said under the table.
+/// The median, not the slowest: among 50 runs one slow one (a context switch) is normal; a
+/// median far from the best (two runs at 101 and 15 GFLOPS) is not.
+constexpr double kMedianWarnPercent = 25;
+
+std::optional<double> median_over_best_percent(const BenchPoint& p) {
+  if (!p.ms || !p.median_ms || *p.ms <= 0) return std::nullopt;
+  return (*p.median_ms / *p.ms - 1) * 100;
+}
+
+bool runs_disagree(const BenchPoint& p) {
+  const auto over = median_over_best_percent(p);
+  return p.gflops && over && *over > kMedianWarnPercent;
+}
 
 std::string fixed(double v, int digits) {
   char buf[48];
@@ -57,7 +72,28 @@ std::string cell(const BenchPoint& p) {
   if (!p.gflops) return p.error ? "error" : "—";
   std::string s = gflops_text(*p.gflops);
   if (p.speedup_vs_cpu) s += " (" + speedup_text(*p.speedup_vs_cpu) + "×)";
+  if (runs_disagree(p)) s += "*";
   return s;
+}
+
+/// Under the table: which figures came from runs that disagree, and by how much.
+void disagreement_note(std::ostringstream& o, const BenchReport& report) {
+  std::vector<std::string> parts;
+  for (const auto& r : report.results) {
+    for (const auto& p : r.series.points) {
+      if (!runs_disagree(p)) continue;
+      std::string part = kernel_name(r) + " on " + clip(r.series.device, 24) + " n=" +
+                         std::to_string(p.n) + ": median run +" +
+                         fixed(*median_over_best_percent(p), 0) + " %";
+      if (p.spread_percent) part += ", slowest +" + fixed(*p.spread_percent, 0) + " %";
+      if (p.repeats) part += " (" + std::to_string(*p.repeats) + " runs)";
+      parts.push_back(part);
+    }
+  }
+  if (parts.empty()) return;
+  o << "\n! * The runs disagree (the machine was busy, or clocks changed): the table shows the "
+       "best run, so a figure and its speed-up may be off by as much as this, over the best: "
+    << join(parts, "; ") << ".\n";
 }
 
 const BenchPoint* point_at(const BenchResult& r, int n) {
@@ -69,7 +105,7 @@ const BenchPoint* point_at(const BenchResult& r, int n) {
 /// Columns as wide as their widest entry: api, kernel and device left-aligned, one
 /// right-aligned column of figures per size. A device that has no timed size says why in its
 /// row instead of a row of dashes.
-void table(std::ostringstream& o, const BenchReport& report) {
+void table(std::ostringstream& o, const BenchReport& report, std::optional<std::size_t> width) {
   o << "Matmul fp32 C = A·B (n×n): GFLOPS, and (×) the speed-up over the fastest CPU BLAS\n\n";
   std::size_t api_w = columns("api"), kernel_w = columns("kernel"), device_w = columns("device");
   std::vector<std::size_t> cell_w;
@@ -82,6 +118,12 @@ void table(std::ostringstream& o, const BenchReport& report) {
       const BenchPoint* p = point_at(r, report.sizes[i]);
       cell_w[i] = std::max(cell_w[i], columns(p ? cell(*p) : "—"));
     }
+  }
+  if (width) {
+    // The device column gives way first, down to 12 columns, so that a row fits the terminal.
+    std::size_t rest = api_w + kernel_w + 2 * columns(kGap);
+    for (const auto w : cell_w) rest += columns(kGap) + w;
+    device_w = std::max<std::size_t>(12, *width > rest ? std::min(device_w, *width - rest) : 12);
   }
   auto row = [&](const std::string& api, const std::string& kernel, const std::string& device,
                  const std::vector<std::string>& cells) {
@@ -96,7 +138,7 @@ void table(std::ostringstream& o, const BenchReport& report) {
   for (int n : report.sizes) header.push_back("n=" + std::to_string(n));
   row("api", "kernel", "device", header);
   for (const auto& r : report.results) {
-    const std::string device = clip(r.series.device, kMaxDeviceWidth);
+    const std::string device = clip(r.series.device, std::min(kMaxDeviceWidth, device_w));
     const bool timed = std::any_of(r.series.points.begin(), r.series.points.end(),
                                    [](const BenchPoint& p) { return p.gflops.has_value(); });
     if (!timed && r.series.error) {
@@ -207,13 +249,14 @@ void details(std::ostringstream& o, const BenchResult& r, bool has_cpu) {
 
 }  // namespace
 
-std::string render_text(const BenchReport& report) {
+std::string render_text(const BenchReport& report, std::optional<std::size_t> width) {
   std::ostringstream o;
   if (report.results.empty()) {
     o << "No device to benchmark: no CPU BLAS and no OpenCL, Vulkan or CUDA device answered.\n";
     return o.str();
   }
-  table(o, report);
+  table(o, report, width);
+  disagreement_note(o, report);
   if (const auto note = cpu_only_note(report)) o << "\n! " << *note << "\n";
   const bool has_cpu = report.results.front().series.api == "blas";
   for (const auto& r : report.results) details(o, r, has_cpu);

@@ -126,8 +126,20 @@ bool api_without_driver(const Finding& f) {
   return f.severity == Severity::info && (f.id == "opencl.no_icd" || f.id == "vulkan.no_driver");
 }
 
-void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
+bool is_problem(Severity s) { return s == Severity::warn || s == Severity::fail; }
+
+/// A finding. full: its title (and id) after its mark, evidence, fix and source under the
+/// title. summary and problems: the title, and under a problem its fix. Long lines wrap under
+/// their own start.
+void render_finding(std::ostringstream& os, const Finding& f, const Style& st, CheckDetail detail) {
   std::string head = st.fill(single_line(f.title), 6, 6);
+  if (detail != CheckDetail::full) {
+    os << "    " << mark(f.severity, st) << " " << head << "\n";
+    if (f.fix && is_problem(f.severity)) {
+      os << "      " << st.bold("fix: ") << st.fill(single_line(*f.fix), 11, 11) << "\n";
+    }
+    return;
+  }
   // The id after the title, or under it when the title's last line has no room.
   const std::size_t last = display_width(head.substr(head.rfind('\n') + 1)) +
                            (head.find('\n') == std::string::npos ? 6 : 0);
@@ -141,18 +153,58 @@ void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
     os << "        " << st.dim("line " + std::to_string(q.line) + ": ") << st.fill(single_line(q.text), 8, 8) << "\n";
   }
   if (f.fix) os << "        " << st.bold("fix: ") << st.fill(single_line(*f.fix), 13, 13) << "\n";
+  // A URL is one word: left whole here, cut at the terminal's edge only if it must be.
   if (f.source) os << "        " << st.dim("source: " + single_line(*f.source)) << "\n";
+}
+
+/// Between the counts and where more is: two spaces, or a line of its own when the two would
+/// not fit in 80 columns (a recorded machine's path).
+std::string pointer_gap(const std::string& counts, const std::string& command) {
+  return counts.size() + 2 + 24 + command.size() > 80 ? "\n" : "  ";
+}
+
+/// The last line: one sentence when nothing is wrong, else the counts and where more is.
+std::string verdict_line(const std::vector<AreaStatus>& areas, const std::vector<Finding>& findings,
+                         const CheckTextOptions& opt) {
+  std::size_t counts[4] = {0, 0, 0, 0};
+  for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
+  const std::size_t fails = counts[static_cast<int>(Severity::fail)];
+  const std::size_t warns = counts[static_cast<int>(Severity::warn)];
+  const std::size_t notes = counts[static_cast<int>(Severity::info)];
+  if (fails == 0 && warns == 0) {
+    std::size_t unexamined = 0;
+    for (const auto& a : areas) unexamined += a.state == AreaState::not_examined ? 1 : 0;
+    if (unexamined == 0) return "No problems found.\n";
+    // What could not be examined is not said to be fine.
+    return "No problems found in what could be examined; " +
+           (unexamined == 1 ? std::string("1 area was") : std::to_string(unexamined) + " areas were") +
+           " not examined (?).\n";
+  }
+  if (opt.detail == CheckDetail::full) {
+    std::string line = count_text(fails, "failure") + ", " + count_text(warns, "warning") + ", " +
+                       count_text(notes, "note") + ".";
+    if (!opt.more.empty()) line += pointer_gap(line, opt.more) + "Every device and detail: " + opt.more;
+    return line + "\n";
+  }
+  std::string line = fails && warns ? count_text(fails, "failure") + " and " + count_text(warns, "warning")
+                     : fails        ? count_text(fails, "failure")
+                                    : count_text(warns, "warning");
+  line += ".";
+  if (!opt.verbose.empty()) line += pointer_gap(line, opt.verbose) + "Evidence and sources: " + opt.verbose;
+  return line + "\n";
 }
 
 }  // namespace
 
 std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevice>& devices,
                               const std::vector<Finding>& findings, const Style& st,
-                              const std::vector<std::string>* areas) {
+                              const std::vector<std::string>* areas,
+                              const CheckTextOptions& opt) {
   std::ostringstream os;
-  std::size_t counts[4] = {0, 0, 0, 0};
+  const bool only_problems = opt.detail == CheckDetail::problems;
   const auto shown_areas = shown(area_statuses(snap, devices, findings), areas);
   for (const AreaStatus& a : shown_areas) {
+    if (only_problems && a.state != AreaState::warn && a.state != AreaState::fail) continue;
     std::string label(a.area);
     label.resize(8, ' ');
     const std::string summary =
@@ -163,13 +215,16 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
     } else {
       os << summary << "\n";
     }
-    if (a.area == "python") {
+    if (a.area == "python" && !only_problems) {
       render_readiness(os, readiness(CheckInput{snap, devices, builtin_compat()}, findings), st);
     }
     for (const auto& f : findings) {
-      if (f.area == a.area && !api_without_driver(f)) render_finding(os, f, st);
+      if (f.area != a.area || api_without_driver(f)) continue;
+      if (only_problems && !is_problem(f.severity)) continue;
+      render_finding(os, f, st, opt.detail);
     }
   }
+  if (only_problems) return os.str();
   // An API with no driver at all is not advice about a GPU's failure: its install line is
   // shown once, after the areas, as something the machine could also have.
   std::vector<const Finding*> also;
@@ -184,14 +239,12 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
       std::string label(f->area);
       label.resize(8, ' ');
       os << "  " << mark(f->severity, st) << " " << label
-         << st.fill(single_line(f->fix.value_or(f->title)), 12, 12) << "  " << st.dim(f->id)
-         << "\n";
+         << st.fill(single_line(f->fix.value_or(f->title)), 12, 12);
+      if (opt.detail == CheckDetail::full) os << "  " << st.dim(f->id);
+      os << "\n";
     }
   }
-  for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
-  os << "\n"
-     << count_text(counts[3], "failure") << ", " << count_text(counts[2], "warning") << ", "
-     << count_text(counts[1], "note") << ".  Every device and detail: gpudoctor query\n";
+  os << "\n" << verdict_line(shown_areas, findings, opt);
   return os.str();
 }
 

@@ -11,12 +11,29 @@
 
 namespace gpudoctor {
 
-/// `gpudoctor check`: one line per area with ✓ / ! / ✗, under each problem its cause, the
-/// evidence and the fix; a last line with counts.
+/// How much `check` prints. summary (the default): one line per area, under a problem its
+/// one-line cause and its fix, under a note its cause. full (-v): also each finding's id,
+/// evidence, quoted lines and source. problems (-q): only the areas with a warning or a failure
+/// and those findings (in summary's form), nothing when there is none.
+enum class CheckDetail { problems, summary, full };
+
+struct CheckTextOptions {
+  CheckDetail detail = CheckDetail::full;
+  /// The last line's pointer to more: "gpudoctor query" for this machine; the command that
+  /// shows more of a recorded one (--from, --sysroot). Empty: none.
+  std::string more = "gpudoctor query";
+  /// What `-v` is for this input ("gpudoctor check -v --from FILE"): named after a summary.
+  std::string verbose = "gpudoctor check -v";
+};
+
+/// `gpudoctor check`: one line per area with ✓ / ! / ✗, under each problem its cause and the
+/// fix (with CheckDetail::full also evidence and source); a last line: one sentence when nothing
+/// is wrong, else the counts.
 /// With `areas` (a --only selection's: selected_areas), only those areas' lines.
 std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevice>& devices,
                               const std::vector<Finding>& findings, const Style& style,
-                              const std::vector<std::string>* areas = nullptr);
+                              const std::vector<std::string>* areas = nullptr,
+                              const CheckTextOptions& options = {});
 
 /// `gpudoctor check --json`: the findings and the snapshot they were drawn from.
 Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,

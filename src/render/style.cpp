@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "render/terminal_text.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -66,7 +67,10 @@ Style Style::for_stream(ColorMode mode, bool is_tty, const Environment& env) {
   return s;
 }
 
-std::string Style::fill(std::string_view text, std::size_t column, std::size_t indent) const {
+std::string Style::fill(std::string_view given, std::size_t column, std::size_t indent) const {
+  // Measured as the terminal will show it: in ASCII where the locale is not UTF-8.
+  const std::string ascii = unicode_ ? std::string() : ascii_fallback(given);
+  const std::string_view text = unicode_ ? given : std::string_view(ascii);
   if (!width_) return std::string(text);
   std::string out;
   std::size_t at = column;

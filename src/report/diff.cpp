@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <iterator>
 #include <sstream>
 
 #include "facts/facts.hpp"
@@ -48,6 +49,21 @@ std::vector<facts::Compared> compared_of(const DiffSide& side) {
   return out;
 }
 
+/// Where a kind of fact stands in diff's list: failures, then the devices (which GPU each
+/// machine has decides what the rest means), then the smoke tests, the driver and the rest in
+/// the facts' own order, package lines (cuDNN, frameworks) after those.
+int diff_rank(Weight w) {
+  static const Weight kOrder[] = {Weight::failure, Weight::device,    Weight::smoke,
+                                  Weight::driver,  Weight::toolkit,   Weight::cudnn,
+                                  Weight::framework, Weight::python,  Weight::variable,
+                                  Weight::warning, Weight::host,      Weight::api,
+                                  Weight::note};
+  for (std::size_t i = 0; i < std::size(kOrder); ++i) {
+    if (kOrder[i] == w) return static_cast<int>(i);
+  }
+  return static_cast<int>(std::size(kOrder));
+}
+
 }  // namespace
 
 std::vector<Difference> diff_machines(const DiffSide& a, const DiffSide& b) {
@@ -56,7 +72,7 @@ std::vector<Difference> diff_machines(const DiffSide& a, const DiffSide& b) {
   auto merge = [&](const std::vector<facts::Compared>& facts, bool is_a) {
     for (const auto& x : facts) {
       auto [it, added] = index.emplace(std::make_pair(x.area, x.what), out.size());
-      if (added) out.push_back({static_cast<int>(x.weight), x.area, x.what, std::nullopt, std::nullopt});
+      if (added) out.push_back({diff_rank(x.weight), x.area, x.what, std::nullopt, std::nullopt});
       (is_a ? out[it->second].a : out[it->second].b) = x.value;
     }
   };

@@ -1,10 +1,28 @@
 #include "report/html.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "text.hpp"
 
 namespace gpudoctor::html {
+
+namespace {
+
+/// `text` cut at its newlines (none: the text itself).
+std::vector<std::string> split_lines_keep(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (auto at = text.find('\n'); at != std::string::npos; at = text.find('\n', start)) {
+    out.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  out.push_back(text.substr(start));
+  return out;
+}
+
+}  // namespace
 
 namespace {
 constexpr std::size_t kLongCell = 24;
@@ -47,13 +65,31 @@ std::string link(const std::string& url, const std::string& label) {
 }
 
 std::string table(const std::vector<std::string>& header,
-                  const std::vector<std::vector<std::string>>& rows) {
+                  const std::vector<std::vector<std::string>>& given) {
+  // No row twice, no column that says nothing in any row, and "—" (not a blank) where one row
+  // has nothing to say.
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& row : given) {
+    if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
+  }
+  std::vector<bool> keep(header.size(), false);
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    for (const auto& row : rows) keep[c] = keep[c] || (c < row.size() && !row[c].empty());
+  }
   std::string out = "<table><thead><tr>";
-  for (const auto& h : header) out += "<th>" + escape(h) + "</th>";
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    if (keep[c] || rows.empty()) out += "<th>" + escape(header[c]) + "</th>";
+  }
   out += "</tr></thead><tbody>";
   for (const auto& row : rows) {
     out += "<tr>";
-    for (const auto& cell : row) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c < keep.size() && !keep[c]) continue;
+      const std::string& cell = row[c];
+      if (cell.empty()) {
+        out += "<td class=\"none\">—</td>";
+        continue;
+      }
       // Paths and PATH lists may break anywhere; short words ("missing") stay whole.
       out += (cell.size() > kLongCell ? "<td class=\"long\">" : "<td>") + escape(cell) + "</td>";
     }
@@ -63,10 +99,23 @@ std::string table(const std::vector<std::string>& header,
 }
 
 std::string facts_table(const std::vector<std::pair<std::string, std::string>>& rows) {
-  std::string body;
+  // A row with no name continues the one above it (a second line of the same fact): one
+  // cell, lines apart, rather than a row with an empty header; the same fact is shown once.
+  std::vector<std::pair<std::string, std::string>> merged;
   for (const auto& [name, value] : rows) {
     if (value.empty()) continue;
-    body += "<tr><th>" + escape(name) + "</th><td>" + escape(value) + "</td></tr>";
+    if (std::find(merged.begin(), merged.end(), std::make_pair(name, value)) != merged.end()) continue;
+    if (name.empty() && !merged.empty()) {
+      merged.back().second += "\n" + value;
+      continue;
+    }
+    merged.emplace_back(name, value);
+  }
+  std::string body;
+  for (const auto& [name, value] : merged) {
+    std::string cell;
+    for (const auto& line : split_lines_keep(value)) cell += (cell.empty() ? "" : "<br>") + escape(line);
+    body += "<tr><th>" + escape(name) + "</th><td>" + cell + "</td></tr>";
   }
   return body.empty() ? "" : "<table class=\"facts\">" + body + "</table>\n";
 }

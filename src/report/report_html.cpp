@@ -59,6 +59,9 @@ details{background:#fff;border:1px solid var(--line);border-radius:6px;padding:6
 summary{cursor:pointer;font-weight:600}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;max-height:600px;overflow:auto}
 .none{color:var(--muted)}
+table.areas th{width:90px}table.areas td.mark{width:28px;text-align:center;font-weight:700}
+tr.fail td.mark{color:var(--fail)}tr.warn td.mark{color:var(--warn)}tr.ok td.mark{color:var(--ok)}
+tr.info td.mark{color:var(--muted)}
 .plot svg{width:100%;height:auto;background:#fff;border:1px solid var(--line);border-radius:6px}
 )css";
 
@@ -141,6 +144,28 @@ std::string header_html(const Json& report) {
   return os.str();
 }
 
+/// The areas as `check` lists them, each with its ✓ / ! / ✗, before any finding: the page's
+/// answer at a glance.
+std::string areas_html(const Json& areas) {
+  if (!areas.is_array() || areas.empty()) return "";
+  std::string rows;
+  for (const auto& a : areas) {
+    const std::string state = field_text(a, "state");
+    const char* cls = state == "fail" ? "fail" : state == "warn" ? "warn" : state == "ok" ? "ok" : "info";
+    const char* glyph = state == "fail"           ? "✗"
+                        : state == "warn"         ? "!"
+                        : state == "ok"           ? "✓"
+                        : state == "info"         ? "•"
+                        : state == "not_examined" ? "?"
+                                                  : "–";
+    rows += "<tr class=\"" + std::string(cls) + "\"><td class=\"mark\">" + glyph + "</td><th>" +
+            escape(field_text(a, "area")) + "</th><td>" + escape(field_text(a, "summary")) +
+            (state == "not_examined" ? " <span class=\"none\">(not examined)</span>" : "") +
+            "</td></tr>";
+  }
+  return "<table class=\"areas\">" + rows + "</table>\n";
+}
+
 /// A table of the best rates, then `gpudoctor bench`'s own plot, inline.
 std::string bench_section(const Json& bench) {
   if (!bench.is_object()) return "";
@@ -217,7 +242,7 @@ std::string render_report_html(const Json& report) {
      << "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
      << "<title>gpudoctor report " << escape(field_text(report, "generated_at")) << "</title>"
      << "<style>" << kStyle << "</style></head><body><main>\n"
-     << header_html(report) << findings_section(field(report, "findings"))
+     << header_html(report) << areas_html(field(report, "areas")) << findings_section(field(report, "findings"))
      << html::devices_section(machine) << html::smoke_section(snap)
      << bench_section(field(report, "bench"))
      << html::software_section(machine, field(report, "environment"))

@@ -91,19 +91,20 @@ TEST(DiffCli, AReportAgainstItselfHasNoDifferences) {
 }
 
 TEST(DiffCli, RocmUserNotInRenderAgainstAnRx6700XtWithoutDevFiles) {
-  // The desktop's amdgpu module, /dev and groups (the RX 6700 XT's tree holds only the KFD
-  // topology, so it has no such facts), the GPU targets, then the desktop's warning.
+  // No failure on either side: the devices lead (which GPU each has decides what the rest
+  // means), then the desktop's amdgpu module, /dev and groups (the RX 6700 XT's tree holds only
+  // the KFD topology, so it has no such facts), then the desktop's warning.
   test::TempTree tmp;
   const auto lines = diff_lines(report_of(tmp, "rocm-desktop-not-in-render"),
                                 report_of(tmp, "rocm-rx6700xt-gfx1031"));
   EXPECT_EQ(lines, (std::vector<std::string>{
+                       "devices: device count | 0 | 1",
+                       "devices: devices | - | AMD GPU (gfx1031)",
+                       "devices: AMD GPU targets (KFD) | - | gfx1031",
                        "driver: amdgpu kernel module | loaded (live) | -",
                        "access: ROCm device files | /dev/dri/renderD128 | -",
                        "access: in group video | no | -",
                        "access: in group render | no | -",
-                       "devices: device count | 0 | 1",
-                       "devices: devices | - | AMD GPU (gfx1031)",
-                       "devices: AMD GPU targets (KFD) | - | gfx1031",
                        "finding: rocm.not_in_group | warn | -",
                    }));
 }
@@ -144,22 +145,23 @@ TEST(DiffCli, M1ProWithTorchAgainstM1WithTensorflowMetal) {
 }
 
 TEST(DiffCli, IntelMacWithAnEgpuAgainstAppleSilicon) {
-  // Seed 001's eGPU Mac against seed 004's M1 Pro: the macOS version leads, as the OS carries
-  // the GPU drivers; then the PlaidML environment, Metal and the eGPU, the warnings, the chip.
+  // Seed 001's eGPU Mac against seed 004's M1 Pro: the failure leads, then the devices (the
+  // eGPU, its Metal family and link), then the macOS version, as the OS carries the GPU
+  // drivers; the PlaidML environment's packages after those, the warnings, the chip.
   test::TempTree tmp;
   const auto lines = diff_lines(report_of(tmp, "mac-egpu-rx5700xt-plaidml"),
                                 report_of(tmp, "mac-m1pro-torch-mps"));
   EXPECT_EQ(lines, (std::vector<std::string>{
                        "finding: macos.plaidml_backend | fail | -",  // a failure leads
+                       "devices: devices | Radeon RX 5700 XT | -",
+                       "devices: device count | 1 | 0",
+                       "macos: Metal | Radeon RX 5700 XT: macOS GPUFamily2 v1 | -",
+                       "macos: external GPUs | Radeon RX 5700 XT (PCIe x4) | -",
                        "driver: macOS | 10.15.6 (19G2021) | -",
                        "framework: keras | 2.2.4 | -",
                        "framework: plaidml | 0.7.0 | -",
                        "framework: plaidml-keras | 0.7.0 | -",
                        "python: Python versions | 3.7 | -",
-                       "devices: devices | Radeon RX 5700 XT | -",
-                       "devices: device count | 1 | 0",
-                       "macos: Metal | Radeon RX 5700 XT: macOS GPUFamily2 v1 | -",
-                       "macos: external GPUs | Radeon RX 5700 XT (PCIe x4) | -",
                        "finding: macos.plaidml_setup | warn | -",
                        "macos: chip | - | Apple M1 Pro",
                        "macos: Apple silicon | - | yes",

@@ -14,7 +14,7 @@ namespace gpudoctor {
 namespace {
 
 constexpr const char* kForged =
-    "\n\n0 failures, 0 warnings, 0 notes.  Every device and detail: "
+    "\n\nNo problems found.\n0 failures, 0 warnings, 0 notes.  Every device and detail: "
     "gpudoctor query\n\x1b[8m";
 
 /// Every string under a "name" or "device_name" member (pci.devices[].device_name is what the
@@ -54,9 +54,10 @@ TEST(ForgedLines, ADeviceNameWithANewlineForgesNoVerdict) {
   ASSERT_NE(r.exit_code, 2) << r.err;
   // One verdict line, gpudoctor's own, however the names read.
   EXPECT_EQ(lines_starting(r.out, "0 failures"), 0U) << r.out;
+  EXPECT_LE(lines_starting(r.out, "No problems found"), 1U) << r.out;
   EXPECT_EQ(lines_starting(r.out, "Every device"), 0U) << r.out;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
-  EXPECT_NE(r.out.find("\\n\\n0 failures"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\n\\nNo problems found.\\n0 failures"), std::string::npos) << r.out;
 }
 
 TEST(ForgedLines, SingleLineShowsEveryControlCharacter) {

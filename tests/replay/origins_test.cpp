@@ -50,7 +50,8 @@ std::vector<Origin> origins(const test::TempTree& dir) {
 }
 
 test::CommandResult check(const Origin& o, std::vector<std::string> options) {
-  std::vector<std::string> args = {"check", "--color", "never"};
+  // -v: these tests look for finding ids, which are among -v's details.
+  std::vector<std::string> args = {"check", "-v", "--color", "never"};
   args.insert(args.end(), o.source.begin(), o.source.end());
   args.insert(args.end(), options.begin(), options.end());
   return run_gpudoctor(args);

@@ -229,7 +229,8 @@ TEST(PasteCauses, AMissingDriverIsAskedFor) {
 TEST(PasteCli, CheckFromTextQuotesItsLinesAndExitsOne) {
   const std::string file =
       test::fixture_path("pastes") + "/collect_env/lhotse-793-torch-cu102-driver-9010.txt";
-  auto r = test::run_gpudoctor({"check", "--from", file, "--color", "never"});
+  // The id and the quoted lines are -v's; the default shows the cause and the fix.
+  auto r = test::run_gpudoctor({"check", "-v", "--from", file, "--color", "never"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("python.torch_cuda_driver"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("line 4: PyTorch version: 1.12.1+cu102"), std::string::npos) << r.out;
