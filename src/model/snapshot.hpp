@@ -6,6 +6,7 @@
 #include "json.hpp"
 #include "model/cuda.hpp"
 #include "model/host.hpp"
+#include "model/level_zero.hpp"
 #include "model/macos.hpp"
 #include "model/metal.hpp"
 #include "model/nvidia_system.hpp"
@@ -55,10 +56,12 @@ struct Snapshot {
   std::optional<MacosInfo> macos;
   std::optional<RocmInfo> rocm;
   std::optional<MetalInfo> metal;
+  std::optional<LevelZeroInfo> level_zero;
   std::optional<OllamaInfo> ollama;  ///< from an ollama server log (check --from)
   std::vector<Symptom> symptoms;     ///< messages seen in a log or pasted dump
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, origin, root, live, probes, host, pci, opencl,
-               vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal)
+               vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal,
+               level_zero)
 
 }  // namespace gpudoctor
