@@ -23,7 +23,8 @@ differ from the others to count (an address, a UUID, a package name):
 - summary: `summary --json` of a directory of copies of the H100 report, one node name each.
 
 Each step runs once (after one warm-up run of the smallest step); the time is the child's wall
-time, the memory its peak RSS (getrusage of that child, os.wait4). A step that takes longer than
+time, the memory its peak RSS (getrusage of that child, os.wait4, forked from a small launcher
+process so that the inputs this script holds are not counted). A step that takes longer than
 --timeout is reported as such and the series stops there.
 """
 import argparse
@@ -178,23 +179,47 @@ def series(args, work):
     return {k: v for k, v in all_series.items() if not args.only or k in args.only}
 
 
-def run(argv, timeout):
-    """(wall s, peak RSS bytes, exit status) of one child; None for the time past the timeout."""
+# Each command runs as a child of a small launcher started before any input is built: Linux
+# counts in a child's ru_maxrss the memory of the process it was forked from, and this script
+# holds the inputs (hundreds of MB at the last steps), which made every later peak look like its
+# own. The launcher is a bare Python (about 10 MB): the floor of the "peak MB" column.
+LAUNCHER = r"""
+import json, os, subprocess, sys, time
+for line in sys.stdin:
+    req = json.loads(line)
     t = time.perf_counter()
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         env=ENV)
-    deadline = t + timeout
+    p = subprocess.Popen(req["argv"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env=req["env"])
+    deadline = t + req["timeout"]
     while True:
         pid, status, usage = os.wait4(p.pid, os.WNOHANG)
         if pid:
-            p.returncode = os.waitstatus_to_exitcode(status)
-            return time.perf_counter() - t, usage.ru_maxrss * 1024, p.returncode
+            out = [time.perf_counter() - t, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)]
+            break
         if time.perf_counter() > deadline:
             p.kill()
             _, _, usage = os.wait4(p.pid, 0)
-            p.returncode = -9
-            return None, usage.ru_maxrss * 1024, None
+            out = [None, usage.ru_maxrss * 1024, None]
+            break
         time.sleep(0.005)
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+"""
+_launcher = None
+
+
+def start_launcher():
+    global _launcher
+    _launcher = subprocess.Popen([sys.executable, "-c", LAUNCHER], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True)
+
+
+def run(argv, timeout):
+    """(wall s, peak RSS bytes, exit status) of one child; None for the time past the timeout."""
+    _launcher.stdin.write(json.dumps({"argv": argv, "timeout": timeout, "env": ENV}) + "\n")
+    _launcher.stdin.flush()
+    wall, rss, status = json.loads(_launcher.stdout.readline())
+    return wall, rss, status
 
 
 def main():
@@ -206,6 +231,7 @@ def main():
                                                   "gpudoctor-complexity-bench"))
     ap.add_argument("--timeout", type=float, default=300)
     args = ap.parse_args()
+    start_launcher()
     args.gpudoctor = os.path.abspath(args.gpudoctor)
     os.makedirs(args.dir, exist_ok=True)
 

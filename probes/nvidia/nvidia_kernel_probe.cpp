@@ -121,6 +121,20 @@ NvidiaKernel probe_nvidia_kernel(const ProbeContext& ctx, const Root& paths) {
     k.sys_module_version = *v;
     if (!k.module_version) k.module_version = *v;  // the loaded module says the same thing
   }
+  // negativo17's packages build the module variant /etc/nvidia/kernel.conf names
+  // (https://github.com/negativo17/nvidia-driver/issues/158): with the module loaded, that is
+  // its flavour when /proc does not say it.
+  if (!k.module_flavor && paths.is_directory("/sys/module/nvidia")) {
+    if (auto conf = paths.read("/etc/nvidia/kernel.conf", 64 * 1024)) {
+      for (const auto& line : split_lines(*conf)) {
+        const std::string_view l = trim(line);
+        if (l == "MODULE_VARIANT=kernel-open" || l == "MODULE_VARIANT=kernel") {
+          k.module_flavor = l == "MODULE_VARIANT=kernel-open" ? "open" : "proprietary";
+          k.module_flavor_from = "/etc/nvidia/kernel.conf: " + std::string(l);
+        }
+      }
+    }
+  }
   k.loaded_modules = loaded_modules(paths);
   k.modules_listed = paths.exists("/proc/modules") || paths.is_directory("/sys/module");
   k.device_nodes = device_nodes(ctx, paths);

@@ -1,5 +1,7 @@
 #include "python/python_probe.hpp"
 
+#include <algorithm>
+
 #include "parse/python_env_files.hpp"
 #include "python/python_envs.hpp"
 #include "core/paths.hpp"
@@ -154,6 +156,62 @@ void add_conda_envs(const ProbeContext& ctx, EnvCollector& envs, PythonInfo& inf
   }
 }
 
+/// The venvs a person keeps in a home directory without activating one: ~/.venv, ~/venv,
+/// ~/env, a project's .venv/venv/env one level down (uv and poetry's in-project default,
+/// `python -m venv .venv` in a checkout), and every environment in ~/.virtualenvs, ~/venvs,
+/// ~/.pyenv/versions. Bounded: at most 256 entries of the home are looked into.
+void add_home_venvs(const ProbeContext& ctx, EnvCollector& envs, const std::string& home) {
+  const Root& root = ctx.root;
+  // A directory named like a venv is one if it has a prefix's shape (a copied tree may have
+  // lost its pyvenv.cfg); any other directory only with a pyvenv.cfg.
+  auto venv_at = [&](const std::string& dir) {
+    if (root.exists(join_path(dir, "pyvenv.cfg"))) envs.add_prefix(dir, "home directory");
+  };
+  auto named_venv_at = [&](const std::string& dir) {
+    if (root.is_directory(dir) && looks_like_prefix(root, root.resolve(dir))) {
+      envs.add_prefix(dir, "home directory");
+    }
+  };
+  for (const char* rel : {".venv", "venv", "env"}) named_venv_at(join_path(home, rel));
+  for (const char* rel : {".virtualenvs", "venvs", ".pyenv/versions"}) {
+    const std::string dir = join_path(home, rel);
+    for (const std::string& name : root.list(dir)) {
+      const std::string prefix = join_path(dir, name);
+      if (looks_like_prefix(root, root.resolve(prefix))) envs.add_prefix(prefix, "home directory");
+    }
+  }
+  std::size_t looked = 0;
+  for (const std::string& name : root.list(home)) {
+    if (name.empty() || name.front() == '.') continue;
+    if (++looked > 256) break;
+    const std::string project = join_path(home, name);
+    if (!root.is_directory(project)) continue;
+    venv_at(project);
+    for (const char* rel : {".venv", "venv", "env"}) named_venv_at(join_path(project, rel));
+  }
+}
+
+/// Under --sysroot, the homes of the machine's people: /root and every directory of /home
+/// (at most 64), each read as its owner's $HOME would be. On this machine only $HOME is read:
+/// other accounts' environments are theirs.
+std::vector<std::string> homes_to_read(const ProbeContext& ctx) {
+  std::vector<std::string> homes;
+  if (auto home = ctx.env.get_nonempty("HOME")) homes.push_back(*home);
+  if (ctx.root.is_host()) return homes;
+  auto add = [&](const std::string& h) {
+    if (std::find(homes.begin(), homes.end(), h) == homes.end() && ctx.root.is_directory(h)) {
+      homes.push_back(h);
+    }
+  };
+  add("/root");
+  std::size_t n = 0;
+  for (const std::string& name : ctx.root.list("/home")) {
+    if (++n > 64) break;
+    add(join_path("/home", name));
+  }
+  return homes;
+}
+
 void add_standard_prefixes(const ProbeContext& ctx, EnvCollector& envs) {
   for (const char* prefix : {"/usr", "/usr/local", "/opt/conda", "/opt/homebrew"}) {
     envs.add_prefix(prefix, "standard location");
@@ -179,9 +237,10 @@ PythonInfo probe_python(const ProbeContext& ctx, const std::vector<std::string>&
   if (auto exe = python3_on_path(ctx)) {
     envs.add_prefix(interpreter_prefix(ctx.root, *exe), "PATH", *exe);
   }
-  if (auto home = ctx.env.get_nonempty("HOME")) {
-    add_conda_envs(ctx, envs, info, *home);
-    add_user_sites(ctx, envs, *home);
+  for (const std::string& home : homes_to_read(ctx)) {
+    add_conda_envs(ctx, envs, info, home);
+    add_user_sites(ctx, envs, home);
+    add_home_venvs(ctx, envs, home);
   }
   add_standard_prefixes(ctx, envs);
   envs.scan_packages();

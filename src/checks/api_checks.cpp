@@ -261,7 +261,9 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
     const std::string what = icd.file ? *icd.file
                              : icd.source == kOpenClPastedClinfo ? "naming " + icd.library
                                                                : icd.source;
-    Finding f = make_finding(self, Severity::warn,
+    // A registered driver whose library does not load fails every program that picks it: a
+    // certain failure of OpenCL through that driver (docs/severity.md).
+    Finding f = make_finding(self, Severity::fail,
                              "OpenCL ICD " + what + " is unusable: " +
                                  icd.error.value_or("its library does not load"));
     f.id = "opencl.icd_broken";
@@ -311,7 +313,7 @@ void check_vulkan_manifests(const CheckSpec& self, const CheckInput& in,
     if (!m.error) continue;
     if (m.file.empty() && m.library_path) {
       // A pasted loader message names the library, not the manifest that names it.
-      Finding f = make_finding(self, Severity::warn,
+      Finding f = make_finding(self, Severity::fail,
                                "The Vulkan driver manifest naming " + *m.library_path +
                                    " is unusable: " + *m.error +
                                    "; the loader skips that driver");
@@ -323,7 +325,7 @@ void check_vulkan_manifests(const CheckSpec& self, const CheckInput& in,
       out.push_back(std::move(f));
       continue;
     }
-    Finding f = make_finding(self, Severity::warn,
+    Finding f = make_finding(self, Severity::fail,
                              "Vulkan driver manifest " + m.file + " is unusable: " + *m.error);
     f.id = "vulkan.manifest_broken";
     if (m.library_path) f.evidence.push_back("library_path: " + *m.library_path);

@@ -259,6 +259,32 @@ void not_examined(const CheckSpec& self, const CudaFramework& f, const GpuCapabi
 
 }  // namespace
 
+std::optional<FrameworkCodeFit> framework_code_fit(const CheckInput& in, const PythonPackage& pkg,
+                                                   const Version& cc) {
+  if (cc.parts.empty()) return std::nullopt;
+  for (const auto& f : cuda_frameworks(in.snap)) {
+    if (f.pkg != &pkg) continue;
+    auto code = files_code(pkg);
+    if (!code) code = build_record_code(f);
+    if (!code) code = table_code(in, f);
+    if (!code) return std::nullopt;
+    const ComputeCapability gpu = gpu_cc(cc);
+    FrameworkCodeFit out{CudaFit::native, ""};
+    const CudaCodePart* worst = nullptr;
+    for (const auto& part : code->parts) {
+      auto fit = cuda_fit(gpu, part.sass, part.ptx);
+      if (!worst || static_cast<int>(fit.fit) > static_cast<int>(out.fit)) {
+        worst = &part;
+        out.fit = fit.fit;
+        out.fact = (fit.via ? *fit.via : std::string("nothing")) + " for " + sm_of(gpu) + " (" +
+                   part.how + ")";
+      }
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
 void check_framework_arch(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   auto gpus = nvidia_capabilities(in);
   if (gpus.empty()) return;

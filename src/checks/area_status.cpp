@@ -345,7 +345,9 @@ MaybeBase cuda_base(const Snapshot& s) {
     return toolkits ? MaybeBase(Base{AreaState::ok, join(parts, "; ")}) : std::nullopt;
   }
   if (!s.live) {
-    parts.push_back("libcuda is not loaded under --sysroot");
+    parts.push_back(s.origin == Origin::paste    ? "libcuda was not loaded (a paste)"
+                    : s.origin == Origin::report ? "libcuda's answer is not in the report"
+                                                 : "libcuda is not loaded under --sysroot");
     return Base{toolkits ? AreaState::ok : AreaState::not_examined, join(parts, "; ")};
   }
   if (probe_went_wrong(s, "cuda")) {

@@ -1,4 +1,5 @@
 #include "checks/check_list.hpp"
+#include "checks/intel_checks.hpp"
 #include "checks/macos_checks.hpp"
 #include "checks/rocm_checks.hpp"
 
@@ -9,6 +10,8 @@ constexpr const char* kCudaInstallGuide =
     "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html";
 constexpr const char* kCudaDriverApiTypes =
     "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html";
+constexpr const char* kOpenModuleGuide =
+    "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html";
 constexpr const char* kOpenClIcdLoader = "https://github.com/KhronosGroup/OpenCL-ICD-Loader";
 constexpr const char* kVulkanLoaderDrivers =
     "https://github.com/KhronosGroup/Vulkan-Loader/blob/main/docs/LoaderDriverInterface.md";
@@ -33,10 +36,20 @@ std::vector<CheckSpec> machine_checks() {
        "A machine with no GPU can run no GPU code; in a VM or a container it is usually one that "
        "was not passed in.",
        "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_no_gpu},
+      {"intel.kernel_driver", "gpu", "Each Intel GPU's platform (data/compat/intel.json: device id, else its pci.ids name), the driver bound, and the running kernel against the first kernel whose i915/xe drives that platform.", "A GPU newer than the kernel's driver gets no driver (Battlemage before 6.11), or one that cannot run compute (Alchemist before 6.2).", "https://dgpu-docs.intel.com/devices/hardware-table.html", check_intel_kernel_driver, "intel.kernel_too_old", kOnlyLinux, OwnId::name_only},
+      {"intel.render_access", "gpu", "The render nodes of the Intel GPUs (/dev/dri/renderD*), their group, and whether this account and each GPU service's account is in it.", "Level Zero, OpenCL and SYCL open the render node; without its group sycl-ls lists no GPU and frameworks fall back to the CPU.", "https://github.com/intel/compute-runtime/issues/701", check_intel_render_access, "intel.not_in_render_group, intel.group_not_active, intel.workload_access", kOnlyLinux, OwnId::name_only},
+      {"intel.compute_runtime", "gpu", "Where an XPU framework is installed (torch +xpu, IPEX +xpu, intel-extension-for-tensorflow) on an Intel GPU: the OpenCL ICDs, for Intel's compute runtime (libigdrcl.so).", "XPU frameworks need Intel's compute runtime (Level Zero GPU driver and OpenCL ICD); without it they find no GPU.", "https://dgpu-docs.intel.com/driver/client/overview.html", check_intel_compute_runtime, "intel.compute_runtime_missing", kOnlyLinux, OwnId::name_only},
+      {"python.ipex", "python", "Each intel-extension-for-pytorch against the torch beside it (major.minor must match), its build (+xpu or CPU), and the end of its releases.", "IPEX refuses to import with another torch; its CPU build never uses the GPU; Intel ended it after 2.8.", "https://github.com/intel/intel-extension-for-pytorch/issues/867", check_intel_frameworks, "python.ipex_torch, python.ipex_cpu_only, python.ipex_ended", "any", OwnId::name_only},
       {"nvidia.nouveau_bound", "nvidia",
        "NVIDIA GPUs whose bound driver is nouveau; modprobe.d files that blacklist nouveau.",
        "nouveau and the NVIDIA driver cannot both own a GPU; CUDA needs NVIDIA's.",
        kCudaInstallGuide, check_nouveau_bound, "", kOnlyLinux},
+      {"nvidia.open_module_gpu", "nvidia",
+       "Which flavour of the nvidia module is loaded (/proc/driver/nvidia/version: \"Open Kernel "
+       "Module\") against each NVIDIA GPU's architecture.",
+       "NVIDIA's open kernel modules drive Turing and newer GPUs only; Maxwell, Pascal and Volta "
+       "GPUs need the proprietary flavour, and under the open one they stay without a driver.",
+       kOpenModuleGuide, check_nvidia_open_module, "", kOnlyLinux},
       {"nvidia.module_not_loaded", "nvidia",
        "An NVIDIA GPU on PCI with no /proc/driver/nvidia/version; Secure Boot state; dkms builds "
        "for the running kernel.",

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "checks/checks.hpp"
+#include "checks/code_targets.hpp"
 
 namespace gpudoctor {
 
@@ -10,6 +11,10 @@ void check_probe_failures(const CheckSpec&, const CheckInput&, std::vector<Findi
 void check_gpu_without_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_no_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nouveau_bound(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_open_module(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+/// The open kernel module is loaded and the NVIDIA GPU at this PCI address is older than Turing,
+/// which the open module does not drive: nvidia.open_module_gpu's cause, not gpu.no_driver's.
+bool open_module_leaves_out(const CheckInput& in, const std::string& pci_address);
 void check_nvidia_module_not_loaded(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_device_nodes(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_workload_access(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
@@ -47,6 +52,7 @@ void check_nvidia_wheel_conflict(const CheckSpec&, const CheckInput&, std::vecto
 void check_tensorflow_windows(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_runtime_symptoms(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_stated_symptoms(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_stated_conflicts(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_ggml_arch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 
 /// A GPU's compute capability, from CUDA, NVML, or its PCI id in the matrix.
@@ -57,6 +63,16 @@ struct GpuCapability {
   bool cc_inferred = false;  ///< from the device-id range its unknown id falls in, not a table row
 };
 std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in);
+/// How the CUDA code a framework package carries runs on a GPU of compute capability `cc`, as
+/// python.*_arch judges it (its libraries as read, its build record, PyTorch's build table), and
+/// what decided it ("sm_86 for sm_89 (read from torch/lib/libtorch_cuda.so)"); nullopt when the
+/// package is no CUDA framework or no code list is known for it.
+struct FrameworkCodeFit {
+  CudaFit fit;
+  std::string fact;
+};
+std::optional<FrameworkCodeFit> framework_code_fit(const CheckInput& in, const PythonPackage& pkg,
+                                                   const Version& cc);
 /// The NVIDIA driver's version: the loaded kernel module, else NVML's answer.
 std::optional<std::string> installed_driver_version(const Snapshot& s);
 

@@ -135,7 +135,9 @@ std::vector<CheckSpec> runtime_checks() {
        "python.tensorflow_arch, python.cupy_arch, python.unsupported_wheel, "
        "python.triton_gpu_too_old, nvidia.container_toolkit, python.torchvision_cuda, "
        "gpu.firmware_missing, python.ipex_torch, python.ipex_runtime, cudnn.load_failed, "
-       "python.torch_windows_dll", "any",
+       "python.torch_windows_dll, cuda.error_code, gpu.level_zero_error, ggml.cpu_only_build, "
+       "nvidia.xid, python.bitsandbytes, "
+       "intel.level_zero_missing, python.torch_xpu_init, python.torch_no_xpu", "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.
       {"symptom.unexplained", "python",
@@ -144,6 +146,13 @@ std::vector<CheckSpec> runtime_checks() {
        "A person who pasted the symptom must not read green marks over it: what was and was not "
        "read is said, with what would decide.",
        "", check_stated_symptoms},
+      // After symptom.unexplained, whose silence a warning here must not buy.
+      {"paste.conflicting_values", "python",
+       "Values a pasted text states twice with different numbers: two NVIDIA driver versions, "
+       "two torch versions, two nvcc releases.",
+       "Which one is the machine's is not known; choosing one silently could judge the wrong "
+       "machine.",
+       "", check_stated_conflicts},
   };
 }
 

@@ -4,6 +4,7 @@
 #include "backends.hpp"
 #include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
+#include "checks/intel_checks.hpp"
 #include "checks/check_util.hpp"
 
 namespace gpudoctor {
@@ -123,6 +124,10 @@ void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
       continue;
     }
     if (left_to_module_check(in.snap, *p)) continue;  // one cause, one finding
+    if (p->vendor_id == kPciVendorNvidia && open_module_leaves_out(in, p->address)) {
+      continue;  // nvidia.open_module_gpu names why
+    }
+    if (intel_kernel_explains(in.snap, *p)) continue;  // intel.kernel_too_old says why
     Finding f = make_finding(self, Severity::fail, pci_label(*p) + " has no kernel driver bound");
     f.evidence.push_back("PCI " + p->address + ": no kernel driver in use");
     if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));

@@ -5,6 +5,8 @@
 
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
+#include "compat/compat_query.hpp"
+#include "model/pci.hpp"
 
 namespace gpudoctor {
 
@@ -112,6 +114,59 @@ const LibraryFile* picked_libcuda(const NvidiaSystem& n) {
 
 }  // namespace
 
+namespace {
+
+/// Turing (compute capability 7.5): the first architecture the open kernel modules drive.
+const Version& turing() {
+  static const Version v = *parse_version("7.5");
+  return v;
+}
+
+bool open_module_loaded(const Snapshot& s) {
+  return s.nvidia && s.nvidia->kernel.module_flavor == std::optional<std::string>("open");
+}
+
+}  // namespace
+
+bool open_module_leaves_out(const CheckInput& in, const std::string& pci_address) {
+  if (!open_module_loaded(in.snap)) return false;
+  // nvidia_capabilities lists the NVIDIA devices in device order.
+  const auto caps = nvidia_capabilities(in);
+  std::size_t i = 0;
+  for (const auto& m : in.devices) {
+    if (m.vendor_id != std::optional<std::uint32_t>(kPciVendorNvidia) || m.software) continue;
+    if (i >= caps.size()) break;
+    const auto& cc = caps[i++].cc;
+    if (m.pci_address == std::optional<std::string>(pci_address)) {
+      return cc && !cc->parts.empty() && *cc < turing();
+    }
+  }
+  return false;
+}
+
+void check_nvidia_open_module(const CheckSpec& self, const CheckInput& in,
+                              std::vector<Finding>& out) {
+  if (!open_module_loaded(in.snap)) return;
+  for (const auto& g : nvidia_capabilities(in)) {
+    if (!g.cc || g.cc->parts.empty() || !(*g.cc < turing())) continue;
+    const auto& k = in.snap.nvidia->kernel;
+    Finding f = make_finding(self, Severity::fail,
+                             "The open NVIDIA kernel module is loaded, and " + g.name +
+                                 " (compute capability " + g.cc->text +
+                                 ") is older than Turing: the open module does not drive it, so "
+                                 "CUDA and nvidia-smi find no GPU");
+    if (k.proc_version) f.evidence.push_back("/proc/driver/nvidia/version: " + *k.proc_version);
+    if (k.module_flavor_from) f.evidence.push_back(*k.module_flavor_from);
+    f.evidence.push_back(g.name + ": compute capability " + g.cc->text +
+                         (g.cc_source ? " per " + *g.cc_source : "") +
+                         (g.cc_inferred ? " (inferred from its device-id range)" : ""));
+    f.fix = "install the proprietary kernel module flavour of the driver instead of the open one "
+            "(Ubuntu: nvidia-driver-<branch> rather than nvidia-driver-<branch>-open; NVIDIA's "
+            ".run installer: choose the proprietary flavour), then reboot";
+    out.push_back(std::move(f));
+  }
+}
+
 void check_wsl_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   if (!in.snap.host || !in.snap.host->wsl || !in.snap.nvidia) return;
   // A paste says it is WSL but shows neither /dev/dxg nor the driver files: unknown, not absent.
@@ -119,7 +174,13 @@ void check_wsl_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Find
   const HostInfo& h = *in.snap.host;
   const NvidiaSystem& n = *in.snap.nvidia;
   const std::string kernel = h.kernel_release.value_or("?");
-  if (h.wsl_version != std::optional<std::string>("2")) {
+  // WSL 1 is said by its kernel ("4.4.0-19041-Microsoft"). With no kernel release read, /dev/dxg
+  // (WSL 2's GPU paravirtualization device, which WSL 1 does not have) settles it; with neither,
+  // the version is unknown and nothing is said about it.
+  std::optional<std::string> version = h.wsl_version;
+  if (!version && n.dev_dxg == std::optional<bool>(true)) version = "2";
+  if (!version) return;
+  if (*version != "2") {
     Finding f = make_finding(self, Severity::fail,
                              "WSL 1 has no GPU: CUDA, NVML and every framework see no device");
     f.evidence.push_back("kernel " + kernel + " (a WSL 1 kernel)");

@@ -148,6 +148,35 @@ void check_rocm_device_access(const CheckSpec& self, const CheckInput& in,
   const ProcessAccount& account = access.account;
   bool inferred = false;
   bool reported = false;
+  // A service that runs the workload (ollama's unit file, User=ollama): its account is the one
+  // that must be in the group, and the fix names it, not the person who ran gpudoctor.
+  bool services = false;
+  for (const auto& w : access.workloads) {
+    if (w.from.empty() || w.from.front() != '/') continue;  // $USER, $SUDO_USER: this process's
+    services = true;
+    for (const auto& g : owning_groups(access, &inferred)) {
+      if (std::find(w.groups.begin(), w.groups.end(), g) != w.groups.end()) continue;
+      Finding f = make_finding(self, inferred ? Severity::warn : Severity::fail, "");
+      f.id = "rocm.not_in_group";
+      const std::string service = w.from.substr(w.from.rfind('/') + 1);
+      f.title = "The account " + w.user + " that " + service + " runs as is not in the " + g +
+                " group that owns /dev/kfd and the render nodes: ROCm cannot open the GPU from it";
+      f.evidence.push_back(w.from + ": runs as " + w.user + ", groups " +
+                           (w.groups.empty() ? std::string("(none)") : join(w.groups, " ")));
+      if (inferred) f.evidence.push_back("owner of /dev/kfd not recorded: udev gives it to " + g);
+      const std::string& unit = service;
+      f.fix = w.dynamic_user
+                  ? "add SupplementaryGroups=" + g + " video to " + w.from +
+                        " (DynamicUser= makes the account at each start), then sudo systemctl "
+                        "daemon-reload && sudo systemctl restart " + unit
+                  : "sudo usermod -aG " + g + ",video " + w.user + ", then sudo systemctl restart " + unit;
+      out.push_back(std::move(f));
+      reported = true;
+    }
+  }
+  // Under --sysroot the process is the analysing machine's: with a service judged, it says
+  // nothing about the workload.
+  if (services && !account.uid) return;
   for (const auto& g : owning_groups(access, &inferred)) {
     auto a = std::find_if(account.device_groups.begin(), account.device_groups.end(),
                           [&](const GroupAccess& x) { return x.group == g; });

@@ -197,8 +197,15 @@ void plain_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Fin
     if (!e.finding) continue;
     const Symptom* x = seen(in.snap, e.id);
     const MessageFinding& r = *e.finding;
-    if (!x || reported(out, r.id)) continue;
-    Finding f = from_symptom(self, r.id, severity_named(r.severity), fill_template(r.title, x->values), *x);
+    if (!x) continue;
+    // An error-code message: the code's row may name the finding (803 is the driver/library
+    // mismatch another check reports too) and its severity.
+    const auto code_id = x->values.find("code_finding");
+    const bool by_code = code_id != x->values.end() && !code_id->second.empty();
+    const std::string id = by_code ? code_id->second : r.id;
+    const std::string severity = by_code ? x->values.at("code_severity") : r.severity;
+    if (reported(out, id)) continue;
+    Finding f = from_symptom(self, id, severity_named(severity), fill_template(r.title, x->values), *x);
     if (r.area) f.area = *r.area;
     f.fix = fill_template(r.fix, x->values);
     if (r.source) {

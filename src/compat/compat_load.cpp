@@ -265,7 +265,8 @@ const std::set<std::string>& known_files() {
                                               "gpu_fp32_lanes.json",
                                               "cuda_platforms.json",
                                               "framework_cuda_libs.json",
-                                              "vulkan_layers.json"};
+                                              "vulkan_layers.json",
+                                              "intel.json"};
   return names;
 }
 
@@ -308,6 +309,8 @@ CompatLoad load_compat(const std::map<std::string, std::string_view>& files) {
     load_framework_file(file, *rows, out.data);
     load_cuda_libs_file(file, *rows, out.data);
     load_vulkan_file(file, *rows, out.data);
+    // data/compat/intel.json: read by src/checks/intel_identity.cpp; here its rows' sources.
+    if (name == "intel.json") for_each_row(file, *rows, [](RowReader& r, const Provenance&) { r.str("platform"); });
   }
   return out;
 }

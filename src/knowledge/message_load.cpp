@@ -161,7 +161,11 @@ void read_finding(Fields& f, const std::string& where, std::vector<std::string>&
   if (g.has("source")) m.source = g.url("source");
   for (const std::string* t : {&m.title, &m.fix}) {
     for (const auto& n : template_names(*t)) {
-      if (e.captures.count(n) == 0) g.error("template names {" + n + "}, which no pattern captures");
+      bool code_value = false;
+      for (const char* v : kErrorCodeValues) code_value = code_value || (e.error_code && n == v);
+      if (e.captures.count(n) == 0 && !code_value) {
+        g.error("template names {" + n + "}, which no pattern captures");
+      }
     }
   }
   e.finding = std::move(m);
@@ -184,7 +188,11 @@ void read_examples(Fields& f, const std::string& where, std::vector<std::string>
         g.error("\"values\" must be an object of capture: value");
       } else {
         for (const auto& [n, v] : g.at("values").items()) {
-          if (e.captures.count(n) == 0) g.error("\"values\" names \"" + n + "\", which no pattern captures");
+          bool code_value = false;
+          for (const char* v : kErrorCodeValues) code_value = code_value || (e.error_code && n == v);
+          if (e.captures.count(n) == 0 && !code_value) {
+            g.error("\"values\" names \"" + n + "\", which no pattern captures");
+          }
           if (!v.is_string()) {
             g.error("\"values\"." + n + " must be a string");
           } else {
@@ -204,7 +212,7 @@ void read_entry(const Json& j, const std::string& file, std::size_t index, Messa
   const std::string where = file + ": entries[" + std::to_string(index) + "] (" + id + ")";
   Fields f(j, where, out.errors);
   f.only({"id", "tool", "format", "patterns", "icase", "captures", "cuda_init_error", "read_by",
-          "finding", "source", "examples", "note"});
+          "fallback", "error_code", "finding", "source", "examples", "note"});
   if (!j.is_object()) return;
   MessageEntry e;
   e.file = file;
@@ -235,6 +243,31 @@ void read_entry(const Json& j, const std::string& file, std::size_t index, Messa
       f.error("\"cuda_init_error\" must be a CUresult number or {capture}");
     }
   }
+  if (f.has("fallback")) {
+    if (!f.at("fallback").is_boolean()) f.error("\"fallback\" must be true or false");
+    e.fallback = f.at("fallback").is_boolean() && f.at("fallback").get<bool>();
+  }
+  if (f.has("error_code")) {
+    Fields g(f.at("error_code"), where + ".error_code", out.errors);
+    g.only({"apis", "capture"});
+    ErrorCodeRef r;
+    r.capture = g.str("capture");
+    if (!r.capture.empty() && e.captures.count(r.capture) == 0) {
+      g.error("\"capture\" names a capture no pattern has: " + r.capture);
+    }
+    if (!g.has("apis") || !g.at("apis").is_array() || g.at("apis").empty()) {
+      g.error("\"apis\" must list the APIs whose codes the capture names");
+    } else {
+      for (const auto& a : g.at("apis")) {
+        if (!a.is_string() || kApis.count(a.get<std::string>()) == 0) {
+          g.error("unknown API in \"apis\"");
+        } else {
+          r.apis.push_back(a.get<std::string>());
+        }
+      }
+    }
+    e.error_code = std::move(r);
+  }
   read_finding(f, where, out.errors, e);
   e.source = f.url("source");
   read_examples(f, where, out.errors, e);
@@ -244,7 +277,7 @@ void read_entry(const Json& j, const std::string& file, std::size_t index, Messa
 void read_code(const Json& j, const std::string& file, std::size_t index, MessageLoad& out) {
   const std::string where = file + ": codes[" + std::to_string(index) + "]";
   Fields f(j, where, out.errors);
-  f.only({"api", "code", "name", "meaning", "cause", "source"});
+  f.only({"api", "code", "name", "meaning", "cause", "source", "finding", "severity"});
   if (!j.is_object()) return;
   ErrorCode c;
   c.api = f.str("api");
@@ -258,6 +291,13 @@ void read_code(const Json& j, const std::string& file, std::size_t index, Messag
   c.meaning = f.str("meaning");
   c.cause = f.opt_str("cause");
   c.source = f.url("source");
+  c.finding = f.opt_str("finding");
+  if (c.finding && !is_id(*c.finding)) f.error("\"finding\" must be words joined by dots: " + *c.finding);
+  c.severity = f.opt_str("severity");
+  if (c.severity && *c.severity != "fail" && *c.severity != "warn" && *c.severity != "info") {
+    f.error("\"severity\" must be fail, warn or info (docs/severity.md)");
+  }
+  if (c.finding.has_value() != c.severity.has_value()) f.error("\"finding\" and \"severity\" go together");
   out.table.codes.push_back(std::move(c));
 }
 

@@ -210,11 +210,32 @@ std::optional<MessageMatch> match_entry(const MessageEntry& e, const MatchSubjec
 std::optional<MessageMatch> match_message(const MessageTable& table, std::string_view format,
                                           std::string_view line, std::string_view next) {
   const MatchSubject subject(line, next);
-  for (const auto& e : table.entries) {
-    if (e.format != format || e.compiled.empty()) continue;
-    if (auto m = match_entry(e, subject)) return m;
+  // Specific entries first, then the fallbacks (generic wordings such as "CUDA error 803").
+  for (const bool fallback : {false, true}) {
+    for (const auto& e : table.entries) {
+      if (e.format != format || e.compiled.empty() || e.fallback != fallback) continue;
+      auto m = match_entry(e, subject);
+      // An error-code entry whose capture names no known code (a number no table lists) is
+      // not this message.
+      if (m && e.error_code && !code_of_match(table, e, m->values)) continue;
+      if (m) return m;
+    }
   }
   return std::nullopt;
+}
+
+const ErrorCode* code_of_match(const MessageTable& table, const MessageEntry& entry,
+                               const std::map<std::string, std::string>& values) {
+  if (!entry.error_code) return nullptr;
+  const auto it = values.find(entry.error_code->capture);
+  if (it == values.end() || it->second.empty()) return nullptr;
+  const std::string& v = it->second;
+  const auto number = parse_int(v);
+  for (const auto& api : entry.error_code->apis) {
+    const ErrorCode* c = number ? error_code(table, api, *number) : error_code_named(table, api, v);
+    if (c) return c;
+  }
+  return nullptr;
 }
 
 std::string normalise_message_line(std::string_view line) {

@@ -42,6 +42,18 @@ struct CompiledPattern {
   std::string literal;
 };
 
+/// An entry whose capture is an error code of a vendor API: the code's name or number is looked up
+/// in the code tables (the first API in order that has it), and its name, number, meaning and
+/// usual cause become values the finding's templates can use ({code_name}, {code_number},
+/// {meaning}, {cause}); a code row that names a finding id gives the finding that id.
+struct ErrorCodeRef {
+  std::vector<std::string> apis;  ///< "cuda_runtime", "cuda_driver", …, tried in order
+  std::string capture;            ///< the capture holding the name or the number
+};
+
+/// The values an error-code entry adds to its captures.
+inline const char* const kErrorCodeValues[] = {"code_name", "code_number", "meaning", "cause"};
+
 struct MessageEntry {
   std::string file;    ///< "torch.json"
   std::string id;      ///< the Symptom's id: "torch.driver_too_old"
@@ -56,6 +68,10 @@ struct MessageEntry {
   /// Where code recognises the message (multi-line or stateful): the file. With patterns too,
   /// the patterns cover other wordings of the same symptom.
   std::optional<std::string> read_by;
+  /// Tried only after every other entry of its format missed (a generic wording such as
+  /// "CUDA error 803" that a specific entry may word better).
+  bool fallback = false;
+  std::optional<ErrorCodeRef> error_code;
   std::optional<MessageFinding> finding;
   std::string source;  ///< where the message's text is stated (the program's source, its docs)
   std::vector<MessageExample> examples;
@@ -70,6 +86,11 @@ struct ErrorCode {
   std::string meaning;
   std::optional<std::string> cause;  ///< the usual cause, where a thread or the docs state one
   std::string source;
+  /// The finding an error-code message of this code yields instead of its entry's (the id
+  /// another check gives the same cause: 803 is nvidia.driver_library_mismatch), and its
+  /// severity; none: the entry's.
+  std::optional<std::string> finding;
+  std::optional<std::string> severity;
 };
 
 struct MessageTable {
@@ -114,6 +135,11 @@ struct MessageMatch {
 /// patterns (read by code alone) are skipped.
 std::optional<MessageMatch> match_message(const MessageTable& table, std::string_view format,
                                           std::string_view line, std::string_view next = {});
+
+/// For an error-code entry: the code its capture names (by name or number, the entry's APIs in
+/// order), or nullptr.
+const ErrorCode* code_of_match(const MessageTable& table, const MessageEntry& entry,
+                               const std::map<std::string, std::string>& values);
 
 /// `text` with every {name} replaced by values[name].
 std::string fill_template(std::string_view text, const std::map<std::string, std::string>& values);

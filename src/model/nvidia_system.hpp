@@ -29,6 +29,10 @@ struct NvidiaKernel {
   std::optional<std::string> proc_version;        ///< /proc/driver/nvidia/version, first line
   std::optional<std::string> module_version;      ///< loaded module: "580.65.06" (proc, else sys)
   std::optional<std::string> module_flavor;       ///< "open" or "proprietary"
+  /// Where the flavour was read when /proc/driver/nvidia/version did not say it:
+  /// "/etc/nvidia/kernel.conf: MODULE_VARIANT=kernel-open" (negativo17's and RPM Fusion's
+  /// packages build the variant that file names).
+  std::optional<std::string> module_flavor_from;
   std::optional<std::string> sys_module_version;  ///< /sys/module/nvidia/version
   std::vector<std::string> loaded_modules;        ///< of nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
   bool modules_listed = false;  ///< /proc/modules or /sys/module could be read (under the root)
@@ -40,7 +44,8 @@ struct NvidiaKernel {
   std::vector<std::string> nouveau_blacklisted_in; ///< modprobe.d files that blacklist nouveau
   std::vector<std::string> nouveau_cmdline;       ///< /proc/cmdline parameters naming nouveau
 };
-GPUDOCTOR_JSON(NvidiaKernel, proc_version, module_version, module_flavor, sys_module_version,
+GPUDOCTOR_JSON(NvidiaKernel, proc_version, module_version, module_flavor, module_flavor_from,
+               sys_module_version,
                loaded_modules, device_nodes, dev_listed, secure_boot, dkms, nouveau_blacklisted_in,
                nouveau_cmdline, modules_listed)
 

@@ -164,9 +164,12 @@ bool is_gpu_relevant_package(std::string_view name) {
                                                 "cupy",
                                                 "numpy",
                                                 "plaidml",
-                                                "plaidml-keras"};
+                                                "plaidml-keras",
+                                                "dpcpp-cpp-rt"};
   static constexpr std::string_view kPrefixes[] = {"nvidia-", "jax-cuda", "jax-rocm", "cupy-cuda",
-                                                   "cupy-rocm"};
+                                                   "cupy-rocm", "intel-extension-for-",
+                                                   "intel-sycl-rt", "intel-cmplr-",
+                                                   "intel-opencl-rt", "intel-pti"};
   for (std::string_view e : kExact) {
     if (name == e) return true;
   }

@@ -44,6 +44,20 @@ bool data_message(PasteSink& sink, std::size_t i) {
   const auto m = match_message(builtin_messages(), kFormat_messages, line, next);
   if (!m) return false;
   const MessageEntry& e = *m->entry;
+  std::map<std::string, std::string> values = m->values;
+  if (const ErrorCode* code = code_of_match(builtin_messages(), e, values)) {
+    // The code's name, number, meaning and usual cause (data/messages/*_codes.json) for the
+    // finding's templates; a code row that names a finding gives it that id.
+    values["code_name"] = code->name;
+    values["code_number"] = std::to_string(code->code);
+    values["meaning"] = code->meaning;
+    values["cause"] = code->cause.value_or("no usual cause is documented for this code");
+    values["code_api"] = code->api;
+    if (code->finding) {
+      values["code_finding"] = *code->finding;
+      values["code_severity"] = code->severity.value_or("");
+    }
+  }
   if (e.cuda_init_error) {
     const std::string& c = *e.cuda_init_error;
     const bool capture = c.front() == '{';
@@ -53,7 +67,7 @@ bool data_message(PasteSink& sink, std::size_t i) {
     if (code) set_cuda_init_error(sink, *code);
   }
   if (m->lines == 2) sink.claim(i + 1, kFormat_messages);
-  sink.symptom(e.id, e.tool, i, m->values);
+  sink.symptom(e.id, e.tool, i, values);
   return true;
 }
 
@@ -174,14 +188,7 @@ bool message(PasteSink& sink, std::size_t i) {
   }
   if (t.find("Device: cuda:") != std::string_view::npos || t.find("**Name:** cuda:") != std::string_view::npos) {
     // ComfyUI's log line, and its error report's "- **Name:** cuda:0 NVIDIA … : cudaMallocAsync".
-    const std::string_view rest = t.substr(t.find("cuda:") + 5);
-    const auto space = rest.find(' ');
-    const auto colon = rest.rfind(" : ");
-    if (space != std::string_view::npos) {
-      const auto idx = parse_int(rest.substr(0, space));
-      const std::size_t end = colon == std::string_view::npos || colon < space ? rest.size() : colon;
-      if (idx) add_named_gpu(sink, static_cast<int>(*idx), rest.substr(space + 1, end - space - 1), i);
-    }
+    add_torch_device_gpu(sink, t.substr(t.find("cuda:") + 5), i);
     return true;
   }
   if (t.find("xFormers was built for:") != std::string_view::npos ||
@@ -212,6 +219,16 @@ void read_messages(PasteSink& sink) {
   for (std::size_t i = 0; i < sink.lines().size(); ++i) {
     if (!sink.claimed(i) && message(sink, i)) sink.claim(i, kFormat_messages);
   }
+}
+
+void add_torch_device_gpu(PasteSink& sink, std::string_view after_cuda, std::size_t i) {
+  const std::string_view rest = after_cuda;
+  const auto space = rest.find(' ');
+  const auto colon = rest.rfind(" : ");
+  if (space == std::string_view::npos) return;
+  const auto idx = parse_int(rest.substr(0, space));
+  const std::size_t end = colon == std::string_view::npos || colon < space ? rest.size() : colon;
+  if (idx) add_named_gpu(sink, static_cast<int>(*idx), rest.substr(space + 1, end - space - 1), i);
 }
 
 void add_named_gpu(PasteSink& sink, int index, std::string_view name, std::size_t i) {

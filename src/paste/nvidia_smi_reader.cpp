@@ -13,26 +13,6 @@ namespace {
 
 constexpr const char* kFormat_nvidia_smi = "nvidia-smi";
 
-/// The cells of a table row: "| a | b |" → {"a", "b"}; the outer bars are required.
-std::vector<std::string> cells(std::string_view t) {
-  std::vector<std::string> out;
-  if (t.size() < 2 || t.front() != '|') return out;
-  std::string_view body = t.substr(1);
-  if (!body.empty() && body.back() == '|') body.remove_suffix(1);
-  std::size_t start = 0;
-  for (;;) {
-    const auto bar = body.find('|', start);
-    out.emplace_back(trim(body.substr(start, bar == std::string_view::npos ? body.npos : bar - start)));
-    if (bar == std::string_view::npos) break;
-    start = bar + 1;
-  }
-  return out;
-}
-
-bool table_rule(std::string_view t) {
-  return t.size() > 10 && (t.front() == '+' || t.front() == '|') &&
-         t.find_first_not_of("+-=|") == std::string_view::npos;
-}
 
 /// "NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2".
 bool header(PasteSink& sink, std::string_view t, std::size_t i) {
@@ -149,6 +129,26 @@ bool list_line(PasteSink& sink, std::string_view t, std::size_t i) {
 
 }  // namespace
 
+std::vector<std::string> smi_table_cells(std::string_view t) {
+  std::vector<std::string> out;
+  if (t.size() < 2 || t.front() != '|') return out;
+  std::string_view body = t.substr(1);
+  if (!body.empty() && body.back() == '|') body.remove_suffix(1);
+  std::size_t start = 0;
+  for (;;) {
+    const auto bar = body.find('|', start);
+    out.emplace_back(trim(body.substr(start, bar == std::string_view::npos ? body.npos : bar - start)));
+    if (bar == std::string_view::npos) break;
+    start = bar + 1;
+  }
+  return out;
+}
+
+bool smi_table_rule(std::string_view t) {
+  return t.size() > 10 && (t.front() == '+' || t.front() == '|') &&
+         t.find_first_not_of("+-=|") == std::string_view::npos;
+}
+
 void read_nvidia_smi(PasteSink& sink) {
   const auto& lines = sink.lines();
   bool in_table = false;
@@ -167,8 +167,8 @@ void read_nvidia_smi(PasteSink& sink) {
       // The date line nvidia-smi prints above its table.
       if (i > 0 && !sink.claimed(i - 1)) {
         const std::string_view above = trim(lines[i - 1].text);
-        if (table_rule(above)) sink.claim(i - 1, kFormat_nvidia_smi);
-        if (i > 1 && table_rule(above) && split_words(trim(lines[i - 2].text)).size() == 5) {
+        if (smi_table_rule(above)) sink.claim(i - 1, kFormat_nvidia_smi);
+        if (i > 1 && smi_table_rule(above) && split_words(trim(lines[i - 2].text)).size() == 5) {
           sink.claim(i - 2, kFormat_nvidia_smi);
         }
       }
@@ -187,11 +187,11 @@ void read_nvidia_smi(PasteSink& sink) {
       continue;
     }
     sink.claim(i, kFormat_nvidia_smi);
-    if (table_rule(t)) {
+    if (smi_table_rule(t)) {
       gpu.reset();
       continue;
     }
-    const auto c = cells(t);
+    const auto c = smi_table_cells(t);
     if (c.size() < 3) continue;
     if (auto f = first_cell(c[0])) {
       if (c[1].find(':') == std::string::npos) continue;  // a processes row

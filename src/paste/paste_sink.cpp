@@ -67,13 +67,31 @@ PythonEnv& PasteSink::new_env(std::string label) {
   return snap.python->envs.back();
 }
 
+namespace {
+const std::string kPackagesCut = "the pasted package list goes on past " +
+                                 std::to_string(PasteSink::kMaxPastedPackages) +
+                                 " packages in one environment: the rest was not read";
+}  // namespace
+
 PythonPackage& PasteSink::package(std::string_view name) {
   PythonEnv& e = env();
   const std::size_t env_index = snap.python->envs.size() - 1;
   if (packages_by_env_.size() <= env_index) packages_by_env_.resize(env_index + 1);
   auto& by_name = packages_by_env_[env_index];
+  if (auto known = by_name.find(std::string(name)); known != by_name.end()) {
+    return e.packages[known->second];
+  }
+  if (e.packages.size() >= kMaxPastedPackages) {
+    if (e.packages.size() == kMaxPastedPackages && std::find(snap.python->errors.begin(), snap.python->errors.end(),
+                                                             kPackagesCut) == snap.python->errors.end()) {
+      snap.python->errors.push_back(kPackagesCut);
+    }
+    dropped_ = PythonPackage{};
+    return dropped_;
+  }
   const auto [it, added] = by_name.try_emplace(std::string(name), e.packages.size());
-  if (!added) return e.packages[it->second];
+  (void)it;
+  (void)added;
   PythonPackage p;
   p.name = std::string(name);
   p.location = e.prefix;

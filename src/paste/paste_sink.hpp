@@ -48,8 +48,12 @@ class PasteSink {
   PythonEnv& env();
   /// Starts another environment (a second collect_env in the same paste).
   PythonEnv& new_env(std::string label);
-  /// The package `name` in env(), added when absent.
+  /// The package `name` in env(), added when absent. Past kMaxPastedPackages in one environment
+  /// a new name goes to a scratch package that is dropped (a real environment has a few
+  /// thousand; a list of millions only makes the snapshot grow), and the environment's
+  /// errors say so once.
   PythonPackage& package(std::string_view name);
+  static constexpr std::size_t kMaxPastedPackages = 20000;
   /// The NVIDIA GPU of this index (nvidia-smi's and collect_env's numbering), added when absent.
   NvmlDevice& nvidia_gpu(int index);
 
@@ -58,6 +62,7 @@ class PasteSink {
 
  private:
   const std::vector<PasteLine>& lines_;
+  PythonPackage dropped_;  ///< where names past kMaxPastedPackages go
   std::vector<std::string> owner_;
   /// Each environment's packages by name, and the symptoms already read (id and values), so
   /// that a paste of 300,000 packages or of one message repeated costs one look-up per line.

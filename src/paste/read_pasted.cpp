@@ -83,6 +83,7 @@ const std::vector<PasteReader>& paste_readers() {
       {"error messages (torch, JAX, TensorFlow, CUDA, ROCm, …)", read_messages},
       {"nvidia-smi -q", read_nvidia_smi_query},
       {"nvidia-smi", read_nvidia_smi},
+      {"nvidia-smi table rows without the header", read_nvidia_smi_rows},
       {"collect_env", read_collect_env},
       {"jax.print_environment_info", read_jax_info},
       {"rocminfo", read_rocminfo},
@@ -90,10 +91,18 @@ const std::vector<PasteReader>& paste_readers() {
       {"system_profiler SPDisplaysDataType", read_system_profiler},
       {"clinfo", read_clinfo},
       {"vulkaninfo", read_vulkaninfo},
+      {"sycl-ls", read_sycl_ls},
+      {"xpu-smi discovery", read_xpu_smi},
       {"ollama logs", read_ollama_log},
       {"llama.cpp/ggml start-up", read_ggml_log},
+      {"ComfyUI start-up and system information", read_comfyui},
       {"TensorFlow env/issue template", read_tensorflow},
+      {"amd-smi (static, list, version, monitor, --json)", read_amd_smi},
+      {"CUDA.jl versioninfo()", read_cuda_jl},
       {"pip list/freeze, conda list", read_package_lists},
+      {"conda rows and specs (pytorch …_cpu_0, cudatoolkit)", read_conda_rows},
+      {"nvcc --version, /proc/version, uname -a (WSL kernels)", read_system_strings},
+      {"Docker / container runtime errors", read_container_lines},
       {"versions and GPUs stated in prose, nvcc --version, uname -a", read_stated_facts},
   };
   return readers;
@@ -110,6 +119,7 @@ PastedReading read_pasted(std::string_view text) {
   r.lines = clean_paste(text);
   PasteSink sink(r.lines);
   for (const auto& reader : paste_readers()) reader.read(sink);
+  note_stated_conflicts(sink);
   r.parts = parts_of(sink);
   r.unrecognised = unrecognised_of(sink);
   r.facts = std::move(sink.facts);

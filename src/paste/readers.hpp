@@ -10,6 +10,8 @@ namespace gpudoctor {
 void read_collect_env(PasteSink& sink);
 /// nvidia-smi's table (79- and 89-column, Linux and Windows), its one-line failures, `-L`.
 void read_nvidia_smi(PasteSink& sink);
+/// nvidia-smi's table rows without its header line: a slice of GPU rows, the processes box.
+void read_nvidia_smi_rows(PasteSink& sink);
 /// `nvidia-smi -q`.
 void read_nvidia_smi_query(PasteSink& sink);
 /// `jax.print_environment_info()`.
@@ -39,6 +41,27 @@ void read_lspci(PasteSink& sink);
 void read_kernel_log(PasteSink& sink);
 /// llama.cpp / ggml start-up: the GPUs its CUDA or ROCm backend found, the build's CUDA ARCHS.
 void read_ggml_log(PasteSink& sink);
+/// ComfyUI's start-up log and its error report's system information (before read_tensorflow).
+void read_comfyui(PasteSink& sink);
+/// `amd-smi static` / `list` / `version` / `monitor`, text or JSON, whole or a slice of it.
+void read_amd_smi(PasteSink& sink);
+/// Julia's `CUDA.versioninfo()` (the CUDA.jl 1.x–5.x layouts), whole or a slice of it.
+void read_cuda_jl(PasteSink& sink);
+/// Lone conda rows and specs of the packages that decide a build ("pytorch 1.4.0 py3.7_cpu_0",
+/// "pytorch=1.9.0=py3.8_cpu_0", pytorch-cpu, cpuonly); after read_package_lists.
+void read_conda_rows(PasteSink& sink);
+/// `nvcc --version`, `/proc/version`, `uname -a`, a WSL kernel's release, inside prose or not.
+void read_system_strings(PasteSink& sink);
+/// The Docker / OCI runtime lines around nvidia-container-cli's message (the message itself is
+/// a data entry, read by read_messages).
+void read_container_lines(PasteSink& sink);
+/// After every reader: a value stated twice with different numbers becomes the symptom
+/// `paste.conflicting_values` (the check of that name shows it), never a silent choice.
+void note_stated_conflicts(PasteSink& sink);
+/// `sycl-ls`: the SYCL backends' devices; no Level Zero GPU is a symptom.
+void read_sycl_ls(PasteSink& sink);
+/// `xpu-smi discovery`: each device's cells as facts.
+void read_xpu_smi(PasteSink& sink);
 /// Facts stated in free text on lines no other reader took: a torch build, the NVIDIA driver, a
 /// GPU's name, nvcc's release, the kernel. Runs last; fills only what is still unknown.
 void read_stated_facts(PasteSink& sink);
@@ -49,6 +72,13 @@ void set_cuda_init_error(PasteSink& sink, int code);
 /// A GPU named by a dump ("NVIDIA GeForce RTX 3090", "AMD Radeon RX 7900 XTX (gfx1100)"): an
 /// NVIDIA GPU of that index, or an AMD one with its gfx target.
 void add_named_gpu(PasteSink& sink, int index, std::string_view name, std::size_t i);
+/// What follows "cuda:" in torch's device line as ComfyUI prints it ("0 NVIDIA GeForce RTX
+/// 4090 : cudaMallocAsync"): the GPU of that index with its name, the allocator left out.
+void add_torch_device_gpu(PasteSink& sink, std::string_view after_cuda, std::size_t i);
+/// nvidia-smi's table: the cells of a row ("| a | b |" → {"a", "b"}; the outer bars are
+/// required), and whether a line is one of its rules ("+-----+", "|=====|").
+std::vector<std::string> smi_table_cells(std::string_view t);
+bool smi_table_rule(std::string_view t);
 
 /// A package line of pip or conda ("torch", "2.1.0+cu121", conda build "py3.10_cuda12.1_…"):
 /// added to the paste's environment; torch's and TensorFlow's build told where the line says.

@@ -1,9 +1,12 @@
 #include "render/check_text.hpp"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "checks/area_status.hpp"
+#include "checks/readiness.hpp"
+#include "compat/compat_data.hpp"
 #include "json_model_writer.hpp"
 #include "render/query_text.hpp"
 #include "render/terminal_text.hpp"
@@ -69,6 +72,60 @@ std::vector<AreaStatus> shown(std::vector<AreaStatus> all, const std::vector<std
   return all;
 }
 
+/// The readiness pairs as `check` shows them under the python line: one line a pair, pairs that
+/// differ only in the GPU's address counted ("×8").
+void render_readiness(std::ostringstream& os, const std::vector<ReadinessPair>& pairs,
+                      const Style& st) {
+  struct Shown {
+    const ReadinessPair* pair;
+    std::string device;
+    std::size_t count;
+  };
+  std::vector<Shown> lines;
+  std::map<std::string, std::size_t> line_of;  // same framework, environment, GPU name, verdict
+  for (const auto& p : pairs) {
+    std::string device = p.device;
+    if (auto at = device.rfind(" ("); at != std::string::npos) device.resize(at);
+    const std::string key = p.framework + '\n' + p.environment + '\n' + device + '\n' + p.verdict;
+    auto [at, added] = line_of.emplace(key, lines.size());
+    if (added) {
+      lines.push_back({&p, device, 1});
+    } else {
+      ++lines[at->second].count;
+    }
+  }
+  for (const auto& l : lines) {
+    const ReadinessPair& p = *l.pair;
+    Severity sev = Severity::ok;
+    if (p.first_failure) {
+      sev = Severity::fail;
+    } else if (p.verdict != "ready") {
+      sev = Severity::warn;
+    }
+    std::string mark_text = sev == Severity::warn ? st.dim("?") : mark(sev, st);
+    std::string device = l.device + (l.count > 1 ? (st.unicode() ? " ×" : " x") + std::to_string(l.count) : "");
+    std::string text = p.framework + " on " + device + ": " + p.verdict;
+    if (p.first_failure) {
+      // Decided by a finding: that finding follows with its evidence and fix; else the fact.
+      for (const auto& v : p.stages) {
+        if (v.stage != *p.first_failure) continue;
+        if (!v.findings.empty()) {
+          text += " (" + join(v.findings, ", ") + ")";
+        } else if (!v.fact.empty()) {
+          text += ": " + v.fact;
+        }
+      }
+    }
+    os << "    " << mark_text << " " << st.fill(single_line(text), 6, 8) << "\n";
+  }
+}
+
+/// A note that an API has no driver installed at all (opencl.no_icd, vulkan.no_driver as a note):
+/// what the machine could also have, not a cause.
+bool api_without_driver(const Finding& f) {
+  return f.severity == Severity::info && (f.id == "opencl.no_icd" || f.id == "vulkan.no_driver");
+}
+
 void render_finding(std::ostringstream& os, const Finding& f, const Style& st) {
   std::string head = st.fill(single_line(f.title), 6, 6);
   // The id after the title, or under it when the title's last line has no room.
@@ -94,7 +151,8 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
                               const std::vector<std::string>* areas) {
   std::ostringstream os;
   std::size_t counts[4] = {0, 0, 0, 0};
-  for (const AreaStatus& a : shown(area_statuses(snap, devices, findings), areas)) {
+  const auto shown_areas = shown(area_statuses(snap, devices, findings), areas);
+  for (const AreaStatus& a : shown_areas) {
     std::string label(a.area);
     label.resize(8, ' ');
     const std::string summary =
@@ -105,8 +163,29 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
     } else {
       os << summary << "\n";
     }
+    if (a.area == "python") {
+      render_readiness(os, readiness(CheckInput{snap, devices, builtin_compat()}, findings), st);
+    }
     for (const auto& f : findings) {
-      if (f.area == a.area) render_finding(os, f, st);
+      if (f.area == a.area && !api_without_driver(f)) render_finding(os, f, st);
+    }
+  }
+  // An API with no driver at all is not advice about a GPU's failure: its install line is
+  // shown once, after the areas, as something the machine could also have.
+  std::vector<const Finding*> also;
+  for (const AreaStatus& a : shown_areas) {
+    for (const auto& f : findings) {
+      if (f.area == a.area && api_without_driver(f)) also.push_back(&f);
+    }
+  }
+  if (!also.empty()) {
+    os << "\n" << st.dim("Also possible here, not set up:") << "\n";
+    for (const Finding* f : also) {
+      std::string label(f->area);
+      label.resize(8, ' ');
+      os << "  " << mark(f->severity, st) << " " << label
+         << st.fill(single_line(f->fix.value_or(f->title)), 12, 12) << "  " << st.dim(f->id)
+         << "\n";
     }
   }
   for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
@@ -121,6 +200,7 @@ Json check_json(const Snapshot& snap, const std::vector<MergedDevice>& devices,
   return Json{{"schema_version", kSchemaVersion},
               {"areas", area_statuses(snap, devices, findings)},
               {"findings", findings},
+              {"readiness", readiness(CheckInput{snap, devices, builtin_compat()}, findings)},
               {"snapshot", query_json(snap, devices)}};
 }
 
@@ -128,11 +208,13 @@ void write_check_json(JsonWriter& out, const Snapshot& snap,
                       const std::vector<MergedDevice>& devices, const std::vector<Finding>& findings,
                       const Json* paste, const std::vector<std::string>* only_areas) {
   const auto areas = shown(area_statuses(snap, devices, findings), only_areas);
+  const auto pairs = readiness(CheckInput{snap, devices, builtin_compat()}, findings);
   const auto snapshot = [&](JsonWriter& w) { write_query_json(w, snap, devices); };
   JsonMembers members;
   members.add("schema_version", kSchemaVersion);
   members.add("areas", areas);
   members.add("findings", findings);
+  members.add("readiness", pairs);
   members.add_written("snapshot", snapshot);
   const auto pasted = [&](JsonWriter& w) { w.json(*paste); };
   if (paste) members.add_written("paste", pasted);

@@ -5,6 +5,8 @@
 #include "fleet/brief.hpp"
 #include "render/query_text.hpp"
 #include "report/environment_section.hpp"
+#include "checks/readiness.hpp"
+#include "compat/compat_data.hpp"
 #include "report/redact.hpp"
 #include "report/secrets.hpp"
 #include "json_model_writer.hpp"
@@ -28,6 +30,7 @@ struct ReportParts {
   EnvironmentSection env;
   Json summary;
   std::vector<AreaStatus> areas;
+  std::vector<ReadinessPair> readiness;
   Json bench;
   Json brief;
 };
@@ -36,6 +39,7 @@ ReportParts report_parts(const ReportInput& in) {
   ReportParts p{environment_section(in.env, !in.redact),
                 summary_json(in.findings, in.devices.size()),
                 area_statuses(in.snap, in.devices, in.findings),
+                readiness(CheckInput{in.snap, in.devices, builtin_compat()}, in.findings),
                 in.bench ? *in.bench : Json(nullptr),
                 brief_json(make_brief(facts::describe(in.snap, in.devices), in.findings, "",
                                       in.generated_at, in.snap.tool_version))};
@@ -117,6 +121,7 @@ void write_members(JsonWriter& out, const ReportInput& in, const ReportParts& pa
   members.add("summary", parts.summary);
   members.add("areas", parts.areas);
   members.add("findings", in.findings);
+  members.add("readiness", parts.readiness);
   members.add("environment", parts.env.variables);
   members.add("bench", parts.bench);
   members.add_written("snapshot", snapshot);
@@ -137,6 +142,7 @@ Json build_report(const ReportInput& in) {
               {"summary", std::move(parts.summary)},
               {"areas", parts.areas},
               {"findings", in.findings},
+              {"readiness", parts.readiness},
               {"environment", std::move(parts.env.variables)},
               {"bench", std::move(parts.bench)},
               {"snapshot", query_json(in.snap, in.devices)}};

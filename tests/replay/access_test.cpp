@@ -92,6 +92,18 @@ TEST(AccessCheck, OllamaCannotOpenTheNvidiaNodes) {
   EXPECT_EQ(evidence.find("nvidia-uvm"), std::string::npos) << evidence;  // made root:root 0666
 }
 
+// The same service on ROCm (ollama/ollama#7723): the fix names the service's account, not $USER.
+TEST(AccessCheck, OllamaCannotOpenKfdAndTheFixNamesItsAccount) {
+  auto fs = test::area_findings(test::fixture_path("ollama-rocm-manual-not-in-render"), "rocm", {});
+  const Json* f = test::find_finding(fs, "rocm.not_in_group");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((*f)["title"].get<std::string>().find("The account ollama that ollama.service runs as"),
+            std::string::npos)
+      << (*f)["title"];
+  EXPECT_EQ((*f)["fix"], "sudo usermod -aG render,video ollama, then sudo systemctl restart ollama.service");
+  EXPECT_EQ((*f)["fix"].get<std::string>().find("$USER"), std::string::npos);
+}
+
 TEST(AccessCheck, SilentOnceOllamaIsInVideo) {
   namespace fs = std::filesystem;
   test::TempTree root;

@@ -49,7 +49,7 @@ const std::vector<Expected>& expected() {
        "i915/xe are part of the kernel", "has no kernel driver bound"},
       // The ICD loader's dlerror: the .icd file's bare library name is not on the loader's path.
       {"clinfo/opencl-amd-fedora-18-libamdocl64-not-on-loader-path.txt", "opencl.icd_broken",
-       Severity::warn, "add its directory to a file in /etc/ld.so.conf.d/",
+       Severity::fail, "add its directory to a file in /etc/ld.so.conf.d/",
        "naming libamdocl64.so is unusable"},
       // TensorFlow's own gpu_device.cc message: the binary's minimum compute capability.
       {"tensorflow/tensorflow-17445-quadro-k2000m-cc30-ignored.txt", "python.tensorflow_arch",
@@ -62,7 +62,7 @@ const std::vector<Expected>& expected() {
        "install a newer CuPy", "rejects -arch=compute_61"},
       // The loader's own messages: the ICD manifest names a library the container lacks.
       {"vulkaninfo/nvidia-container-toolkit-1732-cdi-no-libglx-nvidia.txt",
-       "vulkan.manifest_broken", Severity::warn, "have the runtime mount it",
+       "vulkan.manifest_broken", Severity::fail, "have the runtime mount it",
        "naming /usr/lib64/libGLX_nvidia.so.0 is unusable"},
   };
   return all;

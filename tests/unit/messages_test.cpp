@@ -69,16 +69,23 @@ TEST(Messages, EveryExampleGivesItsSymptomAndFinding) {
         EXPECT_EQ(it->second, value) << name;
       }
       if (!e.finding) continue;
+      // An error-code entry: the code's row may name the finding and its severity.
+      std::string want_id = e.finding->id;
+      std::string want_severity = e.finding->severity;
+      if (const auto c = s->values.find("code_finding"); c != s->values.end() && !c->second.empty()) {
+        want_id = c->second;
+        want_severity = s->values.at("code_severity");
+      }
       const Finding* f = nullptr;
       for (const auto& g : checked.findings) {
-        if (g.id == e.finding->id) f = &g;
+        if (g.id == want_id) f = &g;
       }
-      ASSERT_NE(f, nullptr) << "no finding " << e.finding->id << "; got:\n"
+      ASSERT_NE(f, nullptr) << "no finding " << want_id << "; got:\n"
                             << paste_test::describe(checked.findings);
       // A check that reads the installed facts may have reported the same id first (opencl.icds
       // on a clinfo without platforms): then its severity stands, as `check` prints it.
       if (f->title == fill_template(e.finding->title, s->values)) {
-        EXPECT_EQ(to_string(f->severity), e.finding->severity);
+        EXPECT_EQ(to_string(f->severity), want_severity);
       }
     }
   }
@@ -89,6 +96,49 @@ TEST(Messages, TheHipCodesAreLoaded) {
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->name, "hipErrorNoDevice");
   EXPECT_EQ(error_code_named(builtin_messages(), "hip", "hipErrorNoDevice"), c);
+}
+
+// NVIDIA's headers (driver_types.h, cuda.h) and Level Zero's ze_api.h, as data: the numbers and
+// names the pastes carry, with the meanings the headers state.
+TEST(Messages, TheCudaAndLevelZeroCodesAreLoaded) {
+  const auto& t = builtin_messages();
+  const ErrorCode* c = error_code(t, "cuda_runtime", 803);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->name, "cudaErrorSystemDriverMismatch");
+  EXPECT_NE(c->meaning.find("mismatch between the versions of the display driver and the CUDA driver"),
+            std::string::npos);
+  EXPECT_EQ(c->finding, std::optional<std::string>("nvidia.driver_library_mismatch"));
+  c = error_code_named(t, "cuda_driver", "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->code, 804);
+  c = error_code(t, "cuda_runtime", 999);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->name, "cudaErrorUnknown");
+  EXPECT_TRUE(c->cause.has_value());
+  c = error_code_named(t, "level_zero", "ZE_RESULT_ERROR_UNINITIALIZED");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->code, 0x78000001);
+}
+
+// A paste that gives only the code (its number or its name) gets the code's meaning and cause.
+TEST(Messages, ACudaErrorCodeNamesItsMeaningAndCause) {
+  for (const char* text : {"CUDA error 803 when calling cudaGetDeviceCount",
+                           "cudaErrorSystemDriverMismatch",
+                           "cuInit failed: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"}) {
+    SCOPED_TRACE(text);
+    const auto c = paste_test::check_text(std::string(text) + "\n");
+    const Finding* f = nullptr;
+    for (const auto& g : c.findings) {
+      if (g.id == "nvidia.driver_library_mismatch") f = &g;
+    }
+    ASSERT_NE(f, nullptr) << paste_test::describe(c.findings);
+    EXPECT_NE(f->title.find("803"), std::string::npos) << f->title;
+    EXPECT_NE(f->title.find("mismatch between the versions of the display driver"), std::string::npos)
+        << f->title;
+  }
+  // A number no table lists is not a CUDA error code.
+  const auto c = paste_test::check_text("CUDA error 4242 in the test\n");
+  for (const auto& g : c.findings) EXPECT_EQ(g.title.find("4242"), std::string::npos) << g.title;
 }
 
 // ---- the loader refuses what data/compat would refuse ---------------------------------------

@@ -138,8 +138,8 @@ TEST(Wsl, HealthyWsl2SaysNothing) {
 
 TEST(Wsl, Wsl1NoParavirtualizationNoLibrariesAndALinuxDriver) {
   Snapshot s = wsl2();
-  s.host->wsl_version.reset();  // AbdBarho/stable-diffusion-webui-docker#117: WSL 1
-  s.host->kernel_release = "4.4.0-19041-Microsoft";
+  s.host->wsl_version = "1";  // AbdBarho/stable-diffusion-webui-docker#117: WSL 1
+  s.host->kernel_release = "4.4.0-19041-Microsoft";  // what the host probe reads as "1"
   auto f = find(run(s), "nvidia.wsl_gpu");
   ASSERT_TRUE(f);
   EXPECT_TRUE(has(f->title, "WSL 1"));

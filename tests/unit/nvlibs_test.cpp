@@ -206,7 +206,9 @@ TEST(FrameworkCudaLibs, WhereTensorflowLooksChangedTwice) {
   EXPECT_NE(std::find(at("2.14.1")->wheel_dirs.begin(), at("2.14.1")->wheel_dirs.end(),
                       "nvidia/cudnn/lib"),
             at("2.14.1")->wheel_dirs.end());
-  EXPECT_FALSE(at("2.3.0"));  // no wheel of it was read: no answer rather than a guess
+  ASSERT_TRUE(at("2.3.0"));  // the 2.3.0 wheel read (tensorflow-2.3.0-cp38…whl)
+  EXPECT_EQ(at("2.3.0")->tag, "DT_RPATH");
+  EXPECT_FALSE(at("2.2.0"));  // no wheel of it was read: no answer rather than a guess
   auto pins = framework_pins(data, "torch", "nvidia-cudnn-cu12");
   ASSERT_FALSE(pins.empty());
   for (std::size_t i = 1; i < pins.size(); ++i) EXPECT_LT(pins[i - 1].version, pins[i].version);

@@ -50,7 +50,8 @@ TEST(PythonProbe, VenvWithCudaTorch) {
   const PythonEnv& venv = info.envs[0];
   EXPECT_EQ(venv.kind, "venv");
   EXPECT_EQ(venv.prefix, "/home/dev/venvs/llm");
-  EXPECT_EQ(venv.found_by, (Strings{"VIRTUAL_ENV", "PATH"}));
+  // ~/venvs/llm is also where a person keeps venvs: the home scan finds it a third way.
+  EXPECT_EQ(venv.found_by, (Strings{"VIRTUAL_ENV", "PATH", "home directory"}));
   EXPECT_EQ(venv.python_executable, "/home/dev/venvs/llm/bin/python3");
   EXPECT_EQ(venv.executable_archs, (Strings{"x86_64"}));
   EXPECT_EQ(venv.python_version, "3.11.2");
@@ -104,7 +105,7 @@ TEST(PythonProbe, SameVenvFoundThreeWaysIsOneEnvironment) {
                     {"/home/dev/venvs/llm", "/home/dev/venvs/llm/lib64/python3.11/site-packages"});
   ASSERT_EQ(info.envs.size(), 2U);
   EXPECT_EQ(info.envs[0].prefix, "/home/dev/venvs/llm");
-  EXPECT_EQ(info.envs[0].found_by, (Strings{"VIRTUAL_ENV", "--python-env"}));
+  EXPECT_EQ(info.envs[0].found_by, (Strings{"VIRTUAL_ENV", "--python-env", "home directory"}));
   EXPECT_EQ(info.envs[0].packages.size(), 5U);
 }
 
@@ -228,6 +229,23 @@ TEST(PythonProbe, MissingDirectoriesAreErrorsOnlyWhenNamed) {
                                   "--python-env /srv/envs/missing: not a directory"}));
 }
 
+// No variable names an environment (a copied tree, a service, a shell that never activated
+// one): under --sysroot every home is read, and the venvs a person keeps there are found.
+TEST(PythonProbe, VenvsInHomesAreFoundWithNoVariableSet) {
+  auto info = probe(test::fixture_path("python-venv-torch-cu124"), {});
+  const auto venv = std::find_if(info.envs.begin(), info.envs.end(), [](const PythonEnv& e) {
+    return e.prefix == "/home/dev/venvs/llm";
+  });
+  ASSERT_NE(venv, info.envs.end());
+  EXPECT_EQ(venv->found_by, (Strings{"home directory"}));
+  EXPECT_TRUE(find_pkg(*venv, "torch"));
+  // A project's .venv one level down, even without its pyvenv.cfg (the RTX 5090 tree's).
+  auto project = probe(test::fixture_path("rtx5090-torch-cu121-no-sm120"), {});
+  ASSERT_FALSE(project.envs.empty());
+  EXPECT_EQ(project.envs[0].prefix, "/home/user/berkeley-humanoid-lite/.venv");
+  EXPECT_EQ(project.envs[0].found_by, (Strings{"home directory"}));
+}
+
 /// A scratch copy of the venv fixture in which files can be broken.
 class BrokenVenv : public ::testing::Test {
  protected:
@@ -291,7 +309,7 @@ TEST_F(BrokenVenv, PyenvShimIsFollowedToTheSelectedVersion) {
   ASSERT_GE(info.envs.size(), 1U);
   EXPECT_EQ(info.envs[0].prefix, "/root/.pyenv/versions/3.11.7");
   EXPECT_EQ(info.envs[0].kind, "path");
-  EXPECT_EQ(info.envs[0].found_by, (Strings{"PATH"}));
+  EXPECT_EQ(info.envs[0].found_by, (Strings{"PATH", "home directory"}));  // ~/.pyenv/versions
   EXPECT_EQ(info.envs[0].python_executable, "/root/.pyenv/versions/3.11.7/bin/python3");
   EXPECT_EQ(info.envs[0].python_version, "3.11");
 

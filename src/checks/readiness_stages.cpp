@@ -1,0 +1,182 @@
+// Which stage of the readiness chain each finding id decides, for which GPUs' vendor and which
+// frameworks. One row per id a check or a message entry gives (an id ending in '*' is a prefix);
+// tests/unit/readiness_test.cpp fails on an id that has no row, so adding a check or a message
+// with a new id means deciding its stage here. A row with no stage names an id that is about no
+// framework's chain: a host fact, an OpenCL or Vulkan driver, a probe that went wrong, a note.
+#include <algorithm>
+#include <array>
+
+#include "checks/readiness.hpp"
+
+namespace gpudoctor {
+
+namespace {
+
+struct StageRow {
+  std::string_view id;
+  std::optional<Stage> stage;
+  std::string_view vendor = "any";
+  std::string_view frameworks = "";
+};
+
+constexpr std::optional<Stage> kNoStage = std::nullopt;
+
+const std::array kStageRows = {
+    // Hardware: on the bus, identified, still there.
+    StageRow{"gpu.none", Stage::hardware},
+    StageRow{"nvidia.gpu_lost", Stage::hardware, "nvidia"},
+    StageRow{"ollama.no_gpu", Stage::hardware, "any", "ollama"},
+    StageRow{"nvidia.xid", Stage::hardware, "nvidia"},
+    // The kernel driver.
+    StageRow{"gpu.no_driver", Stage::kernel_driver},
+    StageRow{"gpu.firmware_missing", Stage::kernel_driver},
+    StageRow{"nvidia.nouveau_bound", Stage::kernel_driver, "nvidia"},
+    StageRow{"nvidia.module_not_loaded", Stage::kernel_driver, "nvidia"},
+    StageRow{"nvidia.no_devices", Stage::kernel_driver, "nvidia"},
+    StageRow{"nvidia.driver_gpu_table", Stage::kernel_driver, "nvidia"},
+    StageRow{"nvidia.open_module_gpu", Stage::kernel_driver, "nvidia"},
+    StageRow{"rocm.kernel_driver", Stage::kernel_driver, "amd"},
+    StageRow{"intel.kernel_too_old", Stage::kernel_driver, "intel"},
+    StageRow{"rocm.amdgpu_not_loaded", Stage::kernel_driver, "amd"},
+    StageRow{"rocm.gpu_not_in_kfd", Stage::kernel_driver, "amd"},
+    StageRow{"rocm.kfd*", Stage::kernel_driver, "amd"},
+    StageRow{"rocm.no_kfd", Stage::kernel_driver, "amd"},
+    // Access: device files, groups, containers, visibility variables.
+    StageRow{"nvidia.device_nodes", Stage::access, "nvidia"},
+    StageRow{"nvidia.workload_access", Stage::access, "nvidia"},
+    StageRow{"nvidia.container*", Stage::access, "nvidia"},
+    StageRow{"cuda.visible_devices", Stage::access, "nvidia"},
+    StageRow{"rocm.device_access", Stage::access, "amd"},
+    StageRow{"intel.not_in_render_group", Stage::access, "intel"},
+    StageRow{"intel.group_not_active", Stage::access, "intel"},
+    StageRow{"intel.workload_access", Stage::access, "intel"},
+    StageRow{"rocm.not_in_group", Stage::access, "amd"},
+    StageRow{"rocm.group_not_active", Stage::access, "amd"},
+    StageRow{"rocm.visible_devices", Stage::access, "amd"},
+    // The user-space driver.
+    StageRow{"nvidia.driver_library_mismatch", Stage::user_driver, "nvidia"},
+    StageRow{"nvidia.fabricmanager", Stage::user_driver, "nvidia"},
+    StageRow{"nvidia.nvml*", Stage::user_driver, "nvidia"},
+    StageRow{"nvidia.wsl*", Stage::user_driver, "nvidia"},
+    StageRow{"cuda.stub_libcuda", Stage::user_driver, "nvidia"},
+    StageRow{"cuda.no_driver", Stage::user_driver, "nvidia"},
+    StageRow{"cuda.init", Stage::user_driver, "nvidia"},
+    StageRow{"macos.cuda", Stage::user_driver, "nvidia"},
+    StageRow{"macos.mps", Stage::user_driver, "any", "torch"},
+    StageRow{"rocm.hip_init", Stage::user_driver, "amd"},
+    StageRow{"intel.compute_runtime_missing", Stage::user_driver, "intel"},
+    StageRow{"intel.level_zero_missing", Stage::user_driver, "intel"},
+    StageRow{"gpu.level_zero_error", Stage::user_driver, "intel"},
+    StageRow{"python.torch_xpu_init", Stage::user_driver, "intel", "torch"},
+    // The runtime libraries as the framework loads them.
+    StageRow{"cudnn.compat", Stage::runtime_libraries, "nvidia"},
+    StageRow{"cudnn.cuda_mismatch", Stage::runtime_libraries, "nvidia"},
+    StageRow{"cudnn.load_failed", Stage::runtime_libraries, "nvidia"},
+    StageRow{"python.framework_python", Stage::runtime_libraries},
+    StageRow{"python.tensorflow_cudnn*", Stage::runtime_libraries, "nvidia", "tensorflow"},
+    StageRow{"python.tensorflow_cuda_libraries", Stage::runtime_libraries, "nvidia", "tensorflow"},
+    StageRow{"python.torch_extension_cuda", Stage::runtime_libraries, "nvidia", "torch"},
+    StageRow{"python.torchvision_cuda", Stage::runtime_libraries, "any", "torch"},
+    StageRow{"python.torch_windows_dll", Stage::runtime_libraries, "any", "torch"},
+    StageRow{"python.nvidia_wheel_conflict", Stage::runtime_libraries, "nvidia"},
+    StageRow{"python.jax_cuda", Stage::runtime_libraries, "nvidia", "jax"},
+    StageRow{"python.vllm_torch", Stage::runtime_libraries, "any", "torch"},
+    StageRow{"python.xformers_torch", Stage::runtime_libraries, "any", "torch"},
+    StageRow{"python.bitsandbytes", Stage::runtime_libraries, "any", "torch"},
+    StageRow{"python.unsupported_wheel", Stage::runtime_libraries},
+    StageRow{"python.ipex*", Stage::runtime_libraries, "intel", "torch"},
+    StageRow{"macos.rosetta*", Stage::runtime_libraries},
+    StageRow{"macos.version_compat", Stage::runtime_libraries},
+    StageRow{"macos.dyld_library_path", Stage::runtime_libraries},
+    StageRow{"macos.tensorflow_metal*", Stage::runtime_libraries, "any", "tensorflow"},
+    StageRow{"macos.plaidml*", Stage::runtime_libraries, "any", "plaidml"},
+    StageRow{"ollama.rocm_missing", Stage::runtime_libraries, "amd", "ollama"},
+    // Code for the GPU (a CPU-only build carries none).
+    StageRow{"cuda.arch_unsupported", Stage::gpu_code, "nvidia"},
+    StageRow{"cuda.llamacpp_arch", Stage::gpu_code, "nvidia", "llama.cpp"},
+    StageRow{"cudnn.gpu_unsupported", Stage::gpu_code, "nvidia"},
+    StageRow{"python.torch_cpu_only", Stage::gpu_code, "any", "torch"},
+    StageRow{"python.torch_arch", Stage::gpu_code, "nvidia", "torch"},
+    StageRow{"python.torch_gfx", Stage::gpu_code, "amd", "torch"},
+    StageRow{"python.tensorflow_arch", Stage::gpu_code, "nvidia", "tensorflow"},
+    StageRow{"python.tensorflow_cpu_only", Stage::gpu_code, "any", "tensorflow"},
+    StageRow{"python.tensorflow_windows_gpu", Stage::gpu_code, "any", "tensorflow"},
+    StageRow{"python.jax_cpu_only", Stage::gpu_code, "any", "jax"},
+    StageRow{"python.triton_gpu_too_old", Stage::gpu_code, "nvidia", "torch"},
+    StageRow{"rocm.gfx*", Stage::gpu_code, "amd"},
+    StageRow{"rocm.torch_gfx*", Stage::gpu_code, "amd", "torch"},
+    StageRow{"python.jax_arch", Stage::gpu_code, "nvidia", "jax"},
+    StageRow{"python.torch_no_xpu", Stage::gpu_code, "intel", "torch"},
+    StageRow{"ggml.cpu_only_build", Stage::gpu_code, "any", "llama.cpp"},
+    StageRow{"python.cupy_arch", Stage::gpu_code, "nvidia", "cupy"},
+    StageRow{"python.vllm_dtype", Stage::gpu_code, "nvidia", "vllm"},
+    StageRow{"ollama.gfx_unsupported", Stage::gpu_code, "amd", "ollama"},
+    StageRow{"ollama.gpu_too_old", Stage::gpu_code, "any", "ollama"},
+    // The driver new enough for the runtime the framework carries.
+    StageRow{"cuda.driver_too_old", Stage::driver_version, "nvidia"},
+    StageRow{"cudnn.driver_too_old", Stage::driver_version, "nvidia"},
+    StageRow{"python.torch_cuda_driver", Stage::driver_version, "nvidia", "torch"},
+    StageRow{"python.tensorflow_cuda_driver", Stage::driver_version, "nvidia", "tensorflow"},
+    // The smoke matmul.
+    StageRow{"smoke.failed", Stage::smoke},
+    // About no framework's chain.
+    StageRow{"probe*", kNoStage},
+    StageRow{"host*", kNoStage},
+    StageRow{"opencl*", kNoStage},
+    StageRow{"vulkan*", kNoStage},
+    StageRow{"compat.newer_than_tables", kNoStage},
+    StageRow{"cuda.error_code", kNoStage},
+    StageRow{"paste.conflicting_values", kNoStage},
+    StageRow{"cuda.toolkit_mismatch", kNoStage},
+    StageRow{"symptom*", kNoStage},
+    StageRow{"macos.version", kNoStage},
+};
+
+const StageRow* find_row(std::string_view id) {
+  const StageRow* best = nullptr;
+  for (const StageRow& r : kStageRows) {
+    const bool prefix = !r.id.empty() && r.id.back() == '*';
+    const std::string_view key = prefix ? r.id.substr(0, r.id.size() - 1) : r.id;
+    if (prefix ? id.substr(0, key.size()) == key : id == key) {
+      if (!best || key.size() > best->id.size() - (best->id.back() == '*' ? 1 : 0)) best = &r;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<StageOfFinding> stage_of_finding(std::string_view id) {
+  const StageRow* r = find_row(id);
+  if (!r || !r->stage) return std::nullopt;
+  return StageOfFinding{*r->stage, r->vendor, r->frameworks};
+}
+
+bool stage_table_knows(std::string_view id) { return find_row(id) != nullptr; }
+
+const char* to_string(Stage s) {
+  switch (s) {
+    case Stage::hardware: return "hardware";
+    case Stage::kernel_driver: return "kernel driver";
+    case Stage::access: return "access";
+    case Stage::user_driver: return "user-space driver";
+    case Stage::runtime_libraries: return "runtime libraries";
+    case Stage::gpu_code: return "code for the GPU";
+    case Stage::driver_version: return "driver new enough";
+    case Stage::smoke: return "smoke matmul";
+  }
+  return "?";
+}
+
+const char* to_string(StageState s) {
+  switch (s) {
+    case StageState::ok: return "ok";
+    case StageState::fails: return "fails";
+    case StageState::at_risk: return "at risk";
+    case StageState::not_examined: return "not examined";
+    case StageState::not_judged: return "not judged";
+  }
+  return "?";
+}
+
+}  // namespace gpudoctor
