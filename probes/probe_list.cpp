@@ -88,13 +88,15 @@ const std::vector<ProbeSteps>& all_probes() {
          s.rocm = probe_rocm_system(ctx);
        },
        fold_section<&Snapshot::rocm, hip::assemble>},
-      // Level Zero: the driver libraries on the library path (Linux), then the loader in a child.
+      // Level Zero: the driver libraries on the library path (Linux), then the loader in a child
+      // per driver.
       {kBackendLevelZero,
        [](const Context& ctx, const Request&, Snapshot& s) {
          s.level_zero = LevelZeroInfo{};
          level_zero::discover(ctx, *s.level_zero);
        },
-       [](const Context& ctx, const Snapshot&) { return level_zero::jobs(ctx); }, nullptr,
+       [](const Context& ctx, const Snapshot& s) { return level_zero::jobs(ctx, *s.level_zero); },
+       nullptr,
        fold_section<&Snapshot::level_zero, level_zero::assemble>},
   };
   return probes;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 
 #include "backends.hpp"
 #include "core/dynlib.hpp"
@@ -9,7 +11,9 @@
 #include "core/single_job.hpp"
 #include "api/pci/gpu_ids.hpp"
 #include "level_zero/level_zero_api.hpp"
+#include "level_zero/level_zero_matmul.hpp"
 #include "platform/platform.hpp"
+#include "smoke/matmul_request.hpp"
 #include "smoke/smoke_verdict.hpp"
 #include "text.hpp"
 
@@ -31,32 +35,8 @@ constexpr std::uint32_t kMaxEus = 1u << 20;  // a million EUs: no GPU is within 
 constexpr const char* kKnownDrivers[] = {"libze_intel_gpu.so.1", "libze_intel_gpu_legacy1.so.1",
                                          "libze_intel_vpu.so.1", "libze_intel_npu.so.1"};
 
-/// ze_result_t names of the values a loader or driver returns at init and enumeration (ze_api.h).
-std::optional<std::string> result_name(ze_result_t rc) {
-  switch (rc) {
-    case 0: return "ZE_RESULT_SUCCESS";
-    case 1: return "ZE_RESULT_NOT_READY";
-    case 0x70000001: return "ZE_RESULT_ERROR_DEVICE_LOST";
-    case 0x70000002: return "ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY";
-    case 0x70000003: return "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY";
-    case 0x70000004: return "ZE_RESULT_ERROR_MODULE_BUILD_FAILURE";
-    case 0x70010000: return "ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS";
-    case 0x70010001: return "ZE_RESULT_ERROR_NOT_AVAILABLE";
-    case 0x78000001: return "ZE_RESULT_ERROR_UNINITIALIZED";
-    case 0x78000002: return "ZE_RESULT_ERROR_UNSUPPORTED_VERSION";
-    case 0x78000003: return "ZE_RESULT_ERROR_UNSUPPORTED_FEATURE";
-    case 0x78000004: return "ZE_RESULT_ERROR_INVALID_ARGUMENT";
-    case 0x78000005: return "ZE_RESULT_ERROR_INVALID_NULL_HANDLE";
-    case 0x78000007: return "ZE_RESULT_ERROR_INVALID_NULL_POINTER";
-    case 0x7800000c: return "ZE_RESULT_ERROR_INVALID_ENUMERATION";
-    case 0x78000011: return "ZE_RESULT_ERROR_INVALID_KERNEL_NAME";
-    case 0x7ffffffe: return "ZE_RESULT_ERROR_UNKNOWN";
-    default: return std::nullopt;
-  }
-}
-
 LevelZeroError ze_error(const char* call, ze_result_t rc) {
-  return LevelZeroError{call, rc, result_name(rc)};
+  return LevelZeroError{call, rc, ze_result_name(rc)};
 }
 
 std::string ze_hex(std::uint32_t v) {
@@ -69,7 +49,12 @@ std::string failed_text(const LevelZeroError& e) {
   return e.call + " returned " + ze_hex(e.code) + (e.name ? " (" + *e.name + ")" : "");
 }
 
-std::string uuid_hex(const std::uint8_t (&id)[kMaxUuid]) {
+/// 32 hex digits; nullopt for all zeros, what a driver that does not know its UUID leaves there
+/// (the fields are zero-initialised by the caller and the specification gives no other "unknown").
+std::optional<std::string> uuid_hex(const std::uint8_t (&id)[kMaxUuid]) {
+  if (std::all_of(std::begin(id), std::end(id), [](std::uint8_t b) { return b == 0; })) {
+    return std::nullopt;
+  }
   static const char* digits = "0123456789abcdef";
   std::string s;
   for (std::uint8_t b : id) {
@@ -219,8 +204,27 @@ JobReport report(ProbeStatus status, std::string detail, const LevelZeroInfo& in
   return JobReport{status, std::move(detail), Json(info)};
 }
 
+/// The smoke matmul on every root device, in the order listed. Before each one the facts so far
+/// go to the parent, so that a driver that crashes or hangs in the kernel is known to have done
+/// it on that device (assemble()).
+void run_smoke(const DynamicLibrary& lib, const std::vector<ze_driver_handle_t>& drivers,
+               const std::vector<std::pair<ze_device_handle_t, std::size_t>>& roots,
+               const std::string& library, LevelZeroInfo& info) {
+  std::string missing;
+  const std::optional<LevelZeroComputeApi> compute = LevelZeroComputeApi::load(lib, &missing);
+  for (const auto& [dev, index] : roots) {
+    report_progress(Json(info));
+    const LevelZeroDevice& d = info.devices[index];
+    LevelZeroMatmul runner(compute ? &*compute : nullptr, missing, drivers[d.driver], dev,
+                           d.name.value_or("device " + std::to_string(index)), library);
+    info.smoke.push_back(runner.run({smoke::kCheckMatmulN}));
+  }
+}
+
 JobReport probe_in_child(const JobOptions& opt) {
   LevelZeroInfo info;
+  // Only this driver: the child is a fork of its own, so the variable goes no further.
+  if (opt.driver) ::setenv("ZE_ENABLE_ALT_DRIVERS", opt.driver->c_str(), 1);
   std::string loaded;
   const std::optional<DynamicLibrary> lib = open_first(opt.libraries, &loaded, &info.load_errors);
   if (!lib) {
@@ -317,21 +321,13 @@ JobReport probe_in_child(const JobOptions& opt) {
     }
   }
   if (!problems.implausible.empty()) {
+    // Nothing of a driver that lies is believed: its devices would join the machine's.
+    info.devices.clear();
+    info.tiles.clear();
     return report(ProbeStatus::failed, "answered implausibly: " + summary(problems.implausible),
                   info);
   }
-  if (opt.smoke) {
-    // The smoke matmul through Level Zero is not built yet: say so on every device.
-    for (const auto& [dev, index] : roots) {
-      (void)dev;
-      SmokeResult r;
-      r.api = "level_zero";
-      r.device = info.devices[index].name.value_or("device " + std::to_string(index));
-      r.library = *info.library;
-      smoke::record_skip(r, "this gpudoctor has no Level Zero smoke kernel");
-      info.smoke.push_back(std::move(r));
-    }
-  }
+  if (opt.smoke) run_smoke(*lib, drivers, roots, opt.driver.value_or(*info.library), info);
   std::string detail = plural(info.drivers.size(), "driver") + ", " +
                        plural(info.devices.size(), "device");
   if (!info.tiles.empty()) detail += " (" + plural(info.tiles.size(), "tile") + ")";
@@ -358,42 +354,157 @@ void discover(const ProbeContext& ctx, LevelZeroInfo& info) {
 }
 
 IsolatedJob make_job(JobOptions options) {
-  return make_single_job(kBackendLevelZero, "libze_loader", std::move(options), probe_in_child);
+  IsolatedJob job = make_single_job(kBackendLevelZero, "libze_loader", options, probe_in_child);
+  if (options.driver) {
+    // The child is named after the driver it loads, so that a driver that crashes or hangs is
+    // blamed, not the loader every driver shares.
+    job.label = *options.driver;
+    job.library = *options.driver;
+  }
+  return job;
 }
 
-std::vector<IsolatedJob> jobs(const ProbeContext& ctx) {
-  if (!ctx.live || ctx.platform != kPlatformLinux) return {};
-  JobOptions options;
-  options.smoke = ctx.smoke;
-  return {make_job(std::move(options))};
+std::vector<std::string> driver_list(const LevelZeroInfo& info) {
+  if (!info.alt_drivers) return info.driver_libraries;
+  // ZE_ENABLE_ALT_DRIVERS is a comma-separated list of driver libraries (loader v1.8.12,
+  // source/loader/linux/driver_discovery_lin.cpp:
+  // https://github.com/oneapi-src/level-zero/blob/v1.8.12/source/loader/linux/driver_discovery_lin.cpp).
+  std::vector<std::string> out;
+  for (const auto& part : split_words(*info.alt_drivers, ",")) {
+    const std::string name(trim(part));
+    if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) {
+      out.push_back(name);
+    }
+  }
+  return out;
 }
+
+std::vector<IsolatedJob> jobs(const ProbeContext& ctx, const LevelZeroInfo& info) {
+  if (!ctx.live || ctx.platform != kPlatformLinux) return {};
+  std::vector<IsolatedJob> out;
+  // One child per driver library, each loading the loader with only that driver
+  // (ZE_ENABLE_ALT_DRIVERS), as OpenCL runs one child per ICD: a driver that crashes or hangs
+  // takes only its own devices with it. With none found, one child where the loader searches.
+  const std::vector<std::string> drivers = driver_list(info);
+  for (const auto& driver : drivers) {
+    JobOptions options;
+    options.smoke = ctx.smoke;
+    options.driver = driver;
+    out.push_back(make_job(std::move(options)));
+  }
+  if (out.empty()) {
+    JobOptions options;
+    options.smoke = ctx.smoke;
+    out.push_back(make_job(std::move(options)));
+  }
+  return out;
+}
+
+namespace {
+
+/// One child's facts, with the smoke tests a crash or hang cut short recorded as lost.
+void fold_child(LevelZeroInfo& child, const IsolatedResult& r) {
+  const ProbeStatus s = r.outcome.status;
+  if (s != ProbeStatus::crashed && s != ProbeStatus::timed_out) return;
+  // The child died after a progress report: the device whose smoke test was running, and those
+  // after it, did not finish.
+  std::vector<std::string> labels;
+  for (std::size_t i = 0; i < child.devices.size(); ++i) {
+    labels.push_back(child.devices[i].name.value_or("device " + std::to_string(i)));
+  }
+  if (child.smoke.size() >= labels.size()) return;
+  const std::string library = r.outcome.library.value_or(child.library.value_or("libze_loader"));
+  for (auto& lost : smoke::smoke_lost("level_zero", library, labels[child.smoke.size()], labels,
+                                      r.outcome.detail)) {
+    if (std::none_of(child.smoke.begin(), child.smoke.end(),
+                     [&](const SmokeResult& x) { return x.device == lost.device; })) {
+      child.smoke.push_back(std::move(lost));
+    }
+  }
+}
+
+/// Appends a child's drivers, devices, tiles and smoke results to the section, renumbering the
+/// indices that point into its lists.
+void append_child(LevelZeroInfo& info, LevelZeroInfo&& child) {
+  const std::size_t drivers = info.drivers.size();
+  const std::size_t devices = info.devices.size();
+  if (!info.library) info.library = child.library;
+  if (!info.init_call) info.init_call = child.init_call;
+  if (!info.error) info.error = child.error;
+  for (auto& e : child.load_errors) {
+    if (std::find(info.load_errors.begin(), info.load_errors.end(), e) == info.load_errors.end()) {
+      info.load_errors.push_back(std::move(e));
+    }
+  }
+  for (auto& d : child.drivers) info.drivers.push_back(std::move(d));
+  for (auto& d : child.devices) {
+    d.driver += drivers;
+    info.devices.push_back(std::move(d));
+  }
+  for (auto& t : child.tiles) {
+    t.driver += drivers;
+    if (t.parent) *t.parent += devices;
+    info.tiles.push_back(std::move(t));
+  }
+  for (auto& r : child.smoke) info.smoke.push_back(std::move(r));
+}
+
+bool lz_failure(ProbeStatus s) {
+  return s == ProbeStatus::crashed || s == ProbeStatus::timed_out || s == ProbeStatus::failed;
+}
+
+}  // namespace
 
 ProbeOutcome assemble(LevelZeroInfo& info, const std::vector<IsolatedResult>& results, bool live) {
-  LevelZeroInfo child;
-  ProbeOutcome out =
-      assemble_single_job(kBackendLevelZero, "Level Zero", "libze_loader", child, results, live);
-  if (!results.empty() && results.front().data) {
-    child.driver_libraries = std::move(info.driver_libraries);
-    child.alt_drivers = std::move(info.alt_drivers);
-    info = std::move(child);
-    const ProbeStatus s = results.front().outcome.status;
-    if (s == ProbeStatus::crashed || s == ProbeStatus::timed_out) {
-      // The child died after a progress report: the device whose smoke test was running, and
-      // those after it, did not finish.
-      std::vector<std::string> labels;
-      for (std::size_t i = 0; i < info.devices.size(); ++i) {
-        labels.push_back(info.devices[i].name.value_or("device " + std::to_string(i)));
-      }
-      if (info.smoke.size() < labels.size()) {
-        for (auto& r : smoke::smoke_lost("level_zero", info.library.value_or("libze_loader"),
-                                         labels[info.smoke.size()], labels, out.detail)) {
-          if (std::none_of(info.smoke.begin(), info.smoke.end(),
-                           [&](const SmokeResult& s) { return s.device == r.device; })) {
-            info.smoke.push_back(std::move(r));
-          }
-        }
-      }
+  ProbeOutcome out{std::string(kBackendLevelZero), std::string(kBackendLevelZero), std::nullopt,
+                   ProbeStatus::skipped};
+  if (!live) {
+    out.detail = "libze_loader is not loaded under --sysroot";
+    return out;
+  }
+  if (results.empty()) {
+    out.detail = "the Level Zero probe did not run";
+    return out;
+  }
+  std::size_t ok = 0;
+  double seconds = 0;
+  std::vector<std::string> failures;
+  std::vector<std::string> missing;
+  for (const IsolatedResult& r : results) {
+    seconds = std::max(seconds, r.outcome.seconds.value_or(0));
+    if (r.outcome.status == ProbeStatus::ok) ++ok;
+    const std::string who = r.outcome.library.value_or(r.outcome.label);
+    if (lz_failure(r.outcome.status)) failures.push_back(who + ": " + r.outcome.detail);
+    if (r.outcome.status == ProbeStatus::missing) missing.push_back(r.outcome.detail);
+    if (!r.data) continue;
+    LevelZeroInfo child;
+    try {
+      child = r.data->get<LevelZeroInfo>();
+    } catch (const std::exception& e) {
+      failures.push_back(who + ": the Level Zero probe sent back facts that do not fit the "
+                               "model: " + e.what());
+      continue;
     }
+    fold_child(child, r);
+    append_child(info, std::move(child));
+  }
+  out.library = info.library;
+  out.seconds = seconds;
+  std::string detail = plural(info.drivers.size(), "driver") + ", " +
+                       plural(info.devices.size(), "device");
+  if (!info.tiles.empty()) detail += " (" + plural(info.tiles.size(), "tile") + ")";
+  if (ok > 0) {
+    out.status = ProbeStatus::ok;
+    out.detail = detail + smoke::smoke_summary(info.smoke);
+    if (!failures.empty()) out.detail += "; " + join(failures, "; ");
+  } else if (failures.empty()) {
+    out.status = ProbeStatus::missing;
+    out.detail = missing.empty() ? "no Level Zero driver answered" : join(missing, "; ");
+  } else {
+    // The drivers failed, each named by its own outcome; the loader is not one of them.
+    out.status = ProbeStatus::failed;
+    out.library.reset();
+    out.detail = "no Level Zero driver works: " + join(failures, "; ");
   }
   return out;
 }
