@@ -7,7 +7,8 @@
  *   FAKE_ZE_ARC          an Intel Arc A770 (8086:56a0, "DG2 [Arc A770]" in pci.ids) at 0000:03:00.0
  *                        that runs gpudoctor's matmul kernel on the CPU
  *   FAKE_ZE_MAX          a Data Center GPU Max 1550 (8086:0bd5, "Ponte Vecchio XT (2 Tile)") with
- *                        its two tiles as sub-devices
+ *                        its two tiles as sub-devices, from a driver whose UUID is all zeros
+ *                        (unknown: gpudoctor must not show it as a UUID)
  *   FAKE_ZE_WRONG_RESULT the Arc, whose kernel gets one entry of C wrong
  *   FAKE_ZE_INIT_CRASH   segfaults in zeInit
  *   FAKE_ZE_DEVICE_HANG  never returns from zeDeviceGet
@@ -61,7 +62,11 @@ static ze_result_t fake_driver_api_version(ze_driver_handle_t d, ze_api_version_
 
 static ze_result_t fake_driver_properties(ze_driver_handle_t d, ze_driver_properties_t* p) {
   (void)d;
+#if defined(FAKE_ZE_MAX)
+  memset(p->uuid.id, 0, ZE_MAX_DRIVER_UUID_SIZE);
+#else
   for (int i = 0; i < ZE_MAX_DRIVER_UUID_SIZE; ++i) p->uuid.id[i] = (uint8_t)(0xd0 + i);
+#endif
   p->driverVersion = (1u << 24) | (3u << 16) | 26241u; /* 1.3.26241 */
   return ZE_RESULT_SUCCESS;
 }
