@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "level_zero/matmul_spirv.hpp"
 #include "smoke/matmul_reference.hpp"
 #include "smoke/smoke_verdict.hpp"
 #include "smoke/timed_runs.hpp"
@@ -70,8 +69,8 @@ struct LevelZeroMatmul::State {
     smoke::record_failure(base, ze_call_failed(call, rc));
   }
 
-  void setup(ze_driver_handle_t driver, const std::string& missing) {
-    const std::vector<std::uint32_t> spirv = matmul_spirv();
+  void setup(ze_driver_handle_t driver, const std::string& missing,
+             const std::vector<std::uint32_t>& spirv) {
     if (spirv.empty()) return smoke::record_skip(base, kNoSpirvKernel);
     if (api == nullptr) return smoke::record_skip(base, "the Level Zero loader has no " + missing);
     base.kernel = "SPIR-V from OpenCL C, one work item per row of C (smoke kernel)";
@@ -160,12 +159,13 @@ struct LevelZeroMatmul::State {
 
 LevelZeroMatmul::LevelZeroMatmul(const LevelZeroComputeApi* compute, const std::string& missing,
                                  ze_driver_handle_t driver, ze_device_handle_t device,
-                                 std::string label, std::string library)
+                                 std::string label, std::string library,
+                                 std::vector<std::uint32_t> spirv)
     : state_(std::make_unique<State>(compute, device)) {
   state_->base.api = "level_zero";
   state_->base.device = std::move(label);
   state_->base.library = std::move(library);
-  state_->setup(driver, missing);
+  state_->setup(driver, missing, spirv);
 }
 
 LevelZeroMatmul::~LevelZeroMatmul() = default;

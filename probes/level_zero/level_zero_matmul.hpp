@@ -12,8 +12,10 @@
 // failed returns that failure (or skip) from every run().
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "level_zero/level_zero_api.hpp"
+#include "level_zero/matmul_spirv.hpp"
 #include "model/smoke.hpp"
 #include "smoke/matmul_request.hpp"
 
@@ -24,10 +26,11 @@ inline constexpr const char* kNoSpirvKernel = "not examined: built without a SPI
 
 class LevelZeroMatmul {
  public:
-  /// `compute` is nullptr where the loader lacks the entry points (`missing` names the first).
+  /// `compute` is nullptr where the loader lacks the entry points (`missing` names the first);
+  /// `spirv` is the module to build, empty in a build without a SPIR-V compiler.
   LevelZeroMatmul(const LevelZeroComputeApi* compute, const std::string& missing,
                   ze_driver_handle_t driver, ze_device_handle_t device, std::string label,
-                  std::string library);
+                  std::string library, std::vector<std::uint32_t> spirv = matmul_spirv());
   ~LevelZeroMatmul();
   LevelZeroMatmul(const LevelZeroMatmul&) = delete;
   LevelZeroMatmul& operator=(const LevelZeroMatmul&) = delete;

@@ -468,7 +468,13 @@ MaybeBase level_zero_base(const Snapshot& s) {
                                               "initialises"
                                             : "no Level Zero device"};
   }
-  return Base{AreaState::ok, api_summary(listed, lz.smoke, true)};
+  // Listing devices is examined; a smoke test that ran on none of them (a build without the
+  // SPIR-V kernel) leaves the area not examined rather than ✓.
+  const bool smoke_skipped =
+      !lz.smoke.empty() && std::all_of(lz.smoke.begin(), lz.smoke.end(),
+                                       [](const SmokeResult& r) { return r.status == "skip"; });
+  return Base{smoke_skipped ? AreaState::not_examined : AreaState::ok,
+              api_summary(listed, lz.smoke, true)};
 }
 
 MaybeBase base_of(std::string_view area, const Snapshot& s,

@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "checks/area_status.hpp"
 #include "json.hpp"
+#include "level_zero/level_zero_matmul.hpp"
+#include "model/snapshot.hpp"
 #include "test_support.hpp"
 
 namespace gpudoctor {
@@ -232,6 +235,41 @@ TEST(LevelZeroFake, BenchHasALevelZeroSeriesPerDevice) {
     EXPECT_GT(p.at("gflops").get<double>(), 0.0);
   }
   for (const auto& p : bad.at("points")) EXPECT_FALSE(p.at("error").is_null()) << p.dump();
+}
+
+TEST(LevelZeroNoKernel, ABuildWithoutTheSpirvKernelSaysNotExaminedNeverOk) {
+  // What a build without clang or llvm-spirv links (matmul_spirv_none.cpp): an empty module.
+  level_zero::LevelZeroMatmul runner(nullptr, "", nullptr, nullptr, "Intel(R) Arc(TM) A770 Graphics",
+                                     "libze_intel_gpu.so.1", {});
+  SmokeResult r = runner.run({256});
+  EXPECT_EQ(r.status, "skip");
+  EXPECT_EQ(r.reason, std::optional<std::string>("not examined: built without a SPIR-V kernel"));
+  EXPECT_EQ(r.api, "level_zero");
+
+  Snapshot snap;
+  snap.live = true;
+  LevelZeroInfo lz;
+  lz.library = "/usr/lib/x86_64-linux-gnu/libze_loader.so.1";
+  lz.drivers.emplace_back();
+  LevelZeroDevice d;
+  d.name = r.device;
+  lz.devices.push_back(d);
+  lz.smoke.push_back(r);
+  snap.level_zero = lz;
+  bool seen = false;
+  for (const AreaStatus& a : area_statuses(snap, {}, {})) {
+    if (a.area != "level_zero") continue;
+    seen = true;
+    EXPECT_EQ(a.state, AreaState::not_examined) << a.summary;
+    EXPECT_NE(a.summary.find("SKIP"), std::string::npos) << a.summary;
+  }
+  EXPECT_TRUE(seen);
+  // The same device with a smoke test that passed is ok.
+  snap.level_zero->smoke.front().status = "pass";
+  snap.level_zero->smoke.front().reason.reset();
+  for (const AreaStatus& a : area_statuses(snap, {}, {})) {
+    if (a.area == "level_zero") EXPECT_EQ(a.state, AreaState::ok) << a.summary;
+  }
 }
 
 struct Fault {
