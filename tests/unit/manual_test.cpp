@@ -75,7 +75,7 @@ TEST(Manual, BenchCompletesOnlyTheApisItTakes) {
     const CliOption* backend = find_option(c, "--backend");
     ASSERT_NE(backend, nullptr);
     EXPECT_EQ(backend->choices,
-              (std::vector<std::string>{"opencl", "vulkan", "cuda", "rocm", "metal"}));
+              (std::vector<std::string>{"opencl", "vulkan", "cuda", "rocm", "metal", "level_zero"}));
   }
 }
 
