@@ -47,7 +47,8 @@ JobReport level_zero_bench(const std::optional<std::string>& driver,
   std::string missing;
   const auto api = level_zero::LevelZeroApi::load(*loader, &missing);
   if (!api) return done(ProbeStatus::failed, "libze_loader.so.1 has no " + missing);
-  if (level_zero::ze_result_t rc = api->init(level_zero::kInitGpuOnly); rc != level_zero::kSuccess) {
+  if (level_zero::ze_result_t rc = api->init(level_zero::kInitGpuOnly);
+      rc != level_zero::kSuccess) {
     return done(rc == level_zero::kErrorUninitialized ? ProbeStatus::missing : ProbeStatus::failed,
                 level_zero::ze_call_failed("zeInit", rc));
   }
@@ -70,8 +71,8 @@ JobReport level_zero_bench(const std::optional<std::string>& driver,
       s.traits.vendor_id = p.vendor_id;
       if (p.type == level_zero::kDeviceTypeGpu) s.traits.type = "gpu";
       if (p.core_clock_rate > 0) s.traits.clock_mhz = p.core_clock_rate;
-      level_zero::LevelZeroMatmul runner(compute ? &*compute : nullptr, missing, drv, dev,
-                                         s.device, who);
+      level_zero::LevelZeroMatmul runner(compute ? &*compute : nullptr, missing, drv, dev, s.device,
+                                         who);
       sweep(s, sizes, [&](const smoke::MatmulRequest& req) { return runner.run(req); });
       out.series.push_back(std::move(s));
     }

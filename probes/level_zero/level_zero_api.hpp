@@ -26,9 +26,9 @@ using ze_command_queue_handle_t = struct ZeCommandQueueOpaque*;
 using ze_event_handle_t = struct ZeEventOpaque*;
 using ze_fence_handle_t = struct ZeFenceOpaque*;
 
-inline constexpr ze_result_t kSuccess = 0;                       // ZE_RESULT_SUCCESS
+inline constexpr ze_result_t kSuccess = 0;                      // ZE_RESULT_SUCCESS
 inline constexpr ze_result_t kErrorUninitialized = 0x78000001;  // ZE_RESULT_ERROR_UNINITIALIZED
-inline constexpr std::uint32_t kInitGpuOnly = 1;                 // ZE_INIT_FLAG_GPU_ONLY
+inline constexpr std::uint32_t kInitGpuOnly = 1;                // ZE_INIT_FLAG_GPU_ONLY
 
 // ze_structure_type_t values.
 inline constexpr std::uint32_t kStypeDriverProperties = 0x1;
@@ -43,9 +43,9 @@ inline constexpr std::uint32_t kStypeDeviceMemAllocDesc = 0x15;
 inline constexpr std::uint32_t kStypeModuleDesc = 0x1b;
 inline constexpr std::uint32_t kStypeKernelDesc = 0x1d;
 
-inline constexpr std::uint32_t kModuleFormatIlSpirv = 0;       // ZE_MODULE_FORMAT_IL_SPIRV
-inline constexpr std::uint32_t kCommandQueueModeAsync = 2;     // ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS
-inline constexpr std::uint64_t kWaitForever = UINT64_MAX;      // zeCommandQueueSynchronize's timeout
+inline constexpr std::uint32_t kModuleFormatIlSpirv = 0;    // ZE_MODULE_FORMAT_IL_SPIRV
+inline constexpr std::uint32_t kCommandQueueModeAsync = 2;  // ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS
+inline constexpr std::uint64_t kWaitForever = UINT64_MAX;   // zeCommandQueueSynchronize's timeout
 
 // ze_device_type_t and ze_device_property_flag_t.
 inline constexpr std::uint32_t kDeviceTypeGpu = 1;
@@ -59,7 +59,7 @@ inline constexpr std::uint32_t kDeviceFlagEcc = 1u << 2;
 inline constexpr std::uint32_t kDeviceFlagOnDemandPaging = 1u << 3;
 
 inline constexpr std::size_t kMaxDeviceName = 256;  // ZE_MAX_DEVICE_NAME
-inline constexpr std::size_t kMaxUuid = 16;         // ZE_MAX_DEVICE_UUID_SIZE, ZE_MAX_DRIVER_UUID_SIZE
+inline constexpr std::size_t kMaxUuid = 16;  // ZE_MAX_DEVICE_UUID_SIZE, ZE_MAX_DRIVER_UUID_SIZE
 
 /// ze_driver_properties_t
 struct DriverProperties {
@@ -119,7 +119,8 @@ struct PciExtProperties {
 };
 
 /// ze_init_driver_type_desc_t (zeInitDrivers; not in Debian 12's 1.8 header:
-/// https://github.com/oneapi-src/level-zero/blob/v1.18.0/include/ze_api.h, the first loader with it)
+/// https://github.com/oneapi-src/level-zero/blob/v1.18.0/include/ze_api.h, the first loader with
+/// it)
 struct InitDriverTypeDesc {
   std::uint32_t stype = kStypeInitDriverTypeDesc;
   const void* next = nullptr;
@@ -189,7 +190,8 @@ struct GroupCount {
 /// The entry points of the smoke matmul (probes/level_zero/level_zero_matmul.cpp): a context,
 /// device memory, a SPIR-V module and its kernel, a command list and a queue.
 struct LevelZeroComputeApi {
-  ze_result_t (*context_create)(ze_driver_handle_t, const ContextDesc*, ze_context_handle_t*) = nullptr;
+  ze_result_t (*context_create)(ze_driver_handle_t, const ContextDesc*,
+                                ze_context_handle_t*) = nullptr;
   ze_result_t (*context_destroy)(ze_context_handle_t) = nullptr;
   ze_result_t (*mem_alloc_device)(ze_context_handle_t, const DeviceMemAllocDesc*, std::size_t size,
                                   std::size_t alignment, ze_device_handle_t, void** out) = nullptr;
@@ -200,7 +202,8 @@ struct LevelZeroComputeApi {
   ze_result_t (*module_build_log_get_string)(ze_module_build_log_handle_t, std::size_t* size,
                                              char* log) = nullptr;
   ze_result_t (*module_build_log_destroy)(ze_module_build_log_handle_t) = nullptr;
-  ze_result_t (*kernel_create)(ze_module_handle_t, const KernelDesc*, ze_kernel_handle_t*) = nullptr;
+  ze_result_t (*kernel_create)(ze_module_handle_t, const KernelDesc*,
+                               ze_kernel_handle_t*) = nullptr;
   ze_result_t (*kernel_destroy)(ze_kernel_handle_t) = nullptr;
   ze_result_t (*kernel_set_group_size)(ze_kernel_handle_t, std::uint32_t x, std::uint32_t y,
                                        std::uint32_t z) = nullptr;
@@ -223,12 +226,14 @@ struct LevelZeroComputeApi {
                                                    std::uint32_t waits,
                                                    ze_event_handle_t* wait_events) = nullptr;
   ze_result_t (*command_queue_create)(ze_context_handle_t, ze_device_handle_t,
-                                      const CommandQueueDesc*, ze_command_queue_handle_t*) = nullptr;
+                                      const CommandQueueDesc*,
+                                      ze_command_queue_handle_t*) = nullptr;
   ze_result_t (*command_queue_destroy)(ze_command_queue_handle_t) = nullptr;
   ze_result_t (*command_queue_execute_command_lists)(ze_command_queue_handle_t, std::uint32_t count,
                                                      ze_command_list_handle_t* lists,
                                                      ze_fence_handle_t fence) = nullptr;
-  ze_result_t (*command_queue_synchronize)(ze_command_queue_handle_t, std::uint64_t timeout) = nullptr;
+  ze_result_t (*command_queue_synchronize)(ze_command_queue_handle_t,
+                                           std::uint64_t timeout) = nullptr;
 
   /// The entry points, or nullopt naming the first one missing in *missing (the build log's
   /// two are optional).
@@ -267,28 +272,50 @@ struct LevelZeroComputeApi {
 /// ze_result_t names of the values a loader or driver returns at init and enumeration (ze_api.h).
 inline std::optional<std::string> ze_result_name(ze_result_t rc) {
   switch (rc) {
-    case 0: return "ZE_RESULT_SUCCESS";
-    case 1: return "ZE_RESULT_NOT_READY";
-    case 0x70000001: return "ZE_RESULT_ERROR_DEVICE_LOST";
-    case 0x70000002: return "ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY";
-    case 0x70000003: return "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY";
-    case 0x70000004: return "ZE_RESULT_ERROR_MODULE_BUILD_FAILURE";
-    case 0x70010000: return "ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS";
-    case 0x70010001: return "ZE_RESULT_ERROR_NOT_AVAILABLE";
-    case 0x78000001: return "ZE_RESULT_ERROR_UNINITIALIZED";
-    case 0x78000002: return "ZE_RESULT_ERROR_UNSUPPORTED_VERSION";
-    case 0x78000003: return "ZE_RESULT_ERROR_UNSUPPORTED_FEATURE";
-    case 0x78000004: return "ZE_RESULT_ERROR_INVALID_ARGUMENT";
-    case 0x78000005: return "ZE_RESULT_ERROR_INVALID_NULL_HANDLE";
-    case 0x78000007: return "ZE_RESULT_ERROR_INVALID_NULL_POINTER";
-    case 0x7800000c: return "ZE_RESULT_ERROR_INVALID_ENUMERATION";
-    case 0x7800000f: return "ZE_RESULT_ERROR_INVALID_NATIVE_BINARY";
-    case 0x78000011: return "ZE_RESULT_ERROR_INVALID_KERNEL_NAME";
-    case 0x78000013: return "ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION";
-    case 0x78000015: return "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX";
-    case 0x78000016: return "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE";
-    case 0x7ffffffe: return "ZE_RESULT_ERROR_UNKNOWN";
-    default: return std::nullopt;
+    case 0:
+      return "ZE_RESULT_SUCCESS";
+    case 1:
+      return "ZE_RESULT_NOT_READY";
+    case 0x70000001:
+      return "ZE_RESULT_ERROR_DEVICE_LOST";
+    case 0x70000002:
+      return "ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY";
+    case 0x70000003:
+      return "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY";
+    case 0x70000004:
+      return "ZE_RESULT_ERROR_MODULE_BUILD_FAILURE";
+    case 0x70010000:
+      return "ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS";
+    case 0x70010001:
+      return "ZE_RESULT_ERROR_NOT_AVAILABLE";
+    case 0x78000001:
+      return "ZE_RESULT_ERROR_UNINITIALIZED";
+    case 0x78000002:
+      return "ZE_RESULT_ERROR_UNSUPPORTED_VERSION";
+    case 0x78000003:
+      return "ZE_RESULT_ERROR_UNSUPPORTED_FEATURE";
+    case 0x78000004:
+      return "ZE_RESULT_ERROR_INVALID_ARGUMENT";
+    case 0x78000005:
+      return "ZE_RESULT_ERROR_INVALID_NULL_HANDLE";
+    case 0x78000007:
+      return "ZE_RESULT_ERROR_INVALID_NULL_POINTER";
+    case 0x7800000c:
+      return "ZE_RESULT_ERROR_INVALID_ENUMERATION";
+    case 0x7800000f:
+      return "ZE_RESULT_ERROR_INVALID_NATIVE_BINARY";
+    case 0x78000011:
+      return "ZE_RESULT_ERROR_INVALID_KERNEL_NAME";
+    case 0x78000013:
+      return "ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION";
+    case 0x78000015:
+      return "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX";
+    case 0x78000016:
+      return "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE";
+    case 0x7ffffffe:
+      return "ZE_RESULT_ERROR_UNKNOWN";
+    default:
+      return std::nullopt;
   }
 }
 

@@ -113,8 +113,7 @@ struct LevelZeroMatmul::State {
     }
     CommandListDesc ldesc;
     list.destroy = api->command_list_destroy;
-    if ((rc = api->command_list_create(context.handle, device, &ldesc, &list.handle)) !=
-        kSuccess) {
+    if ((rc = api->command_list_create(context.handle, device, &ldesc, &list.handle)) != kSuccess) {
       list.handle = nullptr;
       return fail("zeCommandListCreate", rc);
     }
@@ -146,8 +145,7 @@ struct LevelZeroMatmul::State {
       return ze_call_failed("zeCommandListClose", rc);
     }
     ze_command_list_handle_t l = list.handle;
-    if ((rc = api->command_queue_execute_command_lists(queue.handle, 1, &l, nullptr)) !=
-        kSuccess) {
+    if ((rc = api->command_queue_execute_command_lists(queue.handle, 1, &l, nullptr)) != kSuccess) {
       return ze_call_failed("zeCommandQueueExecuteCommandLists", rc);
     }
     if ((rc = api->command_queue_synchronize(queue.handle, kWaitForever)) != kSuccess) {
@@ -189,8 +187,8 @@ SmokeResult LevelZeroMatmul::run(const smoke::MatmulRequest& req) {
     buf.api = &api;
     buf.context = s.context.handle;
     DeviceMemAllocDesc desc;
-    if (ze_result_t rc = api.mem_alloc_device(s.context.handle, &desc, bytes, 64, s.device,
-                                              &buf.ptr);
+    if (ze_result_t rc =
+            api.mem_alloc_device(s.context.handle, &desc, bytes, 64, s.device, &buf.ptr);
         rc != kSuccess || buf.ptr == nullptr) {
       buf.ptr = nullptr;
       smoke::record_failure(r, ze_call_failed("zeMemAllocDevice", rc));
@@ -227,8 +225,8 @@ SmokeResult LevelZeroMatmul::run(const smoke::MatmulRequest& req) {
   groups.x = static_cast<std::uint32_t>(padded) / kZeGroupRows;
   const smoke::TimedRuns timed = smoke::time_runs(req, [&]() -> std::optional<std::string> {
     return s.submit([&]() -> std::optional<std::string> {
-      if (ze_result_t e = api.command_list_append_launch_kernel(s.list.handle, k, &groups,
-                                                                nullptr, 0, nullptr);
+      if (ze_result_t e =
+              api.command_list_append_launch_kernel(s.list.handle, k, &groups, nullptr, 0, nullptr);
           e != kSuccess) {
         return ze_call_failed("zeCommandListAppendLaunchKernel", e);
       }
@@ -240,9 +238,8 @@ SmokeResult LevelZeroMatmul::run(const smoke::MatmulRequest& req) {
     return r;
   }
   const std::optional<std::string> copied_out = s.submit([&]() -> std::optional<std::string> {
-    if (ze_result_t e = api.command_list_append_memory_copy(s.list.handle, c.data(),
-                                                            buffers[2].ptr, bytes, nullptr, 0,
-                                                            nullptr);
+    if (ze_result_t e = api.command_list_append_memory_copy(s.list.handle, c.data(), buffers[2].ptr,
+                                                            bytes, nullptr, 0, nullptr);
         e != kSuccess) {
       return ze_call_failed("zeCommandListAppendMemoryCopy", e);
     }

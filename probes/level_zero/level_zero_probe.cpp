@@ -5,11 +5,11 @@
 #include <cstdlib>
 #include <iterator>
 
+#include "api/pci/gpu_ids.hpp"
 #include "backends.hpp"
 #include "core/dynlib.hpp"
 #include "core/library_search.hpp"
 #include "core/single_job.hpp"
-#include "api/pci/gpu_ids.hpp"
 #include "level_zero/level_zero_api.hpp"
 #include "level_zero/level_zero_matmul.hpp"
 #include "platform/platform.hpp"
@@ -30,7 +30,8 @@ constexpr std::uint32_t kMaxEus = 1u << 20;  // a million EUs: no GPU is within 
 
 /// The drivers the loader looks for by name when ZE_ENABLE_ALT_DRIVERS is unset
 /// (source/loader/linux/driver_discovery_lin.cpp: libze_intel_gpu.so.1 and libze_intel_vpu.so.1
-/// in v1.8.12, https://github.com/oneapi-src/level-zero/blob/v1.8.12/source/loader/linux/driver_discovery_lin.cpp;
+/// in v1.8.12,
+/// https://github.com/oneapi-src/level-zero/blob/v1.8.12/source/loader/linux/driver_discovery_lin.cpp;
 /// later loaders add libze_intel_gpu_legacy1.so.1 and libze_intel_npu.so.1).
 constexpr const char* kKnownDrivers[] = {"libze_intel_gpu.so.1", "libze_intel_gpu_legacy1.so.1",
                                          "libze_intel_vpu.so.1", "libze_intel_npu.so.1"};
@@ -66,12 +67,18 @@ std::optional<std::string> uuid_hex(const std::uint8_t (&id)[kMaxUuid]) {
 
 std::string type_name(std::uint32_t t) {
   switch (t) {
-    case kDeviceTypeGpu: return "gpu";
-    case kDeviceTypeCpu: return "cpu";
-    case kDeviceTypeFpga: return "fpga";
-    case kDeviceTypeMca: return "mca";
-    case kDeviceTypeVpu: return "vpu";
-    default: return "unknown (" + std::to_string(t) + ")";
+    case kDeviceTypeGpu:
+      return "gpu";
+    case kDeviceTypeCpu:
+      return "cpu";
+    case kDeviceTypeFpga:
+      return "fpga";
+    case kDeviceTypeMca:
+      return "mca";
+    case kDeviceTypeVpu:
+      return "vpu";
+    default:
+      return "unknown (" + std::to_string(t) + ")";
   }
 }
 
@@ -96,7 +103,8 @@ LevelZeroDevice read_device(const LevelZeroApi& api, ze_device_handle_t h, std::
   d.driver = driver;
   DeviceProperties p;
   if (ze_result_t rc = api.device_get_properties(h, &p); rc != kSuccess) {
-    problems.failed_calls.push_back(what + ": " + failed_text(ze_error("zeDeviceGetProperties", rc)));
+    problems.failed_calls.push_back(what + ": " +
+                                    failed_text(ze_error("zeDeviceGetProperties", rc)));
     return d;
   }
   d.name = fixed_string(p.name, sizeof p.name, what + "'s name", problems.implausible);
@@ -116,8 +124,8 @@ LevelZeroDevice read_device(const LevelZeroApi& api, ze_device_handle_t h, std::
   d.eus_per_subslice = p.num_eus_per_subslice;
   d.threads_per_eu = p.num_threads_per_eu;
   d.eu_simd_width = p.physical_eu_simd_width;
-  const std::uint64_t eus = std::uint64_t{p.num_slices} * p.num_subslices_per_slice *
-                            p.num_eus_per_subslice;
+  const std::uint64_t eus =
+      std::uint64_t{p.num_slices} * p.num_subslices_per_slice * p.num_eus_per_subslice;
   if (eus > kMaxEus) {
     problems.implausible.push_back(what + " claims " + std::to_string(eus) + " EUs (" +
                                    std::to_string(p.num_slices) + " slices × " +
@@ -193,8 +201,8 @@ std::string plural(std::size_t n, const char* word) {
 }
 
 std::string summary(const std::vector<std::string>& items) {
-  std::string s = join(std::vector<std::string>(items.begin(),
-                                                items.begin() + std::min<std::size_t>(items.size(), 3)),
+  std::string s = join(std::vector<std::string>(
+                           items.begin(), items.begin() + std::min<std::size_t>(items.size(), 3)),
                        "; ");
   if (items.size() > 3) s += " (and " + std::to_string(items.size() - 3) + " more)";
   return s;
@@ -280,14 +288,16 @@ JobReport probe_in_child(const JobOptions& opt) {
   for (std::size_t di = 0; di < drivers.size(); ++di) {
     ze_driver_handle_t drv = drivers[di];
     LevelZeroDriver driver;
-    if (DriverProperties p; api->driver_get_properties && api->driver_get_properties(drv, &p) == kSuccess) {
+    if (DriverProperties p;
+        api->driver_get_properties && api->driver_get_properties(drv, &p) == kSuccess) {
       driver.driver_version_raw = p.driver_version;
       driver.driver_version = std::to_string(p.driver_version >> 24) + "." +
                               std::to_string((p.driver_version >> 16) & 0xff) + "." +
                               std::to_string(p.driver_version & 0xffff);
       driver.uuid = uuid_hex(p.uuid);
     }
-    if (std::uint32_t v = 0; api->driver_get_api_version && api->driver_get_api_version(drv, &v) == kSuccess) {
+    if (std::uint32_t v = 0;
+        api->driver_get_api_version && api->driver_get_api_version(drv, &v) == kSuccess) {
       driver.api_version = std::to_string(v >> 16) + "." + std::to_string(v & 0xffff);
     }
     info.drivers.push_back(std::move(driver));
@@ -309,8 +319,8 @@ JobReport probe_in_child(const JobOptions& opt) {
         if (tiles) {
           d.subdevices = tiles->size();
           for (std::size_t t = 0; t < tiles->size(); ++t) {
-            LevelZeroDevice tile = read_device(*api, (*tiles)[t], di,
-                                               dwhat + " tile " + std::to_string(t), problems);
+            LevelZeroDevice tile =
+                read_device(*api, (*tiles)[t], di, dwhat + " tile " + std::to_string(t), problems);
             tile.parent = index;
             info.tiles.push_back(std::move(tile));
           }
@@ -328,8 +338,8 @@ JobReport probe_in_child(const JobOptions& opt) {
                   info);
   }
   if (opt.smoke) run_smoke(*lib, drivers, roots, opt.driver.value_or(*info.library), info);
-  std::string detail = plural(info.drivers.size(), "driver") + ", " +
-                       plural(info.devices.size(), "device");
+  std::string detail =
+      plural(info.drivers.size(), "driver") + ", " + plural(info.devices.size(), "device");
   if (!info.tiles.empty()) detail += " (" + plural(info.tiles.size(), "tile") + ")";
   if (!problems.failed_calls.empty()) {
     detail += "; " + std::to_string(problems.failed_calls.size()) +
@@ -481,8 +491,10 @@ ProbeOutcome assemble(LevelZeroInfo& info, const std::vector<IsolatedResult>& re
     try {
       child = r.data->get<LevelZeroInfo>();
     } catch (const std::exception& e) {
-      failures.push_back(who + ": the Level Zero probe sent back facts that do not fit the "
-                               "model: " + e.what());
+      failures.push_back(who +
+                         ": the Level Zero probe sent back facts that do not fit the "
+                         "model: " +
+                         e.what());
       continue;
     }
     fold_child(child, r);
@@ -490,8 +502,8 @@ ProbeOutcome assemble(LevelZeroInfo& info, const std::vector<IsolatedResult>& re
   }
   out.library = info.library;
   out.seconds = seconds;
-  std::string detail = plural(info.drivers.size(), "driver") + ", " +
-                       plural(info.devices.size(), "device");
+  std::string detail =
+      plural(info.drivers.size(), "driver") + ", " + plural(info.devices.size(), "device");
   if (!info.tiles.empty()) detail += " (" + plural(info.tiles.size(), "tile") + ")";
   if (ok > 0) {
     out.status = ProbeStatus::ok;

@@ -27,16 +27,16 @@ std::string fake_dir(const std::string& mode) {
 }
 
 bool loader_here() {
-  for (const char* dir : {"/usr/lib/x86_64-linux-gnu/", "/usr/lib64/", "/usr/lib/",
-                          "/usr/lib/aarch64-linux-gnu/"}) {
+  for (const char* dir :
+       {"/usr/lib/x86_64-linux-gnu/", "/usr/lib64/", "/usr/lib/", "/usr/lib/aarch64-linux-gnu/"}) {
     if (::access((std::string(dir) + "libze_loader.so.1").c_str(), R_OK) == 0) return true;
   }
   return false;
 }
 
-#define SKIP_WITHOUT_LEVEL_ZERO()                                                    \
-  if (!loader_here()) GTEST_SKIP() << "no Level Zero loader (libze1)";               \
-  if (::access(fake("arc").c_str(), R_OK) != 0) {                                    \
+#define SKIP_WITHOUT_LEVEL_ZERO()                                                     \
+  if (!loader_here()) GTEST_SKIP() << "no Level Zero loader (libze1)";                \
+  if (::access(fake("arc").c_str(), R_OK) != 0) {                                     \
     GTEST_SKIP() << "the fake Level Zero drivers were not built (libze-dev headers)"; \
   }
 
@@ -160,8 +160,7 @@ TEST(LevelZeroFake, QueryTextKeepsASpaceAfterTheLevelZeroLabel) {
   SKIP_WITHOUT_LEVEL_ZERO();
   auto r = test::run_gpudoctor({"query", "--backend", "pci,level_zero"}, {alt({"max"})});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("Level Zero Intel(R) Data Center GPU Max 1550"), std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find("Level Zero Intel(R) Data Center GPU Max 1550"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("Level ZeroIntel"), std::string::npos) << r.out;
   // The rows under it start in the same column as the label's text.
   const std::size_t label = r.out.find("Level Zero Intel");
@@ -239,8 +238,8 @@ TEST(LevelZeroFake, BenchHasALevelZeroSeriesPerDevice) {
 
 TEST(LevelZeroNoKernel, ABuildWithoutTheSpirvKernelSaysNotExaminedNeverOk) {
   // What a build without clang or llvm-spirv links (matmul_spirv_none.cpp): an empty module.
-  level_zero::LevelZeroMatmul runner(nullptr, "", nullptr, nullptr, "Intel(R) Arc(TM) A770 Graphics",
-                                     "libze_intel_gpu.so.1", {});
+  level_zero::LevelZeroMatmul runner(nullptr, "", nullptr, nullptr,
+                                     "Intel(R) Arc(TM) A770 Graphics", "libze_intel_gpu.so.1", {});
   SmokeResult r = runner.run({256});
   EXPECT_EQ(r.status, "skip");
   EXPECT_EQ(r.reason, std::optional<std::string>("not examined: built without a SPIR-V kernel"));
@@ -299,8 +298,7 @@ TEST_P(LevelZeroFaults, TheDriverIsBlamedAndTheArcBesideItStillCounts) {
   const Json* bad = outcome_of(snapshot, fake(f.mode));
   ASSERT_NE(bad, nullptr) << snapshot.at("probes").dump(2);
   EXPECT_EQ(bad->at("status"), f.status) << bad->dump(2);
-  EXPECT_NE(bad->at("detail").get<std::string>().find(f.says), std::string::npos)
-      << bad->dump(2);
+  EXPECT_NE(bad->at("detail").get<std::string>().find(f.says), std::string::npos) << bad->dump(2);
   const Json* blamed = finding(c.json, std::string("probe.") + f.status, fake(f.mode));
   ASSERT_NE(blamed, nullptr) << c.json.at("findings").dump(2);
   EXPECT_EQ(blamed->at("severity"), "fail");
