@@ -28,7 +28,8 @@ const CLI::Validator kFinite(
     "");
 
 /// The GPU APIs bench has a matmul for.
-const std::vector<std::string> kBenchBackends = {"opencl", "vulkan", "cuda", "rocm", "metal"};
+const std::vector<std::string> kBenchBackends = {"opencl", "vulkan", "cuda", "rocm", "metal",
+                                                 "level_zero"};
 
 /// One line on stderr, exit 2: "gpudoctor: check: --only x: ...".
 CliResult usage_error(const std::string& command, const std::string& message) {

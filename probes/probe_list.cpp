@@ -3,6 +3,7 @@
 #include "backends.hpp"
 #include "cuda/cuda_probe.hpp"
 #include "host/host_probe.hpp"
+#include "level_zero/level_zero_probe.hpp"
 #include "macos/macos_probe.hpp"
 #include "metal/metal_probe.hpp"
 #include "nvidia/nvidia_system_probe.hpp"
@@ -87,6 +88,16 @@ const std::vector<ProbeSteps>& all_probes() {
          s.rocm = probe_rocm_system(ctx);
        },
        fold_section<&Snapshot::rocm, hip::assemble>},
+      // Level Zero: the driver libraries on the library path (Linux), then the loader in a child
+      // per driver.
+      {kBackendLevelZero,
+       [](const Context& ctx, const Request&, Snapshot& s) {
+         s.level_zero = LevelZeroInfo{};
+         level_zero::discover(ctx, *s.level_zero);
+       },
+       [](const Context& ctx, const Snapshot& s) { return level_zero::jobs(ctx, *s.level_zero); },
+       nullptr,
+       fold_section<&Snapshot::level_zero, level_zero::assemble>},
   };
   return probes;
 }

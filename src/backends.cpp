@@ -21,6 +21,7 @@ void rocm_facts(const Snapshot& snap, Sink& out);
 void macos_facts(const Snapshot& snap, Sink& out);
 void python_facts(const Snapshot& snap, Sink& out);
 void metal_facts(const Snapshot& snap, Sink& out);
+void level_zero_facts(const Snapshot& snap, Sink& out);
 
 /// The backend's view of one merged device, as rows.
 void pci_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
@@ -31,6 +32,9 @@ void nvml_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<R
 void rocm_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
 void macos_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
 void metal_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+void level_zero_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<Row>& rows);
+/// Its identity projection (src/facts/level_zero_facts.cpp).
+std::vector<DeviceList> level_zero_device_lists();
 }  // namespace facts
 
 namespace {
@@ -101,6 +105,11 @@ const std::vector<Backend>& all_backends() {
        "libamdhip64 in an isolated child",
        {"ROCM_PATH", "HSA_*", "ROCR_*", "HIP_*", "HCC_*", "GPU_DEVICE_ORDINAL"}, true, rocm_facts,
        rocm_device_view, nullptr, device_lists::rocm()},
+      {"level_zero", "Level Zero",
+       "Intel's Level Zero: libze_loader.so.1 and its drivers (libze_intel_gpu), in an "
+       "isolated child",
+       {"ZE_*", "ZEL_*"}, true, level_zero_facts, level_zero_device_view,
+       smoke_of<&Snapshot::level_zero>, level_zero_device_lists()},
   };
   return backends;
 }

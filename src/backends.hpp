@@ -29,6 +29,7 @@ inline constexpr std::string_view kBackendPython = "python";
 inline constexpr std::string_view kBackendMacos = "macos";
 inline constexpr std::string_view kBackendRocm = "rocm";
 inline constexpr std::string_view kBackendMetal = "metal";
+inline constexpr std::string_view kBackendLevelZero = "level_zero";
 
 /// A backend's smoke matmul results and how many devices it lists: results are one per device,
 /// in its list's order (MergedDevice::seen_by under the backend's name), when the two counts

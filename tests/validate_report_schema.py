@@ -6,9 +6,12 @@ tests/fixtures replayed with --sysroot, and the ROCm and macOS fixtures again wi
 variables their scenario tests set. Each report must also be accepted by
 `gpudoctor check --from`. Then the schema must reject copies of those reports with one value of
 the wrong type, so that the ROCm and macOS definitions are known to be exercised.
+Reports made through the real Level Zero loader (libze1) with the fake drivers of
+tests/fakes/level_zero (FAKES_DIR, where they were built) are validated too, with wrong copies
+of their level_zero section.
 Needs python3-jsonschema (Debian package).
 
-usage: validate_report_schema.py GPUDOCTOR SCHEMA FIXTURES_DIR
+usage: validate_report_schema.py GPUDOCTOR SCHEMA FIXTURES_DIR [FAKES_DIR]
 """
 import copy
 import json
@@ -55,15 +58,45 @@ MUTANTS = [
     ("live-amdgpu-vram-79pct", ("snapshot", "live_state", "gpus", 0, "processes"), [{"pid": 1}]),
 ]
 
+# Level Zero through the real loader and the fake drivers: (name, driver directories under
+# FAKES_DIR/level_zero, joined into ZE_ENABLE_ALT_DRIVERS).
+LEVEL_ZERO = [
+    ("level_zero max 1550", ["max"]),
+    ("level_zero arc wrong result and a crash", ["wrong-result", "init-crash"]),
+]
+LEVEL_ZERO_MUTANTS = [
+    ("level_zero max 1550", ("snapshot", "level_zero", "tiles", 0, "parent"), "0"),
+    ("level_zero max 1550", ("snapshot", "level_zero", "devices", 0, "uuid"), "GPU-0"),
+    ("level_zero max 1550", ("snapshot", "devices", 0, "level_zero", 0, "eu_count"), "1024"),
+    ("level_zero max 1550", ("snapshot", "level_zero", "drivers", 0, "driver_version"), 17000065),
+    ("level_zero arc wrong result and a crash", ("snapshot", "level_zero", "smoke", 0, "n"), "256"),
+]
+
 
 def run(cmd, env=None):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, **(env or {})))
 
 
-def reports(fixtures):
+def level_zero_reports(fakes):
+    """The Level Zero reports that can be made here: the fake drivers were built and the loader
+    is installed."""
+    lz = os.path.join(fakes or "", "level_zero")
+    loader = any(os.path.exists(os.path.join(d, "libze_loader.so.1"))
+                 for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib",
+                           "/usr/lib/aarch64-linux-gnu"))
+    if not fakes or not loader or not os.path.isdir(os.path.join(lz, "max")):
+        return
+    for name, dirs in LEVEL_ZERO:
+        drivers = ",".join(os.path.join(lz, d, "libze_intel_gpu.so.1") for d in dirs)
+        yield name, ["report", "--backend", "pci,level_zero", "--timeout", "5"], \
+            {"ZE_ENABLE_ALT_DRIVERS": drivers}
+
+
+def reports(fixtures, fakes=None):
     """(name, arguments, extra environment) of every report to check."""
     yield "live", ["report"], {}
+    yield from level_zero_reports(fakes)
     yield "live --no-redact", ["report", "--no-redact", "--no-smoke"], {}
     for name in sorted(os.listdir(fixtures)):
         tree = os.path.join(fixtures, name)
@@ -80,10 +113,10 @@ def set_at(document, path, value):
     document[path[-1]] = value
 
 
-def refused_mutants(validator, made):
-    """How many MUTANTS the schema wrongly accepts; each is named."""
+def refused_mutants(validator, made, mutants=MUTANTS):
+    """How many of `mutants` the schema wrongly accepts; each is named."""
     accepted = 0
-    for name, path, value in MUTANTS:
+    for name, path, value in mutants:
         if name not in made:
             print(f"FAIL mutant {name}: no such report")
             accepted += 1
@@ -98,6 +131,7 @@ def refused_mutants(validator, made):
 
 def main():
     gpudoctor, schema_path, fixtures = sys.argv[1:4]
+    fakes = sys.argv[4] if len(sys.argv) > 4 else None
     with open(schema_path) as f:
         schema = json.load(f)
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -109,7 +143,7 @@ def main():
     checked = 0
     made = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, args, env in reports(fixtures):
+        for name, args, env in reports(fixtures, fakes):
             out = os.path.join(tmp, "report.json")
             r = run([gpudoctor] + args + ["-o", out], env)
             if r.returncode != 0:
@@ -134,7 +168,11 @@ def main():
                 print(f"FAIL {name} --brief: {'/'.join(map(str, e.path))}: {e.message[:300]}")
             failures += bool(brief_errors) or brief.returncode != 0
     failures += refused_mutants(validator, made)
-    print(f"{checked} reports validated, {len(MUTANTS)} wrong copies tried, {failures} failed")
+    tried = len(MUTANTS)
+    if any(name.startswith("level_zero") for name in made):
+        failures += refused_mutants(validator, made, LEVEL_ZERO_MUTANTS)
+        tried += len(LEVEL_ZERO_MUTANTS)
+    print(f"{checked} reports validated, {tried} wrong copies tried, {failures} failed")
     return 1 if failures or checked < 3 else 0
 
 

@@ -7,13 +7,16 @@
 #include "bench_runners/cuda_bench.hpp"
 #include "bench_runners/hip_bench.hpp"
 #include "bench_runners/metal_bench.hpp"
+#include "bench_runners/level_zero_bench.hpp"
 #include "bench_runners/opencl_bench.hpp"
 #include "bench_runners/vulkan_bench.hpp"
 #include "core/host_platform.hpp"
 #include "core/paths.hpp"
 #include "cuda/cuda_probe.hpp"
+#include "level_zero/level_zero_probe.hpp"
 #include "opencl/opencl_probe.hpp"
 #include "platform/library_names.hpp"
+#include "platform/platform.hpp"
 #include "vulkan/vulkan_probe.hpp"
 
 namespace gpudoctor::bench {
@@ -90,6 +93,19 @@ std::vector<IsolatedJob> bench_jobs(const ProbeContext& ctx, const BenchPlan& pl
       return hip_bench(sizes, rocblas);
     };
     jobs.push_back(std::move(job));
+  }
+  // Level Zero: the query probe's jobs (one per driver library), with the sweep as their body.
+  if (wanted(kBackendLevelZero) && ctx.platform == kPlatformLinux) {
+    LevelZeroInfo found;
+    level_zero::discover(ctx, found);
+    const std::vector<std::string> drivers = level_zero::driver_list(found);
+    auto lz = level_zero::jobs(ctx, found);
+    for (std::size_t i = 0; i < lz.size(); ++i) {
+      std::optional<std::string> driver;
+      if (i < drivers.size()) driver = drivers[i];
+      lz[i].body = [driver, sizes = plan.sizes] { return level_zero_bench(driver, sizes); };
+    }
+    append(std::move(lz));
   }
   if (const auto metal = metal::metal_libraries(host_platform());
       wanted(kBackendMetal) && !metal.metal.empty()) {

@@ -17,7 +17,7 @@ namespace {
 
 constexpr std::string_view kAreas[] = {"host",   "gpu",    "nvidia", "cuda", "opencl",
                                        "vulkan", "python", "macos",  "metal", "rocm",
-                                       "ollama"};
+                                       "level_zero", "ollama"};
 
 /// The area's own verdict, before its findings; nullopt when the area was not asked for.
 struct Base {
@@ -500,6 +500,40 @@ MaybeBase rocm_base(const Snapshot& s) {
   return Base{AreaState::ok, summary};
 }
 
+/// Level Zero: the loader's drivers and devices with their smoke results; nothing when neither
+/// the loader nor a driver library is here (most machines: no line), not examined under
+/// --sysroot, where the loader is not loaded.
+MaybeBase level_zero_base(const Snapshot& s) {
+  if (!s.level_zero) return std::nullopt;
+  const LevelZeroInfo& lz = *s.level_zero;
+  if (!lz.library && lz.driver_libraries.empty() && !lz.alt_drivers && lz.devices.empty()) {
+    return std::nullopt;
+  }
+  if (!s.live) {
+    return Base{AreaState::not_examined,
+                join(lz.driver_libraries, ", ") + " (not loaded under --sysroot)"};
+  }
+  std::vector<ApiDevice> listed;
+  for (const auto& d : lz.devices) listed.push_back({d.name.value_or("Level Zero device"), false});
+  // A driver that crashed, hung or lied is its own finding; the others' devices still count.
+  if (listed.empty() && probe_went_wrong(s, "level_zero")) {
+    return Base{AreaState::fail, "Level Zero gave no answer (its probe failed)"};
+  }
+  if (!lz.library) return Base{AreaState::absent, "no Level Zero loader (libze1)"};
+  if (listed.empty()) {
+    return Base{AreaState::absent, lz.error ? "the loader found no Level Zero driver that "
+                                              "initialises"
+                                            : "no Level Zero device"};
+  }
+  // Listing devices is examined; a smoke test that ran on none of them (a build without the
+  // SPIR-V kernel) leaves the area not examined rather than ✓.
+  const bool smoke_skipped =
+      !lz.smoke.empty() && std::all_of(lz.smoke.begin(), lz.smoke.end(),
+                                       [](const SmokeResult& r) { return r.status == "skip"; });
+  return Base{smoke_skipped ? AreaState::not_examined : AreaState::ok,
+              api_summary(listed, lz.smoke, true)};
+}
+
 MaybeBase base_of(std::string_view area, const Snapshot& s,
                   const std::vector<MergedDevice>& devices) {
   if (area == "host") return host_base(s);
@@ -515,6 +549,7 @@ MaybeBase base_of(std::string_view area, const Snapshot& s,
   }
   if (area == "rocm") return rocm_base(s);
   if (area == "metal") return metal_base(s);
+  if (area == "level_zero") return level_zero_base(s);
   return std::nullopt;
 }
 

@@ -8,6 +8,7 @@
 #include "model/environment_origin.hpp"
 #include "model/host.hpp"
 #include "model/live.hpp"
+#include "model/level_zero.hpp"
 #include "model/macos.hpp"
 #include "model/metal.hpp"
 #include "model/nvidia_system.hpp"
@@ -57,6 +58,7 @@ struct Snapshot {
   std::optional<MacosInfo> macos;
   std::optional<RocmInfo> rocm;
   std::optional<MetalInfo> metal;
+  std::optional<LevelZeroInfo> level_zero;
   std::optional<OllamaInfo> ollama;  ///< from an ollama server log (check --from)
   /// The GPUs' live state (memory held, load, temperature, clocks, errors, processes): NVML's
   /// and amdgpu sysfs's, when the nvml or rocm backend ran.
@@ -67,6 +69,6 @@ struct Snapshot {
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, origin, root, live, probes, host, pci, opencl,
                vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal,
-               live_state, environment)
+               live_state, environment, level_zero)
 
 }  // namespace gpudoctor

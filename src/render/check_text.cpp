@@ -203,12 +203,15 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
   std::ostringstream os;
   const bool only_problems = opt.detail == CheckDetail::problems;
   const auto shown_areas = shown(area_statuses(snap, devices, findings), areas);
+  // The area column: 8, or wider for a longer area name ("level_zero"), two spaces after it.
+  std::size_t column = 8;
+  for (const AreaStatus& a : shown_areas) column = std::max(column, a.area.size() + 2);
   for (const AreaStatus& a : shown_areas) {
     if (only_problems && a.state != AreaState::warn && a.state != AreaState::fail) continue;
     std::string label(a.area);
-    label.resize(8, ' ');
-    const std::string summary =
-        st.fill(single_line(st.unicode() ? a.summary : ascii_text(a.summary)), 10, 10);
+    label.resize(column, ' ');
+    const std::string summary = st.fill(
+        single_line(st.unicode() ? a.summary : ascii_text(a.summary)), column + 2, column + 2);
     os << mark(a.state, st) << " " << st.bold(label);
     if (a.state == AreaState::absent || a.state == AreaState::not_examined) {
       os << st.dim(summary) << "\n";
@@ -237,9 +240,9 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
     os << "\n" << st.dim("Also possible here, not set up:") << "\n";
     for (const Finding* f : also) {
       std::string label(f->area);
-      label.resize(8, ' ');
+      label.resize(column, ' ');
       os << "  " << mark(f->severity, st) << " " << label
-         << st.fill(single_line(f->fix.value_or(f->title)), 12, 12);
+         << st.fill(single_line(f->fix.value_or(f->title)), column + 4, column + 4);
       if (opt.detail == CheckDetail::full) os << "  " << st.dim(f->id);
       os << "\n";
     }

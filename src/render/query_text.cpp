@@ -1,5 +1,6 @@
 #include "render/query_text.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -16,9 +17,20 @@ namespace {
 
 constexpr std::size_t kLabelWidth = 10;
 
+/// The label column of a block of rows: kLabelWidth, or wider where a label would otherwise
+/// touch its text ("Level Zero" is ten characters), so that every label has a space after it.
+std::size_t label_column(const std::vector<facts::Row>& rows) {
+  std::size_t width = kLabelWidth;
+  for (const auto& r : rows) {
+    if (!r.list) width = std::max(width, display_width(single_line(r.label)) + 1);
+  }
+  return width;
+}
+
 /// Rows of facts: a label column, continuation rows under it, list items without the column.
 void render_rows(std::ostringstream& os, const std::vector<facts::Row>& rows, const Style& st,
                  int indent) {
+  const std::size_t column = label_column(rows);
   for (const auto& r : rows) {
     const std::string text = single_line(facts::row_text(r));
     const std::string pad(static_cast<std::size_t>(indent + 2 * r.depth), ' ');
@@ -33,7 +45,8 @@ void render_rows(std::ostringstream& os, const std::vector<facts::Row>& rows, co
     }
     if (text.empty()) continue;
     std::string label = single_line(r.label);
-    if (label.size() < kLabelWidth) label.resize(kLabelWidth, ' ');
+    const std::size_t shown = display_width(label);
+    if (shown < column) label.append(column - shown, ' ');
     os << pad << (r.label.empty() ? label : st.bold(label)) << text
        << (r.note.empty() ? "" : "  " + st.dim(single_line(r.note))) << "\n";
   }

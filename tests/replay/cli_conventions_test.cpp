@@ -158,7 +158,8 @@ TEST(CliConventions, IdleOptionsAreRefused) {
   expect_usage_error(run_gpudoctor({"check", "--from", rec, "--backend", "pci"}),
                      "--backend does nothing with --from");
   expect_usage_error(run_gpudoctor({"bench", "--backend", "pci"}),
-                     "bench times matrix multiplies on opencl, vulkan, cuda, rocm, metal only");
+                     "bench times matrix multiplies on opencl, vulkan, cuda, rocm, metal, "
+                     "level_zero only");
   EXPECT_EQ(run_gpudoctor({"check", "--from", rec}).exit_code, 0);
 }
 

@@ -51,12 +51,14 @@ TEST(Backends, SmokeResultsComeFromEveryBackendThatRunsOne) {
   s.opencl->smoke.push_back(result("opencl", "PoCL"));
   s.metal = MetalInfo{};
   s.metal->smoke.push_back(result("metal", "Apple M1 Pro"));
+  s.level_zero = LevelZeroInfo{};
+  s.level_zero->smoke.push_back(result("level_zero", "Intel(R) Arc(TM) A770 Graphics"));
   std::vector<std::string> apis;
   for (const SmokeResult* r : smoke_results(s)) apis.push_back(r->api);
-  EXPECT_EQ(apis, (std::vector<std::string>{"opencl", "cuda", "metal"}));
+  EXPECT_EQ(apis, (std::vector<std::string>{"opencl", "cuda", "metal", "level_zero"}));
   std::size_t with_smoke = 0;
   for (const auto& b : all_backends()) with_smoke += b.smoke != nullptr;
-  EXPECT_EQ(with_smoke, 4u);  // opencl, vulkan, cuda, metal
+  EXPECT_EQ(with_smoke, 5u);  // opencl, vulkan, cuda, metal, level_zero
 }
 
 // The report's environment section keeps exactly the variables the backends declare; these

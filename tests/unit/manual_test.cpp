@@ -74,8 +74,8 @@ TEST(Manual, BenchCompletesOnlyTheApisItTakes) {
     if (c.name != "bench") continue;
     const CliOption* backend = find_option(c, "--backend");
     ASSERT_NE(backend, nullptr);
-    EXPECT_EQ(backend->choices,
-              (std::vector<std::string>{"opencl", "vulkan", "cuda", "rocm", "metal"}));
+    EXPECT_EQ(backend->choices, (std::vector<std::string>{"opencl", "vulkan", "cuda", "rocm",
+                                                          "metal", "level_zero"}));
   }
 }
 
