@@ -128,7 +128,7 @@ void add_common(CLI::App& sub, Options& o, std::string& backends, double& timeou
                 std::string& color) {
   sub.add_flag("--json", o.json, "Print JSON for machines instead of text");
   sub.add_option("--backend", backends,
-                 "Only these backends, comma separated: " + backend_names(","))
+                 "Only these backends, comma separated: " + backend_names(", "))
       ->type_name("NAME,...");
   sub.add_option("--sysroot", o.sysroot,
                  "Read every file under DIR (a fixture tree or a mounted image); "
@@ -277,7 +277,7 @@ CliResult parse_cli(const std::vector<std::string>& args, const std::string& ver
   bench->add_flag("--json", o.json, "Print JSON for machines instead of text");
   bench
       ->add_option("--backend", backends,
-                   "Only these GPU APIs, comma separated: " + join(kBenchBackends, ","))
+                   "Only these GPU APIs, comma separated: " + join(kBenchBackends, ", "))
       ->type_name("NAME,...");
   bench
       ->add_option("--sizes", o.sizes,

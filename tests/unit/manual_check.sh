@@ -48,7 +48,7 @@ expect_bash $'--no-redact\n--no-smoke' gpudoctor report --no-
 expect_bash "pci,opencl" gpudoctor query --backend pci,op
 expect_bash "opencl" gpudoctor query --backend = op
 expect_bash $'always\nauto' gpudoctor check --color a
-expect_bash $'cuda\nmetal\nopencl\nrocm\nvulkan' gpudoctor bench --backend ""
+expect_bash $'cuda\nlevel_zero\nmetal\nopencl\nrocm\nvulkan' gpudoctor bench --backend ""
 expect_bash "nvidia.nouveau_bound" gpudoctor explain nvidia.nou
 expect_bash $'cuda.driver_too_old' gpudoctor explain cuda.dr
 expect_bash "" gpudoctor check --timeout ""
