@@ -108,24 +108,41 @@ std::string sm_of(const ComputeCapability& cc) {
 }
 
 /// The newest PyTorch wheel whose kernels cover `gpu` natively: the same release in another
-/// CUDA build where there is one, else the newest release; a driver too old for it is said.
+/// CUDA build where there is one, else one the installed driver can run (advice that needs no
+/// driver upgrade first), else the newest release; a driver too old for it is said.
 std::string torch_fix(const CheckInput& in, const CudaFramework& f, const ComputeCapability& gpu) {
   auto installed = parse_version(f.pkg->version.value_or(""));
   const std::string platform = wheel_platform(*f.pkg);
+  auto driver_text = installed_driver_version(in.snap);
+  auto driver = driver_text ? parse_version(*driver_text) : std::nullopt;
+  auto runs_here = [&](const TorchArchs& row) {
+    auto need = driver_for_bundled_cuda(in.compat, row.cuda);
+    return !driver || !need || *driver >= need->driver;
+  };
   const TorchArchs* pick = nullptr;
   bool same_release = false;
+  bool pick_runs = false;
   for (const auto& row : in.compat.torch_archs) {
     if (row.platform != platform || !row.torch.max) continue;
     std::vector<std::string> sass;
     for (const auto& a : row.archs) sass.push_back(sm_name(a));
     if (cuda_fit(gpu, sass, {}).fit != CudaFit::native) continue;
     const bool same = installed && in_range(*installed, row.torch);
-    if (pick && same_release && !same) continue;
-    if (!pick || (same && !same_release) || *row.torch.max > *pick->torch.max ||
-        (*row.torch.max == *pick->torch.max && row.cuda > pick->cuda)) {
-      pick = &row;
-      same_release = same;
+    const bool runs = runs_here(row);
+    // Ranked: the same release, then one this driver runs, then the newest torch and CUDA.
+    const auto rank = [](bool a, bool b) { return std::pair<int, int>(a ? 1 : 0, b ? 1 : 0); };
+    if (pick) {
+      const auto mine = rank(same, runs);
+      const auto theirs = rank(same_release, pick_runs);
+      if (mine < theirs) continue;
+      if (mine == theirs && !(*row.torch.max > *pick->torch.max ||
+                              (*row.torch.max == *pick->torch.max && row.cuda > pick->cuda))) {
+        continue;
+      }
     }
+    pick = &row;
+    same_release = same;
+    pick_runs = runs;
   }
   if (!pick) {
     return "no PyTorch wheel in gpudoctor's table carries " + sm_of(gpu) +
@@ -137,8 +154,6 @@ std::string torch_fix(const CheckInput& in, const CudaFramework& f, const Comput
       same_release ? numeric_string(*installed) : numeric_string(*pick->torch.max) + ".*";
   std::string fix = "pip install --force-reinstall 'torch==" + release + "' --index-url " +
                     kTorchIndex + tag + " (its kernels include " + sm_of(gpu) + ")";
-  auto driver_text = installed_driver_version(in.snap);
-  auto driver = driver_text ? parse_version(*driver_text) : std::nullopt;
   auto need = driver_for_bundled_cuda(in.compat, pick->cuda);
   if (driver && need && *driver < need->driver) {
     fix += "; it needs NVIDIA driver ≥ " + need->driver.text + ", this one is " + *driver_text;

@@ -216,6 +216,21 @@ TEST(PasteCauses, ATruncatedPasteNeverInventsAFailure) {
   }
 }
 
+// The fix for a GPU the torch build has no kernels for is a build the installed driver runs:
+// pytorch#150733's RTX 5090 D on driver 570.124.04 gets a CUDA 12.8 wheel (CUDA 12.8 needs 570.26
+// on Linux), not the newest one, whose CUDA needs a driver upgrade first.
+TEST(PasteCauses, TheFixForMissingKernelsIsAWheelThisDriverRuns) {
+  const auto checked = check_text(paste_fixture("collect_env/pytorch-150733-rtx5090d-sm120.txt"));
+  const Finding* arch = nullptr;
+  for (const auto& f : checked.findings) {
+    if (f.id == "python.torch_arch") arch = &f;
+  }
+  ASSERT_NE(arch, nullptr) << describe(checked.findings);
+  ASSERT_TRUE(arch->fix.has_value());
+  EXPECT_NE(arch->fix->find("/whl/cu128"), std::string::npos) << *arch->fix;
+  EXPECT_EQ(arch->fix->find("needs NVIDIA driver"), std::string::npos) << *arch->fix;
+}
+
 TEST(PasteCauses, AMissingDriverIsAskedFor) {
   const auto checked = check_text("PyTorch version: 2.1.0+cu121\nCUDA used to build PyTorch: 12.1\n");
   const auto asks = what_would_decide(checked.reading, checked.findings);
