@@ -249,12 +249,7 @@ SmokeResult LevelZeroMatmul::run(const smoke::MatmulRequest& req) {
     smoke::record_failure(r, *copied_out);
     return r;
   }
-  if (req.verify) {
-    smoke::record_verdict(r, in, smoke::unpad_matrix(c, req.n, ld));
-  } else {
-    r.status = "unverified";
-  }
-  if (auto best = smoke::best_ms(timed.ms)) smoke::record_timing(r, *best);
+  smoke::record_output(r, req, in, c, ld, timed);
   return r;
 }
 

@@ -280,12 +280,7 @@ SmokeResult OpenClMatmul::run(const smoke::MatmulRequest& req) {
                                nullptr, nullptr);
   if (rc != CL_SUCCESS) return failed("clEnqueueReadBuffer", rc);
 
-  if (req.verify) {
-    smoke::record_verdict(r, in, smoke::unpad_matrix(c, req.n, ld));
-  } else {
-    r.status = "unverified";
-  }
-  if (auto best = smoke::best_ms(timed.ms)) smoke::record_timing(r, *best);
+  smoke::record_output(r, req, in, c, ld, timed);
   return r;
 }
 

@@ -145,12 +145,7 @@ SmokeResult VulkanMatmul::run(const smoke::MatmulRequest& req) {
   if (timed.error) return failed(*timed.error);
   const auto* out = static_cast<const float*>(buffers[2].mapped());
   const std::vector<float> c(out, out + static_cast<std::size_t>(padded) * ld);
-  if (req.verify) {
-    smoke::record_verdict(r, in, smoke::unpad_matrix(c, req.n, ld));
-  } else {
-    r.status = "unverified";
-  }
-  if (auto best = smoke::best_ms(timed.ms)) smoke::record_timing(r, *best);
+  smoke::record_output(r, req, in, c, ld, timed);
   return r;
 }
 

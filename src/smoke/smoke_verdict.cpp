@@ -106,4 +106,14 @@ std::string smoke_summary(const std::vector<SmokeResult>& results) {
   return out;
 }
 
+void record_output(SmokeResult& r, const MatmulRequest& req, const MatmulInputs& in,
+                   const std::vector<float>& c, int ld, const TimedRuns& timed) {
+  if (req.verify) {
+    record_verdict(r, in, unpad_matrix(c, req.n, ld));
+  } else {
+    r.status = "unverified";
+  }
+  if (auto best = best_ms(timed.ms)) record_timing(r, *best);
+}
+
 }  // namespace gpudoctor::smoke

@@ -6,6 +6,8 @@
 
 #include "model/smoke.hpp"
 #include "smoke/matmul_reference.hpp"
+#include "smoke/matmul_request.hpp"
+#include "smoke/timed_runs.hpp"
 
 namespace gpudoctor::smoke {
 
@@ -15,6 +17,11 @@ void record_verdict(SmokeResult& r, const MatmulInputs& in, const std::vector<fl
 
 /// Records the kernel time (ms, the best of the timed runs) and the GFLOP/s it means.
 void record_timing(SmokeResult& r, double best_ms);
+
+/// The end of every runner: the device's output `c` (rows padded to `ld`) judged against the
+/// reference when the request verifies ("unverified" otherwise), and the best timed run.
+void record_output(SmokeResult& r, const MatmulRequest& req, const MatmulInputs& in,
+                   const std::vector<float>& c, int ld, const TimedRuns& timed);
 
 /// A runner's result for one run of size n, started from `base` (its api, device and kernel, and
 /// the failure or skip its setup ended in, if any); n ≤ 0 is a skip.
