@@ -114,11 +114,27 @@ PythonPackage& PasteSink::package(std::string_view name) {
 
 NvmlDevice& PasteSink::nvidia_gpu(int index) {
   NvmlInfo& n = nvml();
-  for (auto& d : n.devices) {
-    if (d.index == index) return d;
+  if (auto known = gpu_by_index_.find(index); known != gpu_by_index_.end() &&
+                                              known->second < n.devices.size() &&
+                                              n.devices[known->second].index == index) {
+    return n.devices[known->second];
+  }
+  for (std::size_t k = 0; k < n.devices.size(); ++k) {  // a device a reader added itself
+    if (n.devices[k].index == index) {
+      gpu_by_index_[index] = k;
+      return n.devices[k];
+    }
+  }
+  if (n.devices.size() >= kMaxPastedGpus) {
+    const std::string cut = "the paste lists NVIDIA GPUs past " + std::to_string(kMaxPastedGpus) +
+                            ": the rest were not read";
+    if (std::find(not_read.begin(), not_read.end(), cut) == not_read.end()) not_read.push_back(cut);
+    dropped_gpu_ = NvmlDevice{};
+    return dropped_gpu_;
   }
   NvmlDevice d;
   d.index = index;
+  gpu_by_index_[index] = n.devices.size();
   n.devices.push_back(std::move(d));
   return n.devices.back();
 }

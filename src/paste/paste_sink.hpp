@@ -60,14 +60,20 @@ class PasteSink {
   bool dropped(const PythonPackage& p) const { return &p == &dropped_; }
   static constexpr std::size_t kMaxPastedPackages = 5000;
   /// The NVIDIA GPU of this index (nvidia-smi's and collect_env's numbering), added when absent.
+  /// Past kMaxPastedGpus a new index goes to a scratch device that is dropped (a node has a few
+  /// GPUs, a MIG-partitioned one a few dozen), and not_read says so once.
   NvmlDevice& nvidia_gpu(int index);
+  static constexpr std::size_t kMaxPastedGpus = 1024;
 
   Snapshot snap;
   std::vector<PasteFact> facts;
+  std::vector<std::string> not_read;  ///< what the paste holds past a cap, said once each
 
  private:
   const std::vector<PasteLine>& lines_;
   PythonPackage dropped_;  ///< where names past kMaxPastedPackages go
+  NvmlDevice dropped_gpu_;  ///< where GPUs past kMaxPastedGpus go
+  std::unordered_map<int, std::size_t> gpu_by_index_;
   /// Each line's reader, as 1 + its index in formats_ (0: none): a byte a line, where a string
   /// a line cost 32 bytes on a paste of 300,000 lines.
   std::vector<unsigned char> owner_;

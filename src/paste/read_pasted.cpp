@@ -130,6 +130,7 @@ PastedReading read_pasted_text(std::string text) {
   r.parts = parts_of(sink);
   r.unrecognised = unrecognised_of(sink);
   r.facts = std::move(sink.facts);
+  r.not_read = std::move(sink.not_read);
   r.snapshot = std::move(sink.snap);
   return r;
 }
@@ -246,6 +247,7 @@ Json paste_json(const PastedReading& reading, const std::vector<PasteAsk>& asks)
   return Json{{"lines", line_count(reading.lines)},
               {"parts", reading.parts},
               {"unrecognised", unrecognised},
+              {"not_read", reading.not_read},
               {"ask", asks}};
 }
 
@@ -280,6 +282,7 @@ std::string render_paste_text(const PastedReading& reading, const std::vector<Pa
                                          : "s ")
        << join_paste_list(ranges, "ranges") << "\n";
   }
+  for (const auto& cut : reading.not_read) os << "Not read: " << cut << "\n";
   if (!asks.empty()) {
     os << "What would decide more:\n";
     for (const auto& a : asks) os << "  ask for `" << a.ask << "`: " << a.why << "\n";

@@ -38,6 +38,7 @@ struct PastedReading {
   std::vector<std::pair<int, int>> unrecognised;  ///< line ranges no reader took (blank ones aside)
   std::vector<PasteFact> facts;
   std::vector<PasteLine> lines;
+  std::vector<std::string> not_read;  ///< what lay past a cap ("NVIDIA GPUs past 1024")
 };
 
 /// One reader of pasted text: what it reads, for people, and the reader itself.

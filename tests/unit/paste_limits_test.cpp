@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "paste/paste_sink.hpp"
@@ -42,6 +43,25 @@ TEST(PasteLimits, AListUnderTheCapIsReadWhole) {
   ASSERT_TRUE(r.snapshot.python);
   EXPECT_EQ(r.snapshot.python->envs[0].packages.size(), 1000u);
   EXPECT_TRUE(r.snapshot.python->errors.empty());
+}
+
+// nvidia-smi -q with more GPUs than any node has: the first kMaxPastedGpus are read, the rest
+// said not read (a GPU costs a few KB in the model, a pasted one a few dozen bytes of text).
+TEST(PasteLimits, NvidiaGpusPastTheCapAreSaidNotRead) {
+  const std::size_t cap = PasteSink::kMaxPastedGpus;
+  std::string text = "==============NVSMI LOG==============\n\nDriver Version                      : 550.54.15\n"
+                     "Attached GPUs                       : " + std::to_string(cap + 10) + "\n";
+  for (std::size_t i = 0; i < cap + 10; ++i) {
+    char bus[32];
+    std::snprintf(bus, sizeof bus, "GPU 00000000:%02zX:%02zX.0\n", (i >> 8) & 0xff, i & 0xff);
+    text += bus;
+    text += "    Product Name                          : NVIDIA A100-SXM4-80GB\n";
+  }
+  const PastedReading r = read_pasted(text);
+  ASSERT_TRUE(r.snapshot.nvml);
+  EXPECT_EQ(r.snapshot.nvml->devices.size(), cap);
+  ASSERT_EQ(r.not_read.size(), 1u);
+  EXPECT_NE(r.not_read[0].find("past " + std::to_string(cap)), std::string::npos) << r.not_read[0];
 }
 
 }  // namespace paste_limits_test
