@@ -52,7 +52,9 @@ if ((status > 1)); then
   echo "installed gpudoctor check exited $status" >&2
   exit 1
 fi
-grep -Eq '^[0-9]+ failures?, ' "$work/check.txt"
+# The verdict sentence: "No problems found…", "1 warning.", "2 failures and 1 warning.", or with
+# -v "0 failures, 1 warning, 2 notes."
+grep -Eq '^(No problems found|[0-9]+ (failures?|warnings?)[ ,.])' "$work/check.txt"
 MANWIDTH=80 man --warnings -l "$root/usr/share/man/man1/gpudoctor.1.gz" 2>&1 >/dev/null | (! grep .)
 # The man page names the files where the package put them.
 grep -q '/usr/share/gpudoctor/report\.schema\.json' <<<"$(zcat "$root/usr/share/man/man1/gpudoctor.1.gz")" ||
