@@ -117,6 +117,28 @@ std::string required_literal(std::string_view p) {
     if (c == '(' || c == '[') {
       close_run();
       const std::size_t end = c == '(' ? skip_group(p, i) : skip_class(p, i);
+      // A group that must match once ("(?<code>cudaError[A-Z]…)", not "(…)?" or a lookaround)
+      // holds a literal of its own: the longest one inside it, when it has no alternative.
+      const bool optional = end < p.size() && (p[end] == '?' || p[end] == '*' || p[end] == '{');
+      if (c == '(' && !optional && end <= p.size() && end >= i + 2) {
+        std::size_t body = i + 1;
+        bool lookaround = false;
+        if (body < p.size() && p[body] == '?') {
+          if (body + 1 < p.size() && p[body + 1] == ':') {
+            body += 2;
+          } else if (body + 1 < p.size() && p[body + 1] == '<' && body + 2 < p.size() &&
+                     p[body + 2] != '=' && p[body + 2] != '!') {
+            const auto close = p.find('>', body);
+            body = close == std::string_view::npos ? end : close + 1;
+          } else {
+            lookaround = true;  // (?=…), (?!…), (?<=…), (?<!…): matches no text
+          }
+        }
+        if (!lookaround && body < end - 1) {
+          std::string inner = required_literal(p.substr(body, end - 1 - body));
+          if (inner.size() > best.size()) best = std::move(inner);
+        }
+      }
       i = end;
       // A group or class that may be absent does not break the runs around it any further.
       continue;

@@ -217,6 +217,14 @@ TEST(MessagePatterns, TheRequiredLiteralIsTextEveryMatchHolds) {
   EXPECT_EQ(required_literal(R"j(too old \(found version (?<v>[^)]*))j"), "too old (found version ");
   EXPECT_EQ(required_literal(R"j(abcd?e)j"), "abc");
   EXPECT_EQ(required_literal(R"j(a|bc)j"), "");
+  // Inside a group that must match once: its own longest literal (the error-code entries are
+  // a named group and nothing else); not inside an optional group, an alternative or a lookahead.
+  EXPECT_EQ(required_literal(R"j((?<code>cudaError[A-Z][A-Za-z]+))j"), "cudaError");
+  EXPECT_EQ(required_literal(R"j((?<code>ZE_RESULT_[A-Z_]+[A-Z]))j"), "ZE_RESULT_");
+  EXPECT_EQ(required_literal(R"j(x(?:abcdef)?y)j"), "x");
+  EXPECT_EQ(required_literal(R"j(x(?:abcdef|ghijkl)y)j"), "x");
+  EXPECT_EQ(required_literal(R"j(x(?=abcdef)y)j"), "x");
+  EXPECT_EQ(required_literal(R"j(x(?:ab(cdefg)h)+y)j"), "cdefg");
 }
 
 TEST(MessagePatterns, AMessageWrappedOverTwoLinesIsOneMatch) {
