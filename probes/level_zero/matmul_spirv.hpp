@@ -1,5 +1,5 @@
 #pragma once
-// The Level Zero smoke kernel (probes/level_zero/matmul.cl) as SPIR-V, compiled at build time
+// The Level Zero smoke kernel (probes/opencl/smoke_matmul.cl) as SPIR-V, compiled at build time
 // with clang and llvm-spirv and embedded (cmake/embed_spirv.cmake), so that gpudoctor needs no
 // compiler at run time. A build without those tools links matmul_spirv_none.cpp instead, whose
 // empty module makes the smoke test say it was not examined.

@@ -77,18 +77,8 @@ void gpudoctor_sgemm(const int n, const int ld, __global const float* restrict a
 /// the bench kernel's vectors, unrolled loops and 32-item groups that took 0.6-0.8 s, for this
 /// one under 0.2 s, a quarter of the whole cold compile (bench/cold_check_bench.py). Same
 /// arguments as the bench kernel.
-inline constexpr const char* kSmokeMatmulSource = R"CLC(
-__kernel void gpudoctor_sgemm(const int n, const int ld, __global const float* restrict a,
-                              __global const float* restrict b, __global float* restrict c) {
-  __global const float* a_row = a + get_global_id(0) * ld;
-  __global float* c_row = c + get_global_id(0) * ld;
-  for (int col = 0; col < n; ++col) c_row[col] = 0.0f;
-  for (int k = 0; k < n; ++k) {
-    const float a_k = a_row[k];
-    __global const float* b_row = b + k * ld;
-    for (int col = 0; col < n; ++col) c_row[col] = mad(a_k, b_row[col], c_row[col]);
-  }
-}
-)CLC";
+/// Its text is probes/opencl/smoke_matmul.cl, embedded at build time (cmake/embed_text.cmake),
+/// the file Level Zero's SPIR-V is compiled from: one kernel for both.
+extern const char kSmokeMatmulSource[];
 
 }  // namespace gpudoctor::opencl

@@ -17,7 +17,7 @@
  *
  * The kernel: zeModuleCreate takes SPIR-V (magic 0x07230203) that names gpudoctor_sgemm;
  * zeKernelCreate knows that one name; a launch runs its arguments (n, ld, A, B, C) through
- * the same row-by-row loop as probes/level_zero/matmul.cl, once per work item. Commands are
+ * the same row-by-row loop as probes/opencl/smoke_matmul.cl, once per work item. Commands are
  * recorded in the command list and run when the queue executes it, as a GPU would. */
 #include <level_zero/ze_api.h>
 #include <level_zero/ze_ddi.h>
@@ -379,7 +379,7 @@ static ze_result_t fake_queue_destroy(ze_command_queue_handle_t q) {
   (void)q;
   return ZE_RESULT_SUCCESS;
 }
-/* One work item of the smoke kernel (probes/level_zero/matmul.cl), for each row. */
+/* One work item of the smoke kernel (probes/opencl/smoke_matmul.cl), for each row. */
 static void fake_run_matmul(const Command* c) {
   for (uint32_t row = 0; row < c->rows; ++row) {
     const float* a_row = c->a + (size_t)row * c->ld;
