@@ -46,12 +46,7 @@ void finish(SmokeResult& r, const smoke::MatmulRequest& req, const smoke::Matmul
   }
   const auto* data = static_cast<const float*>(result);
   const std::vector<float> c(data, data + layout.bytes / sizeof(float));
-  if (req.verify) {
-    smoke::record_verdict(r, in, smoke::unpad_matrix(c, req.n, layout.ld));
-  } else {
-    r.status = "unverified";
-  }
-  if (auto best = smoke::best_ms(timed.ms)) smoke::record_timing(r, *best);
+  smoke::record_output(r, req, in, c, layout.ld, timed);
 }
 
 }  // namespace
