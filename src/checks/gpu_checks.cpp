@@ -335,10 +335,15 @@ void check_nvidia_version_mismatch(const CheckSpec& self, const CheckInput& in,
   }
   bool files_say = kmod && lib_version && *kmod != *lib_version;
   if (!files_say && !nvml_says) return;
-  Finding f = make_finding(
-      self, Severity::fail,
-      "Driver/library version mismatch: the loaded kernel module and the userspace driver "
-      "differ (nvidia-smi: \"Failed to initialize NVML: Driver/library version mismatch\")");
+  // The title says what was read: the two versions, and nvidia-smi's words only where NVML said
+  // them (a kernel log or the files alone say nothing of nvidia-smi).
+  std::string title = "Driver/library version mismatch: the loaded kernel module";
+  if (kmod) title += " (" + *kmod + ")";
+  title += " and the userspace driver";
+  if (lib_version && files_say) title += " (" + *lib_version + ")";
+  title += " differ";
+  if (nvml_says) title += " (nvidia-smi: \"Failed to initialize NVML: Driver/library version mismatch\")";
+  Finding f = make_finding(self, Severity::fail, title);
   if (kmod) f.evidence.push_back("kernel module: " + *kmod);
   if (lib_version) f.evidence.push_back("userspace: " + lib_path + " (" + *lib_version + ")");
   if (nvml_says) f.evidence.push_back("nvmlInit_v2 returned 18 (NVML_ERROR_LIB_RM_VERSION_MISMATCH)");
