@@ -13,14 +13,15 @@ namespace gpudoctor {
 
 namespace {
 
-/// Which package brings this vendor's driver for the API, on Debian/Ubuntu.
-std::string driver_package(std::uint16_t vendor, bool vulkan) {
+/// Which package brings this vendor's driver for the API, on this distribution.
+std::string driver_package(const Snapshot& s, std::uint16_t vendor, bool vulkan) {
   switch (vendor) {
     case kPciVendorNvidia:
-      return vulkan ? "the NVIDIA driver's Vulkan ICD (Debian: nvidia-vulkan-icd; Ubuntu: "
-                      "libnvidia-gl-<version>)"
-                    : "the NVIDIA driver's OpenCL ICD (Debian: nvidia-opencl-icd; Ubuntu: "
-                      "libnvidia-compute-<version>)";
+      return vulkan ? "the NVIDIA driver's Vulkan ICD (" +
+                          nvidia_userspace_package(s, "nvidia-vulkan-icd", "libnvidia-gl") + ")"
+                    : "the NVIDIA driver's OpenCL ICD (" +
+                          nvidia_userspace_package(s, "nvidia-opencl-icd", "libnvidia-compute") +
+                          ")";
     case kPciVendorAmd:
       return vulkan ? "mesa-vulkan-drivers (RADV)" : "mesa-opencl-icd (rusticl) or ROCm's OpenCL";
     case kPciVendorIntel:
@@ -77,7 +78,7 @@ std::optional<std::uint16_t> gpu_vendor(const CheckInput& in) {
 
 /// What to install when an API has no driver at all: the GPU's own, else a CPU one.
 std::string missing_driver_package(const CheckInput& in, bool vulkan) {
-  if (auto vendor = gpu_vendor(in)) return driver_package(*vendor, vulkan);
+  if (auto vendor = gpu_vendor(in)) return driver_package(in.snap, *vendor, vulkan);
   return vulkan ? "mesa-vulkan-drivers (lavapipe, on the CPU)" : "pocl-opencl-icd (OpenCL on the CPU)";
 }
 
@@ -99,7 +100,7 @@ void software_only(const CheckSpec& self, const CheckInput& in, bool vulkan,
   for (const PciDevice* p : gpus) {
     f.evidence.push_back("GPU " + pci_label(*p) + " (driver " + p->driver.value_or("?") + ")");
   }
-  f.fix = "install " + driver_package(gpus.front()->vendor_id, vulkan) +
+  f.fix = "install " + driver_package(in.snap, gpus.front()->vendor_id, vulkan) +
           "; if it is installed, check that this user can open /dev/dri/renderD* (group render)";
   out.push_back(std::move(f));
 }
@@ -229,7 +230,7 @@ void software_only_from_files(const CheckSpec& self, const CheckInput& in, bool 
     f.evidence.push_back("GPU " + pci_label(*p) + " (driver " + p->driver.value_or("?") + ")");
   }
   auto radeon = vulkan ? radeon_fix(in, gpus) : std::nullopt;
-  f.fix = radeon ? *radeon : "install " + driver_package(gpus.front()->vendor_id, vulkan);
+  f.fix = radeon ? *radeon : "install " + driver_package(in.snap, gpus.front()->vendor_id, vulkan);
   out.push_back(std::move(f));
 }
 

@@ -76,6 +76,11 @@ std::optional<FrameworkCodeFit> framework_code_fit(const CheckInput& in, const P
                                                    const Version& cc);
 /// The NVIDIA driver's version: the loaded kernel module, else NVML's answer.
 std::optional<std::string> installed_driver_version(const Snapshot& s);
+/// The package of one part of the NVIDIA driver's userspace as this distribution names it:
+/// Debian's name (libcuda1), Ubuntu's per-branch name with the installed driver's branch
+/// (libnvidia-compute-550), both where the distribution is not known.
+std::string nvidia_userspace_package(const Snapshot& s, const std::string& debian,
+                                     const std::string& ubuntu_stem);
 
 /// Checks of what only one platform has: sysfs, kernel modules, ICD files, Vulkan manifests
 /// and CUDA/ROCm builds are Linux's; Rosetta, SIP and Metal are the Mac's.

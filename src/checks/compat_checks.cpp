@@ -13,6 +13,17 @@ std::optional<std::string> installed_driver_version(const Snapshot& s) {
   return std::nullopt;
 }
 
+std::string nvidia_userspace_package(const Snapshot& s, const std::string& debian,
+                                     const std::string& ubuntu_stem) {
+  const auto driver = installed_driver_version(s);
+  const std::string ubuntu =
+      ubuntu_stem + "-" + (driver ? driver->substr(0, driver->find('.')) : "<driver branch>");
+  const std::string id = s.host && s.host->os_id ? to_lower(*s.host->os_id) : "";
+  if (id == "ubuntu" || id == "pop" || id == "linuxmint") return ubuntu;
+  if (id == "debian") return debian;
+  return "Debian: " + debian + "; Ubuntu: " + ubuntu;
+}
+
 std::vector<GpuCapability> nvidia_capabilities(const CheckInput& in) {
   std::vector<GpuCapability> out;
   for (const auto& m : in.devices) {

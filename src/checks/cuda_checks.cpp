@@ -99,8 +99,9 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
               "https://www.nvidia.com/object/mac-driver-archive.html) that supports both the "
               "toolkit and the NVIDIA display driver";
     } else if (gpus > 0) {
-      f.fix = "install the NVIDIA driver's userspace libraries (libcuda1 / "
-              "libnvidia-compute-<version>) matching the kernel module";
+      f.fix = "install the NVIDIA driver's userspace libraries (" +
+              nvidia_userspace_package(in.snap, "libcuda1", "libnvidia-compute") +
+              ") of the kernel module's version";
     }
     out.push_back(std::move(f));
     return;
