@@ -173,6 +173,17 @@ HostAccess probe_access(const ProbeContext& ctx) {
   // (https://github.com/cncf-tags/container-device-interface/blob/main/SPEC.md); the OCI hook
   // directories of Podman and CRI-O (oci-hooks(5), https://github.com/containers/common).
   a.cdi_specs = runtime_files(root, {"/etc/cdi", "/var/run/cdi"}, {".yaml", ".yml", ".json"}, true);
+  // The device nodes each spec hands in, against this host's /dev (a spec written before the
+  // GPUs' nodes were renumbered names nodes that are gone).
+  if (a.dev_listed) {
+    for (auto& spec : a.cdi_specs) {
+      const auto text = root.read(spec.path, 4 << 20);
+      if (!text) continue;
+      for (const auto& node : cdi_spec_device_paths(*text)) {
+        if (!root.exists(node)) spec.missing_device_nodes.push_back(node);
+      }
+    }
+  }
   a.oci_hooks = runtime_files(
       root, {"/usr/share/containers/oci/hooks.d", "/etc/containers/oci/hooks.d"}, {".json"}, false);
   if (auto text = root.read("/proc/driver/nvidia/params")) {

@@ -75,6 +75,22 @@ std::vector<CheckSpec> machine_checks() {
        "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/"
        "install-guide.html",
        check_nvidia_container_toolkit, "", kOnlyLinux},
+      {"nvidia.cdi_spec_stale", "nvidia",
+       "Each CDI spec of kind nvidia.com/* in /etc/cdi and /var/run/cdi: the device nodes it "
+       "names (deviceNodes path/hostPath under /dev) against this host's /dev.",
+       "A container engine injects every node the spec names and refuses to start the container "
+       "when one is missing (\"failed to stat CDI host device\"); the spec is a snapshot, so "
+       "renumbered /dev/dri nodes or a changed GPU make it stale.",
+       "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html",
+       check_nvidia_cdi_spec_stale, "", kOnlyLinux},
+      {"nvidia.slurm_job_without_gpu", "nvidia",
+       "In a Slurm job (SLURM_JOB_ID): SLURM_JOB_GPUS, SLURM_STEP_GPUS, SLURM_GPUS_ON_NODE and "
+       "CUDA_VISIBLE_DEVICES, against the node's GPUs (gres.conf, the PCI bus) and cgroup.conf's "
+       "ConstrainDevices.",
+       "A job that did not request GPUs gets none: with ConstrainDevices=yes its cgroup denies "
+       "/dev/nvidia*, and nvidia-smi says it cannot communicate with the driver.",
+       "https://slurm.schedmd.com/gres.html",
+       check_nvidia_slurm_job_without_gpu, "", kOnlyLinux},
       {"nvidia.workload_access", "nvidia",
        "The account a GPU service's unit runs as (User=) against the owner, group and mode of "
        "/dev/nvidiactl and /dev/nvidia<N> (or the driver's DeviceFile parameters).",

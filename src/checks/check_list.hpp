@@ -18,6 +18,8 @@ bool open_module_leaves_out(const CheckInput& in, const std::string& pci_address
 void check_nvidia_module_not_loaded(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_device_nodes(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_container_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_cdi_spec_stale(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_nvidia_slurm_job_without_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_workload_access(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_version_mismatch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_stub_libcuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

@@ -64,6 +64,8 @@ const std::array kStageRows = {
     StageRow{"rocm.not_in_group", Stage::access, "amd"},
     StageRow{"rocm.kfd_permission", Stage::access, "amd"},
     StageRow{"nvidia.container_toolkit", Stage::access, "nvidia"},
+    StageRow{"nvidia.cdi_spec_stale", Stage::access, "nvidia"},
+    StageRow{"nvidia.slurm_job_without_gpu", Stage::access, "nvidia"},
     StageRow{"rocm.group_not_active", Stage::access, "amd"},
     StageRow{"rocm.visible_devices", Stage::access, "amd"},
     // The user-space driver.

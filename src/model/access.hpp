@@ -69,8 +69,12 @@ GPUDOCTOR_JSON(DeviceMount, mount_point, root, fs_type, source)
 struct RuntimeFile {
   std::string path;                     ///< "/etc/cdi/nvidia.yaml"
   std::optional<std::string> kind;      ///< a CDI spec's kind: "nvidia.com/gpu"
+  /// The device nodes a CDI spec hands to containers that this host's /dev does not have
+  /// (read only where /dev could be listed): each container asking for them fails with
+  /// "failed to stat CDI host device".
+  std::vector<std::string> missing_device_nodes;
 };
-GPUDOCTOR_JSON(RuntimeFile, path, kind)
+GPUDOCTOR_JSON(RuntimeFile, path, kind, missing_device_nodes)
 
 /// How the NVIDIA driver creates /dev/nvidia* (NVreg_DeviceFileUID/GID/Mode and
 /// NVreg_ModifyDeviceFiles, as /proc/driver/nvidia/params shows them).

@@ -137,6 +137,21 @@ struct DriverGpuTable {
 };
 GPUDOCTOR_JSON(DriverGpuTable, file, rows, gpus, error)
 
+/// A Slurm job this process runs in, and the node's Slurm configuration for GPUs
+/// (https://slurm.schedmd.com/gres.html: a job allocated GPUs gets SLURM_JOB_GPUS, a step
+/// SLURM_STEP_GPUS, and CUDA_VISIBLE_DEVICES; https://slurm.schedmd.com/cgroup.conf.html:
+/// ConstrainDevices=yes denies a job the devices it was not allocated).
+struct SlurmJob {
+  std::string job_id;                         ///< SLURM_JOB_ID
+  /// The first of SLURM_JOB_GPUS, SLURM_STEP_GPUS, SLURM_GPUS_ON_NODE that is set, as
+  /// "NAME=value"; null: the job was allocated no GPU as far as its environment says.
+  std::optional<std::string> gpus;
+  std::optional<std::string> gres_conf;       ///< "/etc/slurm/gres.conf" where it names a gpu
+  std::optional<bool> constrain_devices;      ///< cgroup.conf's ConstrainDevices; null: not read
+  std::optional<std::string> cgroup_conf;     ///< the cgroup.conf read
+};
+GPUDOCTOR_JSON(SlurmJob, job_id, gpus, gres_conf, constrain_devices, cgroup_conf)
+
 /// NVIDIA files and environment: kernel side, userspace driver libraries, toolkits.
 struct NvidiaSystem {
   NvidiaKernel kernel;
@@ -157,10 +172,11 @@ struct NvidiaSystem {
   std::optional<bool> dev_dxg;  ///< /dev/dxg (WSL 2's GPU paravirtualization); null when /dev
                                 ///< was not looked at
   std::optional<DriverGpuTable> driver_gpu_table;  ///< null: no supported-gpus.json found
+  std::optional<SlurmJob> slurm;  ///< null: not in a Slurm job (no SLURM_JOB_ID)
 };
 GPUDOCTOR_JSON(NvidiaSystem, kernel, libcuda, libnvidia_ml, toolkits, usr_local_cuda,
                nvcc_on_path, cuda_home, cuda_path, cuda_visible_devices, nvidia_visible_devices,
                ld_library_path, cuda_libraries, nvswitches, fabricmanager, dev_dxg,
-               driver_gpu_table)
+               driver_gpu_table, slurm)
 
 }  // namespace gpudoctor

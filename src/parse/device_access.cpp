@@ -1,5 +1,8 @@
 #include "parse/device_access.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 #include "text.hpp"
@@ -117,6 +120,33 @@ std::optional<std::string> cdi_spec_kind(std::string_view text) {
     if (!v.empty()) return v;
   }
   return std::nullopt;
+}
+
+std::vector<std::string> cdi_spec_device_paths(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while ((at = text.find("/dev/", at)) != std::string_view::npos) {
+    const std::size_t start = at;
+    std::size_t end = start;
+    while (end < text.size() && text[end] != '"' && text[end] != '\'' && text[end] != ',' &&
+           text[end] != '}' && text[end] != ']' && !std::isspace(static_cast<unsigned char>(text[end]))) {
+      ++end;
+    }
+    at = end;
+    // The key before the value: `path: /dev/x`, `"path": "/dev/x"`, `hostPath: …`.
+    std::size_t k = start;
+    while (k > 0 && (text[k - 1] == '"' || text[k - 1] == '\'' || text[k - 1] == ' ')) --k;
+    if (k == 0 || text[k - 1] != ':') continue;
+    --k;
+    while (k > 0 && (text[k - 1] == '"' || text[k - 1] == '\'' || text[k - 1] == ' ')) --k;
+    std::size_t key_end = k;
+    while (k > 0 && std::isalpha(static_cast<unsigned char>(text[k - 1]))) --k;
+    const std::string_view key = text.substr(k, key_end - k);
+    if (key != "path" && key != "hostPath") continue;
+    std::string value(text.substr(start, end - start));
+    if (std::find(out.begin(), out.end(), value) == out.end()) out.push_back(std::move(value));
+  }
+  return out;
 }
 
 std::optional<std::string> pci_address_of_by_path(std::string_view name) {

@@ -39,6 +39,10 @@ std::optional<NvidiaDeviceFileParams> parse_nvidia_device_file_params(std::strin
 /// A CDI spec's kind ("kind: nvidia.com/gpu" in YAML, "kind": "…" in JSON).
 std::optional<std::string> cdi_spec_kind(std::string_view text);
 
+/// The device files a CDI spec names: every `path` or `hostPath` value under /dev/ (a
+/// deviceNodes entry's; in YAML or JSON), in order, each once.
+std::vector<std::string> cdi_spec_device_paths(std::string_view text);
+
 /// The PCI address in a /dev/dri/by-path name: "pci-0000:03:00.0-render" → "0000:03:00.0".
 std::optional<std::string> pci_address_of_by_path(std::string_view name);
 

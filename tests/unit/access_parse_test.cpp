@@ -69,6 +69,24 @@ TEST(CdiSpecs, KindAtTheTopLevelOnly) {
   EXPECT_FALSE(cdi_spec_kind("devices:\n  - name: all\n    kind: nested\n"));
 }
 
+TEST(CdiSpecs, DeviceNodePathsInYamlAndJson) {
+  // nvidia-ctk's YAML: deviceNodes paths; a hook's path and a mount's hostPath are not /dev.
+  const char* yaml =
+      "kind: nvidia.com/gpu\ndevices:\n- name: \"0\"\n  containerEdits:\n    deviceNodes:\n"
+      "    - path: /dev/nvidia0\n    - path: /dev/dri/renderD129\n- name: all\n"
+      "  containerEdits:\n    deviceNodes:\n    - path: /dev/nvidia0\n"
+      "containerEdits:\n  hooks:\n  - path: /usr/bin/nvidia-cdi-hook\n  mounts:\n"
+      "  - hostPath: /usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03\n"
+      "    containerPath: /dev/shm-not-a-device-key\n";
+  EXPECT_EQ(cdi_spec_device_paths(yaml),
+            (std::vector<std::string>{"/dev/nvidia0", "/dev/dri/renderD129"}));
+  const char* json =
+      "{\"kind\":\"nvidia.com/gpu\",\"devices\":[{\"name\":\"0\",\"containerEdits\":"
+      "{\"deviceNodes\":[{\"path\":\"/dev/nvidia1\",\"hostPath\":\"/dev/nvidia1\"}]}}]}";
+  EXPECT_EQ(cdi_spec_device_paths(json), std::vector<std::string>{"/dev/nvidia1"});
+  EXPECT_TRUE(cdi_spec_device_paths("kind: nvidia.com/gpu\n").empty());
+}
+
 TEST(DriByPath, PciAddressOfTheLinkName) {
   EXPECT_EQ(pci_address_of_by_path("pci-0000:03:00.0-render"), "0000:03:00.0");
   EXPECT_EQ(pci_address_of_by_path("pci-0000:C1:00.0-card"), "0000:c1:00.0");
