@@ -139,6 +139,13 @@ void read_xpu_smi_health(PasteSink& sink) {
                          std::string(trim(cells->second.substr(colon + 2))), k);
     }
     if (facts.empty()) continue;  // a "Device ID" row of another table
+    // The command line above the table ("xpu-smi health -l", "$ xpu-smi health -d 0").
+    const std::size_t top = rows.front();
+    if (top > 0 && !sink.claimed(top - 1)) {
+      std::string_view cmd = trim(lines[top - 1].text);
+      if (starts_with(cmd, "$ ")) cmd = trim(cmd.substr(2));
+      if (starts_with(cmd, "xpu-smi health")) rows.push_back(top - 1);
+    }
     for (std::size_t r : rows) sink.claim(r, kFormat_xpu_smi_health);
     for (auto& [key, value, line] : facts) sink.fact(std::move(key), std::move(value), line);
     i = k - 1;
