@@ -106,8 +106,9 @@ Snapshot collect(const CollectRequest& request, const Environment& env) {
     if (probes[i].fold) probes[i].fold(snap, batch.take(groups[i]), ctx.live);
   }
 
-  // 5. The GPUs' live state: NVML's answers per GPU, and amdgpu's sysfs files (a few reads).
-  if (wanted(kBackendNvml) || wanted(kBackendRocm)) {
+  // 5. The GPUs' live state: NVML's answers per GPU, amdgpu's sysfs files (a few reads), and
+  // Level Zero Sysman's answers the Level Zero children brought.
+  if (wanted(kBackendNvml) || wanted(kBackendRocm) || wanted(kBackendLevelZero)) {
     snap.live_state = live::assemble(ctx, snap, wanted(kBackendRocm));
   }
   return snap;

@@ -269,6 +269,120 @@ struct LevelZeroComputeApi {
   }
 };
 
+// ---- Sysman (zes_api.h of the same loader; layouts checked in tests/unit/level_zero_abi_test.cpp) ----
+using zes_mem_handle_t = struct ZesMemOpaque*;
+using zes_temp_handle_t = struct ZesTempOpaque*;
+using zes_freq_handle_t = struct ZesFreqOpaque*;
+using zes_engine_handle_t = struct ZesEngineOpaque*;
+
+inline constexpr std::uint32_t kStypeZesEngineProperties = 0x5;   // ZES_STRUCTURE_TYPE_ENGINE_PROPERTIES
+inline constexpr std::uint32_t kStypeZesFreqProperties = 0x9;     // ZES_STRUCTURE_TYPE_FREQ_PROPERTIES
+inline constexpr std::uint32_t kStypeZesTempProperties = 0x14;    // ZES_STRUCTURE_TYPE_TEMP_PROPERTIES
+inline constexpr std::uint32_t kStypeZesFreqState = 0x1b;         // ZES_STRUCTURE_TYPE_FREQ_STATE
+inline constexpr std::uint32_t kStypeZesMemState = 0x1e;          // ZES_STRUCTURE_TYPE_MEM_STATE
+inline constexpr std::uint32_t kZesTempSensorsGlobal = 0;         // ZES_TEMP_SENSORS_GLOBAL
+inline constexpr std::uint32_t kZesTempSensorsGpu = 1;            // ZES_TEMP_SENSORS_GPU
+inline constexpr std::uint32_t kZesFreqDomainGpu = 0;             // ZES_FREQ_DOMAIN_GPU
+inline constexpr std::uint32_t kZesEngineGroupAll = 0;            // ZES_ENGINE_GROUP_ALL
+inline constexpr std::uint32_t kZesEngineGroupComputeAll = 1;     // ZES_ENGINE_GROUP_COMPUTE_ALL
+
+/// zes_mem_state_t
+struct ZesMemState {
+  std::uint32_t stype = kStypeZesMemState;
+  const void* next = nullptr;
+  std::uint32_t health = 0;
+  std::uint64_t free = 0;
+  std::uint64_t size = 0;
+};
+
+/// zes_temp_properties_t
+struct ZesTempProperties {
+  std::uint32_t stype = kStypeZesTempProperties;
+  void* next = nullptr;
+  std::uint32_t type = 0;
+  std::uint8_t on_subdevice = 0;
+  std::uint32_t subdevice_id = 0;
+  double max_temperature = 0;
+  std::uint8_t is_critical_temp_supported = 0;
+  std::uint8_t is_threshold1_supported = 0;
+  std::uint8_t is_threshold2_supported = 0;
+};
+
+/// zes_freq_properties_t
+struct ZesFreqProperties {
+  std::uint32_t stype = kStypeZesFreqProperties;
+  void* next = nullptr;
+  std::uint32_t type = 0;
+  std::uint8_t on_subdevice = 0;
+  std::uint32_t subdevice_id = 0;
+  std::uint8_t can_control = 0;
+  std::uint8_t is_throttle_event_supported = 0;
+  double min = 0;
+  double max = 0;
+};
+
+/// zes_freq_state_t
+struct ZesFreqState {
+  std::uint32_t stype = kStypeZesFreqState;
+  const void* next = nullptr;
+  double current_voltage = 0;
+  double request = 0;
+  double tdp = 0;
+  double efficient = 0;
+  double actual = 0;
+  std::uint32_t throttle_reasons = 0;
+};
+
+/// zes_engine_properties_t
+struct ZesEngineProperties {
+  std::uint32_t stype = kStypeZesEngineProperties;
+  void* next = nullptr;
+  std::uint32_t type = 0;
+  std::uint8_t on_subdevice = 0;
+  std::uint32_t subdevice_id = 0;
+};
+
+/// zes_engine_stats_t
+struct ZesEngineStats {
+  std::uint64_t active_time = 0;  ///< microseconds
+  std::uint64_t timestamp = 0;    ///< microseconds
+};
+
+/// The Sysman entry points of the loader, each optional (an old loader lacks some).
+struct LevelZeroSysmanApi {
+  ze_result_t (*enum_memory_modules)(ze_device_handle_t, std::uint32_t*, zes_mem_handle_t*) = nullptr;
+  ze_result_t (*memory_get_state)(zes_mem_handle_t, ZesMemState*) = nullptr;
+  ze_result_t (*enum_temperature_sensors)(ze_device_handle_t, std::uint32_t*,
+                                          zes_temp_handle_t*) = nullptr;
+  ze_result_t (*temperature_get_properties)(zes_temp_handle_t, ZesTempProperties*) = nullptr;
+  ze_result_t (*temperature_get_state)(zes_temp_handle_t, double*) = nullptr;
+  ze_result_t (*enum_frequency_domains)(ze_device_handle_t, std::uint32_t*,
+                                        zes_freq_handle_t*) = nullptr;
+  ze_result_t (*frequency_get_properties)(zes_freq_handle_t, ZesFreqProperties*) = nullptr;
+  ze_result_t (*frequency_get_state)(zes_freq_handle_t, ZesFreqState*) = nullptr;
+  ze_result_t (*enum_engine_groups)(ze_device_handle_t, std::uint32_t*,
+                                    zes_engine_handle_t*) = nullptr;
+  ze_result_t (*engine_get_properties)(zes_engine_handle_t, ZesEngineProperties*) = nullptr;
+  ze_result_t (*engine_get_activity)(zes_engine_handle_t, ZesEngineStats*) = nullptr;
+
+  static LevelZeroSysmanApi load(const DynamicLibrary& lib) {
+    LevelZeroSysmanApi api;
+    EntryPoints e(lib);
+    e.get(api.enum_memory_modules, "zesDeviceEnumMemoryModules");
+    e.get(api.memory_get_state, "zesMemoryGetState");
+    e.get(api.enum_temperature_sensors, "zesDeviceEnumTemperatureSensors");
+    e.get(api.temperature_get_properties, "zesTemperatureGetProperties");
+    e.get(api.temperature_get_state, "zesTemperatureGetState");
+    e.get(api.enum_frequency_domains, "zesDeviceEnumFrequencyDomains");
+    e.get(api.frequency_get_properties, "zesFrequencyGetProperties");
+    e.get(api.frequency_get_state, "zesFrequencyGetState");
+    e.get(api.enum_engine_groups, "zesDeviceEnumEngineGroups");
+    e.get(api.engine_get_properties, "zesEngineGetProperties");
+    e.get(api.engine_get_activity, "zesEngineGetActivity");
+    return api;
+  }
+};
+
 /// ze_result_t names of the values a loader or driver returns at init and enumeration (ze_api.h).
 inline std::optional<std::string> ze_result_name(ze_result_t rc) {
   switch (rc) {

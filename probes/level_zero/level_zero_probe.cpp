@@ -1,5 +1,7 @@
 #include "level_zero/level_zero_probe.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -212,6 +214,115 @@ JobReport report(ProbeStatus status, std::string detail, const LevelZeroInfo& in
   return JobReport{status, std::move(detail), Json(info)};
 }
 
+/// Sysman's handles of one kind on `dev` (count first, then the list), at most 64; a failed or
+/// implausible answer is said in `not_read` and gives none.
+template <typename Handle, typename Fn>
+std::vector<Handle> sysman_handles(Fn fn, ze_device_handle_t dev, const char* call,
+                                   LevelZeroSysman& s) {
+  std::uint32_t count = 0;
+  ze_result_t rc = fn(dev, &count, nullptr);
+  if (rc == kSuccess && count > 64) {
+    s.not_read.push_back(std::string(call) + " claims " + std::to_string(count) + " handles");
+    return {};
+  }
+  std::vector<Handle> out(count, nullptr);
+  if (rc == kSuccess && count > 0) rc = fn(dev, &count, out.data());
+  if (rc != kSuccess) {
+    s.not_read.push_back(failed_text(ze_error(call, rc)));
+    return {};
+  }
+  out.resize(std::min<std::size_t>(count, out.size()));
+  out.erase(std::remove(out.begin(), out.end(), nullptr), out.end());
+  return out;
+}
+
+/// A root device's live state through Sysman: memory, temperature, clock, engine activity.
+LevelZeroSysman read_sysman(const LevelZeroSysmanApi& api, ze_device_handle_t dev) {
+  LevelZeroSysman s;
+  if (api.enum_memory_modules && api.memory_get_state) {
+    std::uint64_t total = 0, free = 0;
+    bool any = false;
+    for (auto h : sysman_handles<zes_mem_handle_t>(api.enum_memory_modules, dev,
+                                                   "zesDeviceEnumMemoryModules", s)) {
+      ZesMemState st;
+      if (ze_result_t rc = api.memory_get_state(h, &st); rc != kSuccess) {
+        s.not_read.push_back(failed_text(ze_error("zesMemoryGetState", rc)));
+        continue;
+      }
+      if (st.free > st.size) continue;  // not believed
+      total += st.size;
+      free += st.free;
+      any = true;
+    }
+    if (any) {
+      s.memory_total_bytes = total;
+      s.memory_free_bytes = free;
+    }
+  } else {
+    s.not_read.push_back("memory: the loader has no zesMemoryGetState");
+  }
+  if (api.enum_temperature_sensors && api.temperature_get_state) {
+    std::optional<double> gpu, global;
+    for (auto h : sysman_handles<zes_temp_handle_t>(api.enum_temperature_sensors, dev,
+                                                    "zesDeviceEnumTemperatureSensors", s)) {
+      ZesTempProperties p;
+      if (api.temperature_get_properties && api.temperature_get_properties(h, &p) == kSuccess &&
+          p.type != kZesTempSensorsGpu && p.type != kZesTempSensorsGlobal) {
+        continue;  // memory, voltage regulator, … sensors
+      }
+      double t = 0;
+      if (ze_result_t rc = api.temperature_get_state(h, &t); rc != kSuccess) {
+        s.not_read.push_back(failed_text(ze_error("zesTemperatureGetState", rc)));
+        continue;
+      }
+      if (!(t > -50 && t < 200)) continue;  // not a temperature a GPU runs at
+      (p.type == kZesTempSensorsGpu ? gpu : global) = t;
+    }
+    if (auto t = gpu ? gpu : global) s.temperature_c = static_cast<int>(*t + 0.5);
+  }
+  if (api.enum_frequency_domains && api.frequency_get_state) {
+    for (auto h : sysman_handles<zes_freq_handle_t>(api.enum_frequency_domains, dev,
+                                                    "zesDeviceEnumFrequencyDomains", s)) {
+      ZesFreqProperties p;
+      const bool props =
+          api.frequency_get_properties && api.frequency_get_properties(h, &p) == kSuccess;
+      if (props && p.type != kZesFreqDomainGpu) continue;
+      if (props && p.max > 0 && p.max < 100000) s.clock_max_mhz = static_cast<std::uint32_t>(p.max);
+      ZesFreqState st;
+      if (ze_result_t rc = api.frequency_get_state(h, &st); rc != kSuccess) {
+        s.not_read.push_back(failed_text(ze_error("zesFrequencyGetState", rc)));
+      } else if (st.actual >= 0 && st.actual < 100000) {  // negative: not known (zes_api.h)
+        s.clock_mhz = static_cast<std::uint32_t>(st.actual);
+      }
+      break;  // the first GPU domain: a multi-tile device has one per tile
+    }
+  }
+  if (api.enum_engine_groups && api.engine_get_activity) {
+    zes_engine_handle_t pick = nullptr;
+    for (auto h : sysman_handles<zes_engine_handle_t>(api.enum_engine_groups, dev,
+                                                      "zesDeviceEnumEngineGroups", s)) {
+      ZesEngineProperties p;
+      if (!api.engine_get_properties || api.engine_get_properties(h, &p) != kSuccess) continue;
+      if (p.type == kZesEngineGroupAll) {
+        pick = h;
+        break;
+      }
+      if (p.type == kZesEngineGroupComputeAll && !pick) pick = h;
+    }
+    ZesEngineStats a, b;
+    if (pick && api.engine_get_activity(pick, &a) == kSuccess) {
+      ::usleep(50000);  // the busy share over 50 ms, as two counters of microseconds give it
+      if (api.engine_get_activity(pick, &b) == kSuccess && b.timestamp > a.timestamp &&
+          b.active_time >= a.active_time) {
+        const double share = static_cast<double>(b.active_time - a.active_time) /
+                             static_cast<double>(b.timestamp - a.timestamp);
+        if (share >= 0 && share <= 1.01) s.utilization_percent = std::min(100, static_cast<int>(share * 100 + 0.5));
+      }
+    }
+  }
+  return s;
+}
+
 /// The smoke matmul on every root device, in the order listed. Before each one the facts so far
 /// go to the parent, so that a driver that crashes or hangs in the kernel is known to have done
 /// it on that device (assemble()).
@@ -233,6 +344,9 @@ JobReport probe_in_child(const JobOptions& opt) {
   LevelZeroInfo info;
   // Only this driver: the child is a fork of its own, so the variable goes no further.
   if (opt.driver) ::setenv("ZE_ENABLE_ALT_DRIVERS", opt.driver->c_str(), 1);
+  // Sysman through the device handles zeInit gives (the live state, read_sysman): the variable
+  // must be set before zeInit. Where the caller set it already, theirs stands.
+  ::setenv("ZES_ENABLE_SYSMAN", "1", 0);
   std::string loaded;
   const std::optional<DynamicLibrary> lib = open_first(opt.libraries, &loaded, &info.load_errors);
   if (!lib) {
@@ -336,6 +450,10 @@ JobReport probe_in_child(const JobOptions& opt) {
     info.tiles.clear();
     return report(ProbeStatus::failed, "answered implausibly: " + summary(problems.implausible),
                   info);
+  }
+  if (const LevelZeroSysmanApi sysman = LevelZeroSysmanApi::load(*lib);
+      sysman.enum_memory_modules || sysman.enum_frequency_domains) {
+    for (const auto& [dev, index] : roots) info.devices[index].sysman = read_sysman(sysman, dev);
   }
   if (opt.smoke) run_smoke(*lib, drivers, roots, opt.driver.value_or(*info.library), info);
   std::string detail =

@@ -173,6 +173,32 @@ std::vector<LiveGpu> from_nvml(const NvmlInfo& nvml) {
   return out;
 }
 
+std::vector<LiveGpu> from_level_zero(const LevelZeroInfo& lz) {
+  std::vector<LiveGpu> out;
+  for (std::size_t i = 0; i < lz.devices.size(); ++i) {
+    const LevelZeroDevice& d = lz.devices[i];
+    if (!d.sysman) continue;
+    const LevelZeroSysman& s = *d.sysman;
+    LiveGpu g;
+    g.vendor = "intel";
+    g.source = "level-zero-sysman";
+    g.index = static_cast<int>(i);
+    g.name = d.name;
+    g.pci_bus_id = d.pci_bus_id;
+    g.memory_total_bytes = s.memory_total_bytes;
+    g.memory_free_bytes = s.memory_free_bytes;
+    if (s.memory_total_bytes && s.memory_free_bytes) {
+      g.memory_used_bytes = *s.memory_total_bytes - *s.memory_free_bytes;
+    }
+    g.utilization_gpu_percent = s.utilization_percent;
+    g.temperature_c = s.temperature_c;
+    g.clock_graphics_mhz = s.clock_mhz;
+    g.clock_graphics_max_mhz = s.clock_max_mhz;
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
 LiveState assemble(const ProbeContext& ctx, const Snapshot& snap, bool amd) {
   LiveState s;
   s.live = ctx.live;
@@ -199,6 +225,15 @@ LiveState assemble(const ProbeContext& ctx, const Snapshot& snap, bool amd) {
   }
   if (amd) {
     for (auto& g : read_amdgpu(ctx.root)) s.gpus.push_back(std::move(g));
+  }
+  if (snap.level_zero && ctx.live) {
+    const LevelZeroInfo& lz = *snap.level_zero;
+    for (auto& g : from_level_zero(lz)) s.gpus.push_back(std::move(g));
+    const bool any = std::any_of(lz.devices.begin(), lz.devices.end(),
+                                 [](const LevelZeroDevice& d) { return d.sysman.has_value(); });
+    if (!lz.devices.empty() && !any) {
+      s.not_examined.push_back("Level Zero Sysman: the loader has no zes* entry points");
+    }
   }
   return s;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The GPUs' live state (model/live.hpp): NVML's answers projected per GPU, and amdgpu's sysfs
 // files read through the probe's root (so a --sysroot tree shows what its files hold).
+#include "model/level_zero.hpp"
 #include "model/live.hpp"
 #include "model/nvml.hpp"
 #include "model/snapshot.hpp"
@@ -16,6 +17,10 @@ std::vector<LiveGpu> read_amdgpu(const Root& root);
 
 /// NVML's devices as live GPUs (no re-reading: the NVML child already asked).
 std::vector<LiveGpu> from_nvml(const NvmlInfo& nvml);
+
+/// Level Zero's root devices whose Sysman state the Level Zero children read (model/level_zero.hpp
+/// LevelZeroSysman), as live GPUs: memory, temperature, GPU clock and its maximum, engine busy.
+std::vector<LiveGpu> from_level_zero(const LevelZeroInfo& lz);
 
 /// The section: NVML's GPUs (when NVML answered) and amdgpu's (when `amd` is asked), and what
 /// was not examined and why.

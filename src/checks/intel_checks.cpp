@@ -247,32 +247,98 @@ void check_intel_render_access(const CheckSpec& self, const CheckInput& in,
   }
 }
 
+/// The Level Zero GPU drivers (libze_intel_gpu.so.1, libze_intel_gpu_legacy1.so.1) the Level Zero
+/// section found on the library path, or nullopt where it did not look: no section (a snapshot
+/// from before it), or ZE_ENABLE_ALT_DRIVERS set (the loader then takes that list, not its search).
+std::optional<std::vector<std::string>> intel_ze_gpu_drivers(const Snapshot& s) {
+  if (!s.level_zero || s.level_zero->alt_drivers) return std::nullopt;
+  std::vector<std::string> out;
+  for (const auto& lib : s.level_zero->driver_libraries) {
+    const std::string base = lib.substr(lib.rfind('/') + 1);
+    if (base.rfind("libze_intel_gpu", 0) == 0) out.push_back(lib);
+  }
+  return out;
+}
+
 void check_intel_compute_runtime(const CheckSpec& self, const CheckInput& in,
                                  std::vector<Finding>& out) {
   const auto gpus = intel_bound_gpus(in.snap);
-  if (gpus.empty() || !in.snap.opencl) return;
+  if (gpus.empty()) return;
   if (in.snap.origin == Origin::paste) return;  // a paste does not list the ICD directory
-  const auto frameworks = intel_xpu_frameworks(in.snap);
-  if (frameworks.empty()) return;
-  for (const auto& icd : in.snap.opencl->icds) {
-    if (to_lower(icd.library).find("igdrcl") != std::string::npos) return;
+  const Snapshot& s = in.snap;
+  // A Level Zero device the loader listed is the driver at work: nothing to say.
+  if (s.level_zero && !s.level_zero->devices.empty()) return;
+  bool icd = false;
+  bool nix = false;
+  std::vector<std::string> icds;
+  if (s.opencl) {
+    for (const auto& i : s.opencl->icds) {
+      icds.push_back(i.library);
+      if (to_lower(i.library).find("igdrcl") == std::string::npos) continue;
+      icd = true;
+      // NixOS: its level-zero loader finds drivers by its own runpath (/run/opengl-driver/lib),
+      // which the library path search does not model; the Level Zero half is not judged there.
+      nix = nix || i.library.rfind("/run/opengl-driver/", 0) == 0 ||
+            i.library.rfind("/nix/store/", 0) == 0;
+    }
   }
+  auto ze = intel_ze_gpu_drivers(s);
+  if (nix && ze && ze->empty()) ze.reset();
+  const bool ze_found = ze && !ze->empty();
+  const auto frameworks = intel_xpu_frameworks(s);
+  const std::string gpu_line =
+      "Intel GPU: " + pci_label(*gpus.front()) + ", driver " + *gpus.front()->driver;
+  const std::string icd_line =
+      s.opencl ? "OpenCL ICDs in " + s.opencl->vendors_dir + ": " +
+                     (icds.empty() ? std::string("none") : join(icds, ", ")) +
+                     (icd ? "" : " (no libigdrcl.so: Intel's compute runtime, intel-opencl-icd)")
+               : std::string("OpenCL ICDs: not recorded");
+  std::string ze_line;
+  if (!s.level_zero) {
+    ze_line = "the Level Zero GPU driver (libze_intel_gpu.so.1) was not examined: this snapshot "
+              "has no Level Zero section";
+  } else if (s.level_zero->alt_drivers) {
+    ze_line = "the Level Zero GPU driver was not looked for: ZE_ENABLE_ALT_DRIVERS=" +
+              *s.level_zero->alt_drivers + " chooses the loader's drivers";
+  } else if (nix && !ze_found) {
+    ze_line = "the Level Zero GPU driver was not looked for: NixOS's loader finds it through "
+              "/run/opengl-driver/lib, not the library path";
+  } else if (ze_found) {
+    ze_line = "Level Zero GPU driver: " + join(*ze, ", ");
+  } else {
+    ze_line = "Level Zero drivers on the library path: " +
+              (s.level_zero->driver_libraries.empty() ? std::string("none")
+                                                      : join(s.level_zero->driver_libraries, ", ")) +
+              " (no libze_intel_gpu.so.1: Intel's Level Zero GPU driver, libze-intel-gpu1, "
+              "formerly intel-level-zero-gpu)";
+  }
+  // The OpenCL half without the Level Zero half (compute-runtime#477, #832): SYCL, torch XPU,
+  // IPEX and llama.cpp's SYCL build run on Level Zero, so they see no GPU while clinfo does.
+  if (icd && ze && !ze_found) {
+    const bool fw = !frameworks.empty();
+    Finding f = make_finding(
+        self, fw ? Severity::fail : Severity::warn,
+        fw ? "Intel's Level Zero GPU driver is not installed (only its OpenCL driver is): " +
+                 join(frameworks, ", ") + " find no Intel GPU"
+           : "Intel's Level Zero GPU driver is not installed (only its OpenCL driver is): "
+             "sycl-ls lists the GPU through OpenCL only, and SYCL programs, torch XPU and "
+             "llama.cpp's SYCL build find no Level Zero GPU");
+    f.id = "intel.level_zero_missing";
+    f.evidence = {gpu_line, icd_line, ze_line};
+    f.fix = "install the Level Zero half of the compute runtime, the same release as "
+            "intel-opencl-icd: Ubuntu/Debian: sudo apt install libze-intel-gpu1 libze1 (older "
+            "releases: intel-level-zero-gpu level-zero); then sycl-ls lists a [level_zero:gpu] "
+            "device";
+    f.source = "https://github.com/intel/compute-runtime/issues/832";
+    out.push_back(std::move(f));
+    return;
+  }
+  if (frameworks.empty() || icd || ze_found) return;
   Finding f = make_finding(self, Severity::fail,
                            "Intel's GPU compute runtime is not installed: " +
                                join(frameworks, ", ") + " find no Intel GPU");
   f.id = "intel.compute_runtime_missing";
-  f.evidence.push_back("Intel GPU: " + pci_label(*gpus.front()) + ", driver " + *gpus.front()->driver);
-  f.evidence.push_back("OpenCL ICDs in " + in.snap.opencl->vendors_dir + ": " +
-                       (in.snap.opencl->icds.empty()
-                            ? std::string("none")
-                            : [&] {
-                                std::vector<std::string> l;
-                                for (const auto& i : in.snap.opencl->icds) l.push_back(i.library);
-                                return join(l, ", ");
-                              }()) +
-                       " (no libigdrcl.so: Intel's compute runtime, intel-opencl-icd)");
-  f.evidence.push_back("the Level Zero GPU driver (libze_intel_gpu.so.1) was not examined "
-                       "here; Intel ships it in the same compute-runtime release");
+  f.evidence = {gpu_line, icd_line, ze_line};
   f.fix = "install Intel's compute runtime for the GPU: Ubuntu/Debian: sudo apt install "
           "intel-opencl-icd libze-intel-gpu1 libze1 (older releases: intel-level-zero-gpu "
           "level-zero); then check with sycl-ls that a [level_zero:gpu] device is listed";

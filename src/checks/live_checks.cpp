@@ -95,6 +95,9 @@ void check_live_memory_held(const CheckSpec& self, const CheckInput& in,
     f.fix = g.vendor == "amd"
                 ? "find the holder (amdgpu_top, or `fuser -v /dev/dri/renderD*` and "
                   "/dev/kfd), stop it, or run on another GPU (HIP_VISIBLE_DEVICES)"
+            : g.vendor == "intel"
+                ? "find the holder (xpu-smi ps, or `fuser -v /dev/dri/renderD*`), stop it, or "
+                  "run on another GPU (ONEAPI_DEVICE_SELECTOR or ZE_AFFINITY_MASK)"
                 : "find the holder (nvidia-smi), stop it, or run on another GPU";
     out.push_back(std::move(f));
   }

@@ -20,6 +20,23 @@ struct LevelZeroError {
 };
 GPUDOCTOR_JSON(LevelZeroError, call, code, name)
 
+/// A root device's live state through Sysman (zes*, the loader's own entry points, with
+/// ZES_ENABLE_SYSMAN=1 set in the child before zeInit so the device handles serve both APIs;
+/// https://oneapi-src.github.io/level-zero-spec/level-zero/latest/sysman/PROG.html). A figure the
+/// driver did not give stays null; `not_read` says which calls failed.
+struct LevelZeroSysman {
+  std::optional<std::uint64_t> memory_total_bytes;  ///< zesMemoryGetState: sum of modules' size
+  std::optional<std::uint64_t> memory_free_bytes;   ///< and of their free bytes
+  std::optional<int> temperature_c;         ///< zesTemperatureGetState, the GPU (else global) sensor
+  std::optional<std::uint32_t> clock_mhz;   ///< zesFrequencyGetState's actual, GPU domain
+  std::optional<std::uint32_t> clock_max_mhz;  ///< zesFrequencyGetProperties' max, GPU domain
+  std::optional<int> utilization_percent;   ///< zesEngineGetActivity, engine group ALL (else
+                                            ///< COMPUTE_ALL), over two samples
+  std::vector<std::string> not_read;
+};
+GPUDOCTOR_JSON(LevelZeroSysman, memory_total_bytes, memory_free_bytes, temperature_c, clock_mhz,
+               clock_max_mhz, utilization_percent, not_read)
+
 /// One device (or sub-device: a tile) as zeDeviceGetProperties and its neighbours report it.
 struct LevelZeroDevice {
   std::size_t driver = 0;                  ///< index into LevelZeroInfo::drivers
@@ -46,12 +63,13 @@ struct LevelZeroDevice {
   std::optional<std::uint32_t> subdevice_id;  ///< a tile: its id on its device
   std::optional<std::size_t> parent;          ///< a tile: its device's index in `devices`
   std::size_t subdevices = 0;                 ///< a device: how many tiles it has (`tiles`)
+  std::optional<LevelZeroSysman> sysman;      ///< a root device: its live state (null: not read)
 };
 GPUDOCTOR_JSON(LevelZeroDevice, driver, name, type, vendor_id, device_id, uuid, flags,
                core_clock_mhz, max_mem_alloc_bytes, eu_count, slices, subslices_per_slice,
                eus_per_subslice, threads_per_eu, eu_simd_width, memory_bytes, memory_clock_mhz,
                memory_bus_width_bits, pci_bus_id, pci_gen, pci_width, subdevice_id, parent,
-               subdevices)
+               subdevices, sysman)
 
 /// One driver the loader took (zeDriverGet).
 struct LevelZeroDriver {

@@ -93,6 +93,7 @@ const std::vector<PasteReader>& paste_readers() {
       {"vulkaninfo", read_vulkaninfo},
       {"sycl-ls", read_sycl_ls},
       {"xpu-smi discovery", read_xpu_smi},
+      {"xpu-smi health", read_xpu_smi_health},
       {"ollama logs", read_ollama_log},
       {"llama.cpp/ggml start-up", read_ggml_log},
       {"ComfyUI start-up and system information", read_comfyui},

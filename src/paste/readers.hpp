@@ -64,6 +64,7 @@ void note_stated_conflicts(PasteSink& sink);
 void read_sycl_ls(PasteSink& sink);
 /// `xpu-smi discovery`: each device's cells as facts.
 void read_xpu_smi(PasteSink& sink);
+void read_xpu_smi_health(PasteSink& sink);
 /// Facts stated in free text on lines no other reader took: a torch build, the NVIDIA driver, a
 /// GPU's name, nvcc's release, the kernel. Runs last; fills only what is still unknown.
 void read_stated_facts(PasteSink& sink);

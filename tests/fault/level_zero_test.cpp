@@ -116,6 +116,41 @@ TEST(LevelZeroFake, ArcA770EnumeratedThroughTheRealLoader) {
   EXPECT_EQ(child->at("status"), "ok");
 }
 
+const Json* live_intel_gpu(const Json& snapshot) {
+  if (!snapshot.contains("live_state") || snapshot.at("live_state").is_null()) return nullptr;
+  for (const auto& g : snapshot.at("live_state").at("gpus")) {
+    if (g.value("source", "") == "level-zero-sysman") return &g;
+  }
+  return nullptr;
+}
+
+TEST(LevelZeroFake, SysmanLiveStateOfTheArc) {
+  SKIP_WITHOUT_LEVEL_ZERO();
+  // The fake's Sysman tables (zesGetDeviceProcAddrTable and its neighbours) through the real
+  // loader: 16 GiB with 6 in use, 61 C, 2000 of 2400 MHz, engines busy half the time.
+  LzRun q = query({alt({"arc"})});
+  ASSERT_EQ(q.r.exit_code, 0) << q.r.err;
+  const Json& sys = q.json.at("level_zero").at("devices").at(0).at("sysman");
+  ASSERT_TRUE(sys.is_object()) << q.json.at("level_zero").dump(2);
+  EXPECT_EQ(sys.at("memory_total_bytes"), 16ull << 30) << sys.dump(2);
+  EXPECT_EQ(sys.at("memory_free_bytes"), 10ull << 30);
+  EXPECT_EQ(sys.at("temperature_c"), 61);
+  EXPECT_EQ(sys.at("clock_mhz"), 2000);
+  EXPECT_EQ(sys.at("clock_max_mhz"), 2400);
+  EXPECT_EQ(sys.at("utilization_percent"), 50);
+  EXPECT_TRUE(sys.at("not_read").empty()) << sys.dump(2);
+  // The same figures in the vendor-neutral live state NVML and amdgpu's sysfs fill.
+  const Json* g = live_intel_gpu(q.json);
+  ASSERT_NE(g, nullptr) << q.json.value("live_state", Json()).dump(2);
+  EXPECT_EQ(g->at("vendor"), "intel");
+  EXPECT_EQ(g->at("name"), "Intel(R) Arc(TM) A770 Graphics");
+  EXPECT_EQ(g->at("pci_bus_id"), "0000:03:00.0");
+  EXPECT_EQ(g->at("memory_used_bytes"), 6ull << 30);
+  EXPECT_EQ(g->at("temperature_c"), 61);
+  EXPECT_EQ(g->at("clock_graphics_mhz"), 2000);
+  EXPECT_EQ(g->at("utilization_gpu_percent"), 50);
+}
+
 TEST(LevelZeroFake, FoundByTheLoadersOwnSearchOnTheLibraryPath) {
   SKIP_WITHOUT_LEVEL_ZERO();
   // No ZE_ENABLE_ALT_DRIVERS: gpudoctor finds libze_intel_gpu.so.1 on LD_LIBRARY_PATH as the

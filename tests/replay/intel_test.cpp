@@ -3,12 +3,15 @@
 // guard against regressions); docs/intel.md reports their rate apart.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
 #include "checks/intel_identity.hpp"
 #include "checks/readiness.hpp"
 #include "json.hpp"
+#include "paste/read_pasted.hpp"
 #include "test_support.hpp"
 
 namespace gpudoctor {
@@ -185,11 +188,22 @@ TEST(IntelMachines, HoldoutHealthyB580OnXe) {
   EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
 }
 
-TEST(IntelMachines, LevelZeroMissingIsNotSeenWithoutTheLevelZeroSection) {
-  // intel/compute-runtime#477: the cause is the Level Zero driver, which only the Level Zero
-  // backend reads. Nothing here may claim a wrong cause in the meantime.
+TEST(IntelMachines, LevelZeroDriverMissingBesideTheOpenClIcd) {
+  // intel/compute-runtime#477: intel-opencl-icd installed, no libze_intel_gpu.so.1 on the library
+  // path (the Level Zero section's driver_libraries). No XPU framework: a warning, and it is the
+  // only problem claimed.
   auto r = on_machine("intel-xeonw-igpu-no-level-zero");
-  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+  EXPECT_EQ(severity_of(r.findings, "intel.level_zero_missing"), "warn") << r.findings.dump(2);
+  EXPECT_EQ(problems(r.findings).size(), 1u) << r.findings.dump(2);
+}
+
+TEST(IntelMachines, LevelZeroDriverBesideTheIcdIsNotMissing) {
+  // The same kind of tree with the driver on the library path (the thread shows it installed).
+  for (const char* tree : {"intel-arc-a770-ssh-not-in-render", "intel-max1550-ipex-not-in-render"}) {
+    auto r = on_machine(tree, {"VIRTUAL_ENV=/home/gta/py311"});
+    EXPECT_EQ(severity_of(r.findings, "intel.level_zero_missing"), "") << tree << r.findings.dump(2);
+    EXPECT_EQ(severity_of(r.findings, "intel.compute_runtime_missing"), "") << tree;
+  }
 }
 
 TEST(IntelPastes, SyclLsWithoutLevelZero) {
@@ -235,6 +249,42 @@ TEST(IntelPastes, XpuSmiDiscoveryIsRead) {
   ASSERT_FALSE(j.is_discarded());
   EXPECT_NE(r.out.find("xpu-smi"), std::string::npos);
   EXPECT_TRUE(problems(j["findings"]).empty()) << j["findings"].dump(2);
+}
+
+TEST(IntelPastes, XpuSmiHealthIsRead) {
+  // intel/xpumanager's smi_user_guide.md: `xpu-smi health -l` of one healthy device.
+  const std::string path = test::fixture_path("pastes/intel/xpumanager-smi-guide-health-healthy.txt");
+  auto r = test::run_gpudoctor({"check", "--json", "--from", path});
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // recognised (an unrecognised paste exits 2), nothing wrong
+  const Json j = Json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_TRUE(problems(j["findings"]).empty()) << j["findings"].dump(2);
+  // Every component's status is a fact of device 0; the table is the health reader's.
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto reading = read_pasted(text);
+  std::map<std::string, std::string> facts;
+  for (const auto& f : reading.facts) facts[f.key] = f.value;
+  EXPECT_EQ(facts["xpu-smi.0.health.GPU Core Temperature.Status"], "Ok");
+  EXPECT_EQ(facts["xpu-smi.0.health.GPU Core Temperature.Throttle Threshold"], "105 Celsius Degree");
+  EXPECT_EQ(facts["xpu-smi.0.health.GPU Memory.Description"], "All memory channels are healthy.");
+  EXPECT_EQ(facts["xpu-smi.0.health.GPU Frequency.Status"], "OK");
+  EXPECT_EQ(facts.count("xpu-smi.0.Device Information"), 0u);  // not read as discovery
+  EXPECT_TRUE(reading.unrecognised.empty());
+}
+
+TEST(IntelPastes, XpuSmiDiscoveryTableIsNotHealth) {
+  // The discovery table's "| Device ID | Device Information |" header is not a health device row.
+  const auto reading = read_pasted(
+      "+-----------+----------------------------------------------+\n"
+      "| Device ID | Device Information                           |\n"
+      "+-----------+----------------------------------------------+\n"
+      "| 0         | Device Name: Intel(R) Graphics [0x020a]      |\n"
+      "+-----------+----------------------------------------------+\n");
+  for (const auto& f : reading.facts) {
+    EXPECT_EQ(f.key.find(".health."), std::string::npos) << f.key;
+  }
+  EXPECT_FALSE(reading.facts.empty());
 }
 
 TEST(IntelPastes, HoldoutSyclLsOpenClGpuOnly) {
@@ -418,10 +468,13 @@ TEST(IntelMachines2, Gen9NeedsLegacy1) {
   EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
 }
 
-TEST(IntelMachines2, RocketLakeWithoutLevelZeroDriverClaimsNoWrongCause) {
-  // compute-runtime#832: only the Level Zero section can see the missing libze_intel_gpu.
+TEST(IntelMachines2, RocketLakeWithoutLevelZeroDriver) {
+  // compute-runtime#832: the Level Zero section finds no libze_intel_gpu.so.1 beside
+  // intel-opencl-icd; the finding names the package the thread's fix installed.
   auto r = on_machine("intel-rkl-11700k-no-libze-intel-gpu");
-  EXPECT_TRUE(problems(r.findings).empty()) << r.findings.dump(2);
+  EXPECT_EQ(severity_of(r.findings, "intel.level_zero_missing"), "warn") << r.findings.dump(2);
+  EXPECT_NE(r.findings.dump().find("libze-intel-gpu1"), std::string::npos);
+  EXPECT_EQ(problems(r.findings).size(), 1u) << r.findings.dump(2);
 }
 
 TEST(IntelMachines2, HealthyMax1100) {

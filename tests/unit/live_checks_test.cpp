@@ -219,6 +219,40 @@ TEST(LiveAmdgpu, ReadsTheFixtureTree) {
   // card0-DP-1 is a connector, and card1 is bound to another driver: neither is read.
 }
 
+TEST(LiveLevelZero, SysmanFiguresAsLiveGpusAndAbsentOnesStayAbsent) {
+  LevelZeroInfo lz;
+  LevelZeroDevice read;
+  read.name = "Intel(R) Arc(TM) A770 Graphics";
+  read.pci_bus_id = "0000:03:00.0";
+  read.sysman = LevelZeroSysman{};
+  read.sysman->memory_total_bytes = 16ull << 30;
+  read.sysman->memory_free_bytes = 10ull << 30;
+  read.sysman->temperature_c = 61;
+  LevelZeroDevice unread;  // Sysman not read at all: no live GPU
+  unread.name = "Intel(R) UHD Graphics 770";
+  lz.devices = {read, unread};
+  const auto gpus = live::from_level_zero(lz);
+  ASSERT_EQ(gpus.size(), 1u);
+  EXPECT_EQ(gpus[0].vendor, "intel");
+  EXPECT_EQ(gpus[0].source, "level-zero-sysman");
+  EXPECT_EQ(gpus[0].memory_used_bytes, std::optional<std::uint64_t>(6ull << 30));
+  EXPECT_EQ(gpus[0].temperature_c, std::optional<int>(61));
+  EXPECT_FALSE(gpus[0].clock_graphics_mhz);        // not given: absent, not 0
+  EXPECT_FALSE(gpus[0].utilization_gpu_percent);
+}
+
+TEST(LiveMemoryHeld, IntelNearlyFullNamesIntelsTools) {
+  LiveGpu g;
+  g.vendor = "intel";
+  g.source = "level-zero-sysman";
+  g.name = "Intel(R) Arc(TM) A770 Graphics";
+  g.memory_total_bytes = 16ull << 30;
+  g.memory_used_bytes = 15ull << 30;  // 94%, no process list
+  const auto found = with_id(checks_of(live_snapshot(g)), "live.memory_held");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].fix->find("xpu-smi ps"), std::string::npos) << *found[0].fix;
+}
+
 TEST(LiveText, EveryLineFitsIn80ColumnsAndAbsentFiguresAreNotShown) {
   LiveGpu g = nvidia_gpu();
   g.processes->push_back(LiveProcess{

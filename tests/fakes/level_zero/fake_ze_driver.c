@@ -420,6 +420,98 @@ static ze_result_t fake_queue_synchronize(ze_command_queue_handle_t q, uint64_t 
   return ZE_RESULT_SUCCESS;
 }
 
+/* ---- Sysman (zes_ddi.h): the root device's live state, fixed figures the tests assert ----
+ * arc: 16 GiB of which 6 GiB in use, 61 C, 2000 of 2400 MHz, the engines busy half the time
+ * (each zesEngineGetActivity advances the clock by 50 ms and the busy time by 25 ms);
+ * max: 128 GiB of which 1 GiB in use, 44 C, 1600 of 1600 MHz, idle. Other modes: no Sysman
+ * (the empty tables below: the loader answers ZE_RESULT_ERROR_UNINITIALIZED). */
+#if defined(FAKE_ZE_ARC) || defined(FAKE_ZE_MAX)
+static int g_mem, g_temp, g_freq, g_engine;
+static uint64_t g_engine_reads;
+#if defined(FAKE_ZE_MAX)
+#define FAKE_ZES_MEM_SIZE (128ull << 30)
+#define FAKE_ZES_MEM_USED (1ull << 30)
+#define FAKE_ZES_TEMP 44.0
+#define FAKE_ZES_FREQ 1600.0
+#define FAKE_ZES_FREQ_MAX 1600.0
+#define FAKE_ZES_BUSY_US 0u
+#else
+#define FAKE_ZES_MEM_SIZE (16ull << 30)
+#define FAKE_ZES_MEM_USED (6ull << 30)
+#define FAKE_ZES_TEMP 61.0
+#define FAKE_ZES_FREQ 2000.0
+#define FAKE_ZES_FREQ_MAX 2400.0
+#define FAKE_ZES_BUSY_US 25000u
+#endif
+
+/* One handle of each kind, on the root device only. */
+#define FAKE_ZES_ENUM(name, handle_t, object)                                          \
+  static ze_result_t name(zes_device_handle_t d, uint32_t* count, handle_t* out) {     \
+    if (count == NULL) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;                    \
+    if (d != (zes_device_handle_t)&g_device) {                                         \
+      *count = 0;                                                                      \
+      return ZE_RESULT_SUCCESS;                                                        \
+    }                                                                                  \
+    if (out != NULL && *count >= 1) out[0] = (handle_t)&object;                        \
+    *count = 1;                                                                        \
+    return ZE_RESULT_SUCCESS;                                                          \
+  }
+FAKE_ZES_ENUM(fake_zes_enum_mem, zes_mem_handle_t, g_mem)
+FAKE_ZES_ENUM(fake_zes_enum_temp, zes_temp_handle_t, g_temp)
+FAKE_ZES_ENUM(fake_zes_enum_freq, zes_freq_handle_t, g_freq)
+FAKE_ZES_ENUM(fake_zes_enum_engine, zes_engine_handle_t, g_engine)
+
+static ze_result_t fake_zes_mem_state(zes_mem_handle_t h, zes_mem_state_t* s) {
+  if (h != (zes_mem_handle_t)&g_mem || s == NULL) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  s->health = ZES_MEM_HEALTH_OK;
+  s->size = FAKE_ZES_MEM_SIZE;
+  s->free = FAKE_ZES_MEM_SIZE - FAKE_ZES_MEM_USED;
+  return ZE_RESULT_SUCCESS;
+}
+static ze_result_t fake_zes_temp_properties(zes_temp_handle_t h, zes_temp_properties_t* p) {
+  if (h != (zes_temp_handle_t)&g_temp || p == NULL) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  p->type = ZES_TEMP_SENSORS_GPU;
+  p->onSubdevice = 0;
+  p->maxTemperature = 105.0;
+  return ZE_RESULT_SUCCESS;
+}
+static ze_result_t fake_zes_temp_state(zes_temp_handle_t h, double* t) {
+  if (h != (zes_temp_handle_t)&g_temp || t == NULL) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  *t = FAKE_ZES_TEMP;
+  return ZE_RESULT_SUCCESS;
+}
+static ze_result_t fake_zes_freq_properties(zes_freq_handle_t h, zes_freq_properties_t* p) {
+  if (h != (zes_freq_handle_t)&g_freq || p == NULL) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  p->type = ZES_FREQ_DOMAIN_GPU;
+  p->min = 300.0;
+  p->max = FAKE_ZES_FREQ_MAX;
+  return ZE_RESULT_SUCCESS;
+}
+static ze_result_t fake_zes_freq_state(zes_freq_handle_t h, zes_freq_state_t* s) {
+  if (h != (zes_freq_handle_t)&g_freq || s == NULL) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  s->currentVoltage = -1.0;
+  s->request = FAKE_ZES_FREQ;
+  s->tdp = FAKE_ZES_FREQ_MAX;
+  s->efficient = 300.0;
+  s->actual = FAKE_ZES_FREQ;
+  s->throttleReasons = 0;
+  return ZE_RESULT_SUCCESS;
+}
+static ze_result_t fake_zes_engine_properties(zes_engine_handle_t h, zes_engine_properties_t* p) {
+  if (h != (zes_engine_handle_t)&g_engine || p == NULL) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  p->type = ZES_ENGINE_GROUP_ALL;
+  p->onSubdevice = 0;
+  return ZE_RESULT_SUCCESS;
+}
+static ze_result_t fake_zes_engine_activity(zes_engine_handle_t h, zes_engine_stats_t* s) {
+  if (h != (zes_engine_handle_t)&g_engine || s == NULL) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  ++g_engine_reads;
+  s->timestamp = 1000000u + g_engine_reads * 50000u;
+  s->activeTime = g_engine_reads * FAKE_ZES_BUSY_US;
+  return ZE_RESULT_SUCCESS;
+}
+#endif
+
 /* ---- the tables the loader asks for ---- */
 
 #define FAKE_TABLE(getter, type)                                          \
@@ -495,17 +587,36 @@ FAKE_TABLE(zetGetMetricQueryProcAddrTable, zet_metric_query_dditable_t)
 FAKE_TABLE(zetGetTracerExpProcAddrTable, zet_tracer_exp_dditable_t)
 FAKE_TABLE(zetGetDebugProcAddrTable, zet_debug_dditable_t)
 FAKE_TABLE(zesGetDriverProcAddrTable, zes_driver_dditable_t)
+#if defined(FAKE_ZE_ARC) || defined(FAKE_ZE_MAX)
+FAKE_FILLED_TABLE(zesGetDeviceProcAddrTable, zes_device_dditable_t,
+                  (table->pfnEnumMemoryModules = fake_zes_enum_mem,
+                   table->pfnEnumTemperatureSensors = fake_zes_enum_temp,
+                   table->pfnEnumFrequencyDomains = fake_zes_enum_freq,
+                   table->pfnEnumEngineGroups = fake_zes_enum_engine))
+FAKE_FILLED_TABLE(zesGetFrequencyProcAddrTable, zes_frequency_dditable_t,
+                  (table->pfnGetProperties = fake_zes_freq_properties,
+                   table->pfnGetState = fake_zes_freq_state))
+FAKE_FILLED_TABLE(zesGetEngineProcAddrTable, zes_engine_dditable_t,
+                  (table->pfnGetProperties = fake_zes_engine_properties,
+                   table->pfnGetActivity = fake_zes_engine_activity))
+FAKE_FILLED_TABLE(zesGetMemoryProcAddrTable, zes_memory_dditable_t,
+                  table->pfnGetState = fake_zes_mem_state)
+FAKE_FILLED_TABLE(zesGetTemperatureProcAddrTable, zes_temperature_dditable_t,
+                  (table->pfnGetProperties = fake_zes_temp_properties,
+                   table->pfnGetState = fake_zes_temp_state))
+#else
 FAKE_TABLE(zesGetDeviceProcAddrTable, zes_device_dditable_t)
+FAKE_TABLE(zesGetFrequencyProcAddrTable, zes_frequency_dditable_t)
+FAKE_TABLE(zesGetEngineProcAddrTable, zes_engine_dditable_t)
+FAKE_TABLE(zesGetMemoryProcAddrTable, zes_memory_dditable_t)
+FAKE_TABLE(zesGetTemperatureProcAddrTable, zes_temperature_dditable_t)
+#endif
 FAKE_TABLE(zesGetSchedulerProcAddrTable, zes_scheduler_dditable_t)
 FAKE_TABLE(zesGetPerformanceFactorProcAddrTable, zes_performance_factor_dditable_t)
 FAKE_TABLE(zesGetPowerProcAddrTable, zes_power_dditable_t)
-FAKE_TABLE(zesGetFrequencyProcAddrTable, zes_frequency_dditable_t)
-FAKE_TABLE(zesGetEngineProcAddrTable, zes_engine_dditable_t)
 FAKE_TABLE(zesGetStandbyProcAddrTable, zes_standby_dditable_t)
 FAKE_TABLE(zesGetFirmwareProcAddrTable, zes_firmware_dditable_t)
-FAKE_TABLE(zesGetMemoryProcAddrTable, zes_memory_dditable_t)
 FAKE_TABLE(zesGetFabricPortProcAddrTable, zes_fabric_port_dditable_t)
-FAKE_TABLE(zesGetTemperatureProcAddrTable, zes_temperature_dditable_t)
 FAKE_TABLE(zesGetPsuProcAddrTable, zes_psu_dditable_t)
 FAKE_TABLE(zesGetFanProcAddrTable, zes_fan_dditable_t)
 FAKE_TABLE(zesGetLedProcAddrTable, zes_led_dditable_t)
