@@ -36,6 +36,11 @@ constexpr std::array<std::string_view, 30> kStatedGpuWords = {
 constexpr std::array<std::string_view, 4> kStatedNotFailures = {
     "could not collect", "no errors reported", "errors: 0", "error: 0"};
 
+/// Out-of-memory wordings (torch's OutOfMemoryError, "out of memory", ComfyUI's "Allocation on
+/// device"). Lower case.
+constexpr std::array<std::string_view, 3> kStatedOutOfMemory = {"out of memory", "outofmemory",
+                                                                 "allocation on device"};
+
 template <std::size_t N>
 bool stated_holds_any(std::string_view l, const std::array<std::string_view, N>& words) {
   for (std::string_view w : words) {
@@ -63,6 +68,8 @@ void read_stated_failures(PasteSink& sink) {
     if (!open_line(i)) continue;
     const std::string_view t = trim(lines[i].text);
     if (t.size() < 6 || t.size() > 2000) continue;
+    // A markdown heading ("## Error Details") names a section, it states nothing.
+    if (t.front() == '#') continue;
     const std::string l = to_lower(t);
     if (stated_holds_any(l, kStatedNotFailures)) continue;
     const bool fallback = stated_cpu_fallback(l);
@@ -77,6 +84,16 @@ void read_stated_failures(PasteSink& sink) {
       gpu = stated_holds_any(to_lower(n), kStatedGpuWords);
     }
     if (!gpu) continue;
+    // Memory that ran out is a workload larger than the GPU, on a stack that works: not a
+    // failure of the stack (the message entries say it as a note where they know the wording).
+    bool memory = stated_holds_any(l, kStatedOutOfMemory);
+    for (std::size_t k = i + 1, seen = 0; !memory && k < lines.size() && seen < 2; ++k) {
+      const std::string_view n = trim(lines[k].text);
+      if (n.empty() || lines[k].fence) continue;
+      ++seen;
+      memory = stated_holds_any(to_lower(n), kStatedOutOfMemory);
+    }
+    if (memory) continue;
     sink.symptom("stated.failure", "paste", i);
     sink.claim(i, kFormat_stated_failures);
   }
