@@ -137,7 +137,7 @@ std::vector<CheckSpec> runtime_checks() {
        "python.tensorflow_arch, python.cupy_arch, python.unsupported_wheel, "
        "python.triton_gpu_too_old, nvidia.container_toolkit, python.torchvision_cuda, "
        "gpu.firmware_missing, python.ipex_torch, python.ipex_runtime, cudnn.load_failed, "
-       "python.torch_windows_dll, cuda.error_code, gpu.level_zero_error, ggml.cpu_only_build, "
+       "python.torch_windows_dll, cuda.error_code, vulkan.error_code, opencl.error_code, gpu.level_zero_error, ggml.cpu_only_build, "
        "nvidia.xid, python.bitsandbytes, "
        "intel.level_zero_missing, python.torch_xpu_init, python.torch_no_xpu, amdgpu.gpu_reset, "
        "macos.mps_memory, metal.tensorflow_device", "any",

@@ -146,6 +146,8 @@ const std::array kStageRows = {
     StageRow{"vulkan*", kNoStage},
     StageRow{"compat.newer_than_tables", kNoStage},
     StageRow{"cuda.error_code", kNoStage},
+    StageRow{"vulkan.error_code", kNoStage},
+    StageRow{"opencl.error_code", kNoStage},
     StageRow{"paste.conflicting_values", kNoStage},
     StageRow{"cuda.toolkit_mismatch", kNoStage},
     StageRow{"symptom*", kNoStage},

@@ -17,6 +17,7 @@ struct StatedSymptom {
   std::string_view symptom;
   std::string_view says;  ///< "torch says CUDA is not available"
   std::string_view area;  ///< where its missing cause would show
+  Severity severity = Severity::fail;
 };
 constexpr StatedSymptom kStated[] = {
     {"torch.cuda_unavailable", "torch says CUDA is not available (torch.cuda.is_available() is False)",
@@ -25,6 +26,9 @@ constexpr StatedSymptom kStated[] = {
     {"jax.cpu_fallback", "JAX fell back to the CPU", "python"},
     {"jax.cpu_devices_only", "JAX lists only CPU devices", "python"},
     {"ollama.no_gpu", "ollama found no compatible GPU and runs on the CPU", "ollama"},
+    // An error line of the GPU stack no entry knows (src/paste/stated_failure_reader.cpp): what
+    // failed is not known, so a warning, never silence.
+    {"stated.failure", "the paste states a failure of the GPU stack", "python", Severity::warn},
 };
 
 /// What was read about each stage a framework needs before it can use a GPU, and what was not.
@@ -51,6 +55,12 @@ std::vector<std::string> stages_read(const Snapshot& s) {
 /// available: False" on a laptop without a GPU, or on any Mac, is the healthy answer.
 bool gpu_expected(const Snapshot& s, const Symptom& symptom) {
   if (symptom.text.find("GPU may be present") != std::string::npos) return true;
+  if (symptom.id == "stated.failure") {
+    // The paste says it failed; a message entry that read another line of it (an out-of-memory
+    // note, a code's meaning) has already said what the failure is.
+    return std::none_of(s.symptoms.begin(), s.symptoms.end(),
+                        [](const Symptom& x) { return x.id != "stated.failure"; });
+  }
   if (symptom.id == "torch.cuda_unavailable" && on_macos(s)) return false;
   if (symptom.id == "torch.mps_unavailable") return on_macos(s);
   if ((s.nvml && (!s.nvml->devices.empty() || s.nvml->driver_version)) ||
@@ -89,8 +99,9 @@ void check_stated_symptoms(const CheckSpec& self, const CheckInput& in, std::vec
     const auto it = std::find_if(in.snap.symptoms.begin(), in.snap.symptoms.end(),
                                  [&](const Symptom& x) { return x.id == stated.symptom; });
     if (it == in.snap.symptoms.end() || !gpu_expected(in.snap, *it)) continue;
-    Finding f = make_finding(self, Severity::fail,
-                             std::string(stated.says) + ", and nothing read here says why");
+    std::string says(stated.says);
+    if (it->id == "stated.failure") says += " (\"" + it->text.substr(0, 160) + "\")";
+    Finding f = make_finding(self, stated.severity, says + ", and nothing read here says why");
     f.area = std::string(stated.area);
     // The symptom's own line is quoted from the paste (messages_behind in read_pasted.cpp).
     for (auto& stage : stages_read(in.snap)) f.evidence.push_back(std::move(stage));

@@ -204,8 +204,15 @@ void plain_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Fin
     const bool by_code = code_id != x->values.end() && !code_id->second.empty();
     const std::string id = by_code ? code_id->second : r.id;
     const std::string severity = by_code ? x->values.at("code_severity") : r.severity;
-    if (reported(out, id)) continue;
-    Finding f = from_symptom(self, id, severity_named(severity), fill_template(r.title, x->values), *x);
+    // Reported already: the message adds nothing, unless the report is only a note (a pasted
+    // loader line read as "no driver manifest", info) and the message states the failure.
+    const Severity said = severity_named(severity);
+    const auto before = std::find_if(out.begin(), out.end(), [&](const Finding& g) { return g.id == id; });
+    if (before != out.end()) {
+      if (before->severity >= said || before->severity > Severity::info) continue;
+      out.erase(before);
+    }
+    Finding f = from_symptom(self, id, said, fill_template(r.title, x->values), *x);
     if (r.area) f.area = *r.area;
     f.fix = fill_template(r.fix, x->values);
     if (r.source) {

@@ -1,6 +1,8 @@
 // data/messages/*.json into a MessageTable, with data/compat's rules: every entry has a source
 // URL and a real example with its thread's URL, its patterns compile, the captures its templates
 // and examples use exist, ids are unique. A bad entry names itself and the rest still load.
+#include <cctype>
+#include <map>
 #include <set>
 
 #include "json_dom.hpp"
@@ -15,7 +17,8 @@ namespace {
 // The paste parts a message can count for: read_messages' lines, the kernel reader's dmesg
 // lines, and NVRM messages joined over their "NVRM:" lines.
 const std::set<std::string> kFormats = {"messages", "kernel log", "nvrm"};
-const std::set<std::string> kApis = {"cuda_runtime", "cuda_driver", "hip", "level_zero"};
+const std::set<std::string> kApis = {"cuda_runtime", "cuda_driver", "hip", "level_zero", "vulkan",
+                                     "opencl"};
 
 bool is_url(const std::string& s) { return starts_with(s, "https://") || starts_with(s, "http://"); }
 
@@ -359,9 +362,42 @@ const MessageEntry* message_entry(const MessageTable& table, std::string_view id
   return nullptr;
 }
 
+std::string error_code_key(std::string_view api, std::string_view name) {
+  // One spelling for every way a code's name is written: "cudaErrorInsufficientDriver",
+  // "CUDAError InsufficientDriver", "CUDA_ERROR_INSUFFICIENT_DRIVER"; "VK_ERROR_INCOMPATIBLE_DRIVER",
+  // Vulkan-Hpp's "ErrorIncompatibleDriver"; "CL_PLATFORM_NOT_FOUND_KHR", "PLATFORM_NOT_FOUND_KHR":
+  // letters and digits only, lower case, the API's prefix taken off.
+  std::string k;
+  for (const char ch : name) {
+    if (std::isalnum(static_cast<unsigned char>(ch)) != 0) {
+      k += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    }
+  }
+  static const std::map<std::string_view, std::vector<std::string_view>> kPrefixes = {
+      {"cuda_runtime", {"cudaerror"}},
+      {"cuda_driver", {"cudaerror"}},
+      {"hip", {"hiperror", "hip_error"}},
+      {"level_zero", {"zeresulterror", "zeresult"}},
+      {"vulkan", {"vkerror", "error", "vk"}},
+      {"opencl", {"cl"}},
+  };
+  const auto it = kPrefixes.find(api);
+  if (it == kPrefixes.end()) return k;
+  for (const std::string_view p : it->second) {
+    if (k.size() > p.size() + 3 && k.compare(0, p.size(), p) == 0) return k.substr(p.size());
+  }
+  return k;
+}
+
 const ErrorCode* error_code_named(const MessageTable& table, std::string_view api, std::string_view name) {
   for (const auto& c : table.codes) {
     if (c.api == api && c.name == name) return &c;
+  }
+  // The same name in another spelling (error_code_key).
+  const std::string key = error_code_key(api, name);
+  if (key.size() < 6) return nullptr;
+  for (const auto& c : table.codes) {
+    if (c.api == api && error_code_key(api, c.name) == key) return &c;
   }
   return nullptr;
 }

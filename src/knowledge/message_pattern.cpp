@@ -252,7 +252,10 @@ const ErrorCode* code_of_match(const MessageTable& table, const MessageEntry& en
   const auto it = values.find(entry.error_code->capture);
   if (it == values.end() || it->second.empty()) return nullptr;
   const std::string& v = it->second;
-  const auto number = parse_int(v);
+  auto number = parse_int(v);
+  // A negative code printed as an unsigned 32-bit number ("Failed to create Vulkan instance
+  // 4294967287" is VkResult -9): read back as the signed value it was.
+  if (number && *number > 2147483647LL && *number <= 4294967295LL) *number -= 4294967296LL;
   for (const auto& api : entry.error_code->apis) {
     const ErrorCode* c = number ? error_code(table, api, *number) : error_code_named(table, api, v);
     if (c) return c;

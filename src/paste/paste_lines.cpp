@@ -88,6 +88,17 @@ std::vector<PasteLine> clean_paste(std::string_view text) {
     if (t.size() > 6 && (starts_with(t, "```") || starts_with(t, "~~~")) &&
         t.substr(t.size() - 3) == t.substr(0, 3)) {
       raw = trim(t.substr(3, t.size() - 6));
+    } else if (t.size() > 3 && (starts_with(t, "```") || starts_with(t, "~~~"))) {
+      // "```rocBLAS error: Cannot read …": a message glued to its opening fence. An info string
+      // is one word ("```text", "```Shell"); text with a space or a colon after the fence is
+      // the first line of the paste, and the fence is dropped from it.
+      const std::string_view rest = trim(t.substr(3));
+      if (rest.find_first_of(" \t:") != std::string_view::npos) {
+        raw = rest;
+        if (raw.size() > 3 && (ends_with(raw, "```") || ends_with(raw, "~~~"))) {
+          raw = trim(raw.substr(0, raw.size() - 3));
+        }
+      }
     }
     l.fence = is_fence(trim(raw));
     if (!l.fence) l.text = raw;

@@ -97,6 +97,7 @@ const std::vector<PasteReader>& paste_readers() {
       {"ollama logs", read_ollama_log},
       {"llama.cpp/ggml start-up", read_ggml_log},
       {"ComfyUI start-up and system information", read_comfyui},
+      {"vLLM log, numba -s, Vulkan device lines, conda info", read_startup_lines},
       {"TensorFlow env/issue template", read_tensorflow},
       {"amd-smi (static, list, version, monitor, --json)", read_amd_smi},
       {"CUDA.jl versioninfo()", read_cuda_jl},
@@ -106,6 +107,7 @@ const std::vector<PasteReader>& paste_readers() {
       {"nvcc --version, /proc/version, uname -a (WSL kernels)", read_system_strings},
       {"Docker / container runtime errors", read_container_lines},
       {"versions and GPUs stated in prose", read_stated_facts},
+      {"error lines that state a failure", read_stated_failures},
   };
   return readers;
 }
@@ -169,6 +171,13 @@ const std::vector<std::pair<std::string_view, std::string_view>>& messages_behin
       {"symptom.unexplained", "jax.cpu_fallback"},
       {"symptom.unexplained", "jax.cpu_devices_only"},
       {"symptom.unexplained", "ollama.no_gpu"},
+      {"symptom.unexplained", "stated.failure"},
+      {"vulkan.no_driver", "vulkan.no_driver"},
+      {"vulkan.no_driver", "vulkan.result_name"},
+      {"vulkan.no_driver", "vulkan.result_number"},
+      {"opencl.no_icd", "opencl.error_name"},
+      {"opencl.no_icd", "opencl.error_number"},
+      {"opencl.no_icd", "opencl.platform_not_found"},
   };
   return table;
 }

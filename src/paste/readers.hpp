@@ -68,6 +68,10 @@ void read_xpu_smi_health(PasteSink& sink);
 /// Facts stated in free text on lines no other reader took: a torch build, the NVIDIA driver, a
 /// GPU's name, nvcc's release, the kernel. Runs last; fills only what is still unknown.
 void read_stated_facts(PasteSink& sink);
+/// vLLM log lines, numba -s devices, Vulkan device lines, conda info.
+void read_startup_lines(PasteSink& sink);
+/// Lines that state a GPU-stack failure no entry explains: a "stated.failure" symptom each.
+void read_stated_failures(PasteSink& sink);
 
 /// cuInit's failure with this CUresult (cuda.h), once.
 void set_cuda_init_error(PasteSink& sink, int code);

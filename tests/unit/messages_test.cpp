@@ -137,8 +137,18 @@ TEST(Messages, ACudaErrorCodeNamesItsMeaningAndCause) {
         << f->title;
   }
   // A number no table lists is not a CUDA error code.
+  // It is still a stated failure (issue 27 §3): said as one that nothing read explains, never as
+  // a code's meaning.
   const auto c = paste_test::check_text("CUDA error 4242 in the test\n");
-  for (const auto& g : c.findings) EXPECT_EQ(g.title.find("4242"), std::string::npos) << g.title;
+  bool stated = false;
+  for (const auto& g : c.findings) {
+    if (g.id == "symptom.unexplained") {
+      stated = g.severity == Severity::warn;
+      continue;
+    }
+    EXPECT_EQ(g.title.find("4242"), std::string::npos) << g.title;
+  }
+  EXPECT_TRUE(stated) << paste_test::describe(c.findings);
 }
 
 // ---- the loader refuses what data/compat would refuse ---------------------------------------
