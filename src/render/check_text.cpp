@@ -157,10 +157,14 @@ void render_finding(std::ostringstream& os, const Finding& f, const Style& st, C
   if (f.source) os << "        " << st.dim("source: " + single_line(*f.source)) << "\n";
 }
 
-/// Between the counts and where more is: two spaces, or a line of its own when the two would
-/// not fit in 80 columns (a recorded machine's path).
-std::string pointer_gap(const std::string& counts, const std::string& command) {
-  return counts.size() + 2 + 24 + command.size() > 80 ? "\n" : "  ";
+/// The counts, then where more is: on the same line when both fit in 80 columns, else the
+/// command on a line of its own (a recorded machine's path), whole, so that it can be copied.
+std::string with_pointer(const std::string& counts, const std::string& label,
+                         const std::string& command) {
+  if (counts.size() + 2 + label.size() + 1 + command.size() <= 80) {
+    return counts + "  " + label + " " + command;
+  }
+  return counts + " " + label + "\n  " + command;
 }
 
 /// The last line: one sentence when nothing is wrong, else the counts and where more is.
@@ -183,14 +187,14 @@ std::string verdict_line(const std::vector<AreaStatus>& areas, const std::vector
   if (opt.detail == CheckDetail::full) {
     std::string line = count_text(fails, "failure") + ", " + count_text(warns, "warning") + ", " +
                        count_text(notes, "note") + ".";
-    if (!opt.more.empty()) line += pointer_gap(line, opt.more) + "Every device and detail: " + opt.more;
+    if (!opt.more.empty()) line = with_pointer(line, "Every device and detail:", opt.more);
     return line + "\n";
   }
   std::string line = fails && warns ? count_text(fails, "failure") + " and " + count_text(warns, "warning")
                      : fails        ? count_text(fails, "failure")
                                     : count_text(warns, "warning");
   line += ".";
-  if (!opt.verbose.empty()) line += pointer_gap(line, opt.verbose) + "Evidence and sources: " + opt.verbose;
+  if (!opt.verbose.empty()) line = with_pointer(line, "Evidence and sources:", opt.verbose);
   return line + "\n";
 }
 
