@@ -83,7 +83,8 @@ void access_rows(const HostAccess& a, std::vector<Row>& rows) {
 void host_facts(const Snapshot& snap, Sink& out) {
   if (!snap.host) return;
   const HostInfo& h = *snap.host;
-  Section s{"host", "Host", "", {}, ""};
+  Section s{"host", "Host", "", {}, snap.macos ? "nothing read here: what was read of the Mac is under macOS below"
+                                              : "nothing read: no /etc/os-release, kernel release or /proc"};
   const std::string os_name = h.os_pretty_name ? *h.os_pretty_name
                               : h.os_name ? *h.os_name + (h.os_version ? " " + *h.os_version : "")
                                           : "";
