@@ -228,6 +228,8 @@ def screenshot(page_path, png, width, height):
 def trim(png, background, max_height=None):
     """Cut the page's empty right and bottom; keep at most max_height pixels of it."""
     img = Image.open(png).convert("RGB")
+    if background is None:
+        background = img.getpixel((img.width - 1, img.height - 1))  # the page's own background
     diff = ImageChops.difference(img, Image.new("RGB", img.size, background))
     box = diff.getbbox()
     if box:
@@ -250,7 +252,8 @@ def main():
     made = []
     for png, fixture, args, lang in TERMINALS:
         sysroot = os.path.join("tests", "fixtures", fixture)
-        full = args + ["--color", "always", "--sysroot", os.path.join(ROOT, sysroot)] + fixture_args(fixture)
+        # Run from the checkout with the tree's relative path, as a person would type it.
+        full = args + ["--color", "always", "--sysroot", sysroot] + fixture_args(fixture)
         text = run_terminal(full, lang, fixture)
         shown = " ".join(["gpudoctor"] + args + ["--sysroot", sysroot] + fixture_args(fixture))
         page = os.path.join(work, png + ".html")
@@ -267,8 +270,8 @@ def main():
         subprocess.run([BIN, "report", "--sysroot", sysroot, *extra, "--html", report_html],
                        capture_output=True, cwd=work, env=env_of(fixture))
         out = os.path.join(OUT, f"html-{name}.png")
-        screenshot(report_html, out, 1100, 2400)
-        made.append((f"html-{name}.png", trim(out, (255, 255, 255), 2400)))
+        screenshot(report_html, out, 1000, 4000)
+        made.append((f"html-{name}.png", trim(out, None, 2400)))
         md = subprocess.run([BIN, "report", "--sysroot", sysroot, *extra, "--markdown", "-"],
                             capture_output=True, cwd=work,
                             env=env_of(fixture)).stdout.decode()

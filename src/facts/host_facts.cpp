@@ -35,7 +35,8 @@ void access_rows(const HostAccess& a, std::vector<Row>& rows) {
     for (const auto& l : a.dri_by_path) {
       if (l.node == d.path) pci = l.pci_address;
     }
-    add_row(rows, "Device",
+    // One label for the list, as the other rows of a kind ("Device", then "").
+    add_row(rows, &d == &a.device_nodes.front() ? "Devices" : "",
             RowValues()
                 .text("path", d.path)
                 .opt("mode", d.mode)

@@ -75,7 +75,7 @@ std::vector<AreaStatus> shown(std::vector<AreaStatus> all, const std::vector<std
 /// The readiness pairs as `check` shows them under the python line: one line a pair, pairs that
 /// differ only in the GPU's address counted ("×8").
 void render_readiness(std::ostringstream& os, const std::vector<ReadinessPair>& pairs,
-                      const Style& st) {
+                      const Style& st, CheckDetail detail) {
   struct Shown {
     const ReadinessPair* pair;
     std::string device;
@@ -110,7 +110,8 @@ void render_readiness(std::ostringstream& os, const std::vector<ReadinessPair>& 
       for (const auto& v : p.stages) {
         if (v.stage != *p.first_failure) continue;
         if (!v.findings.empty()) {
-          text += " (" + join(v.findings, ", ") + ")";
+          // The finding itself is shown below with its cause and fix; its id is for -v.
+          if (detail == CheckDetail::full) text += " (" + join(v.findings, ", ") + ")";
         } else if (!v.fact.empty()) {
           text += ": " + v.fact;
         }
@@ -223,7 +224,8 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
       os << summary << "\n";
     }
     if (a.area == "python" && !only_problems) {
-      render_readiness(os, readiness(CheckInput{snap, devices, builtin_compat()}, findings), st);
+      render_readiness(os, readiness(CheckInput{snap, devices, builtin_compat()}, findings), st,
+                       opt.detail);
     }
     for (const auto& f : findings) {
       if (f.area != a.area || api_without_driver(f)) continue;
