@@ -43,6 +43,7 @@ h4{font-size:14px;margin:14px 0 4px;color:var(--muted)}
  display:flex;align-items:center;justify-content:center;background:var(--info)}
 .fail .icon{background:var(--fail)}.warn .icon{background:var(--warn)}.ok .icon{background:var(--ok)}
 .finding .id{color:var(--muted);font-size:13px;margin:2px 0 6px;font-family:ui-monospace,monospace}
+.also .id{color:var(--muted);font-size:12px;margin-left:6px;font-family:ui-monospace,monospace}
 .finding ul{margin:4px 0 8px;padding-left:20px}
 ul.items{background:#fff;border:1px solid var(--line);margin:6px 0 12px;padding:6px 10px 6px 30px;
  font-size:14px;overflow-wrap:anywhere}ul.items li.sub{list-style:none;color:var(--muted)}

@@ -98,6 +98,17 @@ TEST(CheckShapeCli, ALongPointerCommandStandsWholeOnItsOwnLine) {
       << r.out;
 }
 
+TEST(ReportOutputs, AMarkdownVerdictDoesNotCallUnexaminedAreasFine) {
+  // Seed 000's Hackintosh under --sysroot: nothing failed, but its GPU list, OpenCL and Metal
+  // were not examined; the heading says so, as check's last line does.
+  const auto md = test::run_gpudoctor(
+      {"report", "--sysroot", test::fixture_path("mac-hackintosh-rx570-tf-metal"), "--markdown", "-"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("### gpudoctor: No problems found in what could be examined (3 areas not examined)\n", 0),
+            0U)
+      << md.out.substr(0, 200);
+}
+
 TEST(ReportOutputs, MarkdownToStdoutAndHtmlWritesOnlyItsFile) {
   test::TempTree t;
   const auto md = test::run_gpudoctor({"report", "--sysroot", test::fixture_path(kBroken), "--markdown", "-"});
