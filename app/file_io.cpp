@@ -17,6 +17,7 @@
 #include <filesystem>
 
 #include "render/terminal_text.hpp"
+#include "terminal.hpp"
 
 namespace gpudoctor {
 
@@ -372,7 +373,14 @@ int emit_json(const std::function<void(JsonWriter&)>& write, int exit_code) {
 }
 
 void print_error(std::string_view message) {
-  write_stderr("gpudoctor: " + terminal_text(message, Style::plain(), true) + "\n");
+  std::string line = "gpudoctor: " + terminal_text(message, Style::plain(), true);
+  // At a terminal, wrapped at its width like standard output (continuation lines indented).
+  if (::isatty(STDERR_FILENO) != 0) {
+    if (const auto columns = terminal_columns(STDERR_FILENO)) {
+      line = Style::plain().with_width(*columns).fill(line, 0, 2);
+    }
+  }
+  write_stderr(line + "\n");
 }
 
 void write_stderr(std::string_view text) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "collect.hpp"
+#include "file_io.hpp"
 #include "input_files.hpp"
 #include "progress_line.hpp"
 #include "tool_version.hpp"
@@ -55,15 +56,13 @@ std::optional<Environment> recorded_environment(const std::filesystem::path& roo
 /// Under --sysroot, said on standard error: the tree's environment file had bad lines, or the
 /// tree records none and the probes took the analysing machine's variables.
 void say_environment(const std::string& sysroot, const EnvironmentOrigin& origin) {
-  for (const auto& e : origin.errors) std::fprintf(stderr, "gpudoctor: --sysroot %s: %s\n",
-                                                   sysroot.c_str(), e.c_str());
+  for (const auto& e : origin.errors) print_error("--sysroot " + sysroot + ": " + e);
   if (origin.source == "recorded" || origin.variables.empty()) return;
   std::string names;
   for (const auto& v : origin.variables) names += (names.empty() ? "" : ", ") + v;
-  std::fprintf(stderr,
-               "gpudoctor: --sysroot %s records no environment (%s): took %s from this "
-               "machine's environment\n",
-               sysroot.c_str(), kRecordedEnvironment + 1, names.c_str());
+  print_error("--sysroot " + sysroot + " records no environment (" +
+              std::string(kRecordedEnvironment + 1) + "): took " + names +
+              " from this machine's environment");
 }
 
 /// This machine, or the tree --sysroot names, probed.

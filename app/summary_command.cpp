@@ -20,6 +20,7 @@
 #include "fleet/document_stream.hpp"
 #include "fleet/report_scan.hpp"
 #include "fleet/summary.hpp"
+#include "terminal.hpp"
 
 namespace gpudoctor {
 
@@ -247,7 +248,9 @@ int run_summary(const Options& opt) {
   const Summary s = gathered.summarize_all();
   const int verdict = s.failing.empty() ? 0 : 1;
   const int code = opt.json ? emit_json([&s](JsonWriter& w) { w.json(summary_json(s)); }, verdict)
-                            : emit(render_summary_text(s), verdict, true, Style::plain());
+                            : emit(render_summary_text(s), verdict, true,
+                                   // At a terminal: its width, ASCII where the locale is not UTF-8.
+                                   stdout_style(ColorMode::never, Environment::from_process()));
   if (code != verdict) return code;
   if (s.names.empty()) {
     print_error("summary: no readable report among " + std::to_string(s.reports) + " inputs");

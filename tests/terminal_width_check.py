@@ -3,8 +3,8 @@
 
     terminal_width_check.py GPUDOCTOR FIXTURES
 
-Runs gpudoctor with its standard output on a pseudo-terminal 80 columns wide (TIOCSWINSZ) and
-checks what the terminal was sent: no line wider than 80 columns (colour sequences take none);
+Runs gpudoctor with its standard output and error on a pseudo-terminal 80 columns wide
+(TIOCSWINSZ) and checks what the terminal was sent: no line wider than 80 columns (colour sequences take none);
 with LANG=C nothing but ASCII; `report` on a terminal writes a file and says where, in a few
 lines, instead of the JSON; the last line after --from or --sysroot does not send the reader to
 `gpudoctor query` of the machine they are sitting at.
@@ -24,14 +24,16 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 failures = []
 
 
-def on_terminal(args, lang, cwd=None, timeout=300):
-    """What gpudoctor wrote to a terminal COLUMNS wide, decoded, and its exit status."""
+def on_terminal(args, lang, cwd=None, timeout=300, stderr=True):
+    """What gpudoctor wrote to a terminal COLUMNS wide (its notes and errors too), and its exit
+    status."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, COLUMNS, 0, 0))
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
     env.update({"LANG": lang, "COLUMNS": str(COLUMNS), "TERM": "xterm"})
     env.pop("NO_COLOR", None)
-    proc = subprocess.Popen(args, stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen(args, stdout=slave, stderr=slave if stderr else subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL,
                             env=env, cwd=cwd)
     os.close(slave)
     chunks = []
@@ -65,12 +67,31 @@ def main():
     if not os.path.isdir(broken):
         broken = os.path.join(fixtures, "nvidia-driver-library-mismatch")
     paste = os.path.join(fixtures, "pastes", "apps", "cudakdtree-18-rtx4090-no-kernel-image.txt")
+    healthy = os.path.join(fixtures, "server-h100-torch-cu124")
+    mac = os.path.join(fixtures, "mac-m1-miniforge-tf-metal")
+    seed_mac = os.path.join(fixtures, "mac-highsierra-gtx750ti-cuda")
+    reports = tempfile.mkdtemp()
+    report_files = []
+    for root in (healthy, broken):
+        out = os.path.join(reports, os.path.basename(root) + ".json")
+        subprocess.run([gpudoctor, "report", "--sysroot", root, "-o", out],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        report_files.append(out)
     runs = {
         "check": [gpudoctor, "check", "--no-smoke"],
         "check -v": [gpudoctor, "check", "-v", "--no-smoke"],
         "check --sysroot": [gpudoctor, "check", "--sysroot", broken],
         "check -v --sysroot": [gpudoctor, "check", "-v", "--sysroot", broken],
+        "check -q --sysroot": [gpudoctor, "check", "-q", "--sysroot", broken],
         "check --from": [gpudoctor, "check", "--from", paste],
+        "check -v --from": [gpudoctor, "check", "-v", "--from", paste],
+        "check healthy": [gpudoctor, "check", "--sysroot", healthy],
+        "check mac": [gpudoctor, "check", "--sysroot", mac],
+        "check -v seed mac": [gpudoctor, "check", "-v", "--sysroot", seed_mac],
+        "query mac": [gpudoctor, "query", "--sysroot", mac],
+        "diff": [gpudoctor, "diff"] + report_files,
+        "summary": [gpudoctor, "summary"] + report_files,
+        "check --help": [gpudoctor, "check", "--help"],
         "query": [gpudoctor, "query"],
         "query --sysroot": [gpudoctor, "query", "--sysroot", broken],
         "bench --help": [gpudoctor, "bench", "--help"],
@@ -92,7 +113,8 @@ def main():
         failures.append("check -v --sysroot: the last line does not name the tree it read")
 
     with tempfile.TemporaryDirectory() as cwd:
-        raw, code = on_terminal([gpudoctor, "report", "--sysroot", broken], "C.UTF-8", cwd=cwd)
+        raw, code = on_terminal([gpudoctor, "report", "--sysroot", broken], "C.UTF-8", cwd=cwd,
+                                stderr=False)
         text = check_screen("report", raw, "C.UTF-8")
         written = [f for f in os.listdir(cwd) if f.startswith("gpudoctor-report-") and f.endswith(".json")]
         if code != 0 or len(written) != 1:

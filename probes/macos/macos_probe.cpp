@@ -1,5 +1,7 @@
 #include "macos/macos_probe.hpp"
 
+#include <algorithm>
+
 #include "core/paths.hpp"
 #include "parse/macos_tools.hpp"
 #include "parse/system_profiler.hpp"
@@ -139,9 +141,16 @@ std::optional<MacosInfo> probe_macos(const ProbeContext& ctx, const CommandRunne
   info.system_version_compat = ctx.env.get("SYSTEM_VERSION_COMPAT");
   info.dyld_library_path = ctx.env.get("DYLD_LIBRARY_PATH");
   outcome.status = info.sources.empty() ? ProbeStatus::failed : ProbeStatus::ok;
-  outcome.detail = "macOS " + info.product_version.value_or("?") + ", " +
-                   std::to_string(info.gpus.size()) + " GPU(s)" +
-                   (info.errors.empty() ? "" : "; " + info.errors.front());
+  // What was read, in words: "macOS 12.0, 1 GPU"; "version not read; GPU list not read".
+  const bool gpus_read = std::any_of(info.sources.begin(), info.sources.end(), [](const std::string& x) {
+    return x.find("system_profiler") != std::string::npos;
+  });
+  outcome.detail =
+      (info.product_version ? "macOS " + *info.product_version : std::string("macOS version not read")) +
+      "; " +
+      (gpus_read ? std::to_string(info.gpus.size()) + (info.gpus.size() == 1 ? " GPU" : " GPUs")
+                 : std::string("GPU list not read")) +
+      (info.errors.empty() ? "" : "; " + info.errors.front());
   return info;
 }
 

@@ -94,11 +94,13 @@ class Discovery {
       OpenClIcd impl;
       impl.source = kOpenClAppleFramework;
       impl.library = path;
-      if (ctx_.root.exists(path)) {
+      // Since macOS 11 the system's libraries are in the dyld shared cache, not files: the
+      // framework's binary path has no file behind it on a live Mac, and dlopen still loads it
+      // (https://developer.apple.com/forums/thread/655588, Apple DTS). So on a live Mac the
+      // load decides; under --sysroot a tree without the file says nothing about the Mac.
+      if (ctx_.root.exists(path) || ctx_.live) {
         impl.resolved = path;
         info_.loader = path;
-      } else {
-        impl.error = path + " does not exist";
       }
       info_.icds.push_back(std::move(impl));
       if (info_.loader) break;

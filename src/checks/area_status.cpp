@@ -336,8 +336,43 @@ MaybeBase nvidia_base(const Snapshot& s) {
                                                  : "no NVIDIA kernel driver loaded"};
 }
 
+/// Anything on the machine that makes CUDA a question: an NVIDIA GPU (on the PCI bus or in a
+/// Mac's display list), an NVIDIA kernel module, a libcuda the loader can see, a CUDA toolkit or
+/// runtime library, CUDA_VISIBLE_DEVICES. Without any of it the cuda line does not apply.
+bool area_status_cuda_applies(const Snapshot& s) {
+  if (has_nvidia_pci_gpu(s)) return true;
+  if (s.macos) {
+    for (const auto& g : s.macos->gpus) {
+      if (g.vendor_id == kPciVendorNvidia ||
+          (g.vendor && g.vendor->find("NVIDIA") != std::string::npos)) {
+        return true;
+      }
+    }
+  }
+  if (s.cuda && (s.cuda->library || s.cuda->init_error || s.cuda->driver_version ||
+                 !s.cuda->devices.empty() || !s.cuda->smoke.empty())) {
+    return true;
+  }
+  if (!s.nvidia) return false;
+  const NvidiaSystem& n = *s.nvidia;
+  const auto& m = n.kernel.loaded_modules;
+  return n.kernel.module_version || std::find(m.begin(), m.end(), "nvidia") != m.end() ||
+         !n.libcuda.empty() || !n.toolkits.empty() ||
+         (n.cuda_libraries && !n.cuda_libraries->empty()) || n.cuda_visible_devices ||
+         n.nvidia_visible_devices || n.dev_dxg.value_or(false);
+}
+
 MaybeBase cuda_base(const Snapshot& s) {
   if (!s.cuda && !s.nvidia) return std::nullopt;
+  // Nothing NVIDIA here: on a Mac (Apple silicon, an AMD or Intel GPU) the area does not apply
+  // and is not shown; on Linux it is one plain "–" line, never a "?" (issue 30).
+  if (s.origin != Origin::paste && !area_status_cuda_applies(s)) {
+    if (s.macos) return std::nullopt;
+    if (!s.live) {
+      return Base{AreaState::absent, pci_was_read(s) ? "no NVIDIA GPU, driver or CUDA library"
+                                                     : "no NVIDIA driver or CUDA library"};
+    }
+  }
   std::vector<std::string> parts;
   bool driver_answered = false;
   if (s.cuda && s.cuda->driver_version) {
@@ -438,6 +473,7 @@ MaybeBase python_base(const Snapshot& s) {
     }
   }
   const std::string envs = plural(s.python->envs.size(), "environment");
+  if (s.python->envs.empty()) return Base{AreaState::absent, "no Python environment found"};
   if (frameworks.empty()) return Base{AreaState::absent, envs + ", no GPU framework installed"};
   // One line however many environments a paste or a tree holds: the first few, then a count.
   constexpr std::size_t kMostFrameworksListed = 4;
@@ -613,7 +649,7 @@ std::vector<AreaStatus> area_statuses(const Snapshot& snap,
       for (const auto& f : findings) {
         if (f.severity < Severity::warn || !judges_python_framework(f, frameworks)) continue;
         if (!worst || f.severity > *worst) worst = f.severity;
-        const std::string where = f.id + " (" + f.area + ")";
+        const std::string where = f.area;
         if (std::find(judged_elsewhere.begin(), judged_elsewhere.end(), where) ==
             judged_elsewhere.end()) {
           judged_elsewhere.push_back(where);
@@ -623,7 +659,7 @@ std::vector<AreaStatus> area_statuses(const Snapshot& snap,
     MaybeBase base = base_of(area, snap, devices);
     if (!base && !worst) continue;
     if (base && !judged_elsewhere.empty()) {
-      base->summary += "; judged under " + join(judged_elsewhere, ", ");
+      base->summary += "; fails with its pairing under " + join(judged_elsewhere, ", ");
     }
     AreaStatus a{std::string(area), base ? base->state : AreaState::info,
                  base ? base->summary : ""};

@@ -667,9 +667,13 @@ std::vector<ReadinessPair> readiness(const CheckInput& in, const std::vector<Fin
       // Hardware read and none there: "no NVIDIA GPU", and the chain fails at hardware. Not
       // read (a paste without it): the GPU the build is for, its stages judged from findings.
       const bool read = pci_was_read(in.snap) || macos_gpus_read(in.snap);
-      targets.push_back({nullptr, v,
-                         read ? "no " + std::string(vendor_label(v)) + " GPU"
-                              : "its " + std::string(vendor_label(v)) + " GPU (not in the input)",
+      // Metal and MPS run on an Intel Mac's AMD or Intel GPU too: "Apple GPU" only where the
+      // Mac is known to be Apple silicon.
+      const bool apple_silicon = in.snap.macos && in.snap.macos->arm64 == std::optional<bool>(true);
+      const std::string unread = !want && !apple_silicon
+                                     ? std::string("the Mac's GPU (not in the input)")
+                                     : "its " + std::string(vendor_label(v)) + " GPU (not in the input)";
+      targets.push_back({nullptr, v, read ? "no " + std::string(vendor_label(v)) + " GPU" : unread,
                          std::nullopt});
     }
     for (auto& d : targets) {

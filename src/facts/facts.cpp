@@ -95,7 +95,7 @@ void compare_devices(const Snapshot& s, const std::vector<MergedDevice>& devices
     }
     names.push_back(name);
   }
-  out.compare_set(Weight::device, "devices", "devices", names);
+  out.compare_set(Weight::device, "devices", "names", names);
   out.compare(Weight::device, "devices", "device count", std::to_string(devices.size()));
   for (const SmokeResult* r : smoke_results(s)) {
     out.compare(Weight::smoke, "smoke", r->api + " " + r->device, r->status);

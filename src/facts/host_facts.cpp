@@ -35,7 +35,8 @@ void access_rows(const HostAccess& a, std::vector<Row>& rows) {
     for (const auto& l : a.dri_by_path) {
       if (l.node == d.path) pci = l.pci_address;
     }
-    add_row(rows, "Device",
+    // One label for the list, as the other rows of a kind ("Device", then "").
+    add_row(rows, &d == &a.device_nodes.front() ? "Devices" : "",
             RowValues()
                 .text("path", d.path)
                 .opt("mode", d.mode)
@@ -83,7 +84,8 @@ void access_rows(const HostAccess& a, std::vector<Row>& rows) {
 void host_facts(const Snapshot& snap, Sink& out) {
   if (!snap.host) return;
   const HostInfo& h = *snap.host;
-  Section s{"host", "Host", "", {}, ""};
+  Section s{"host", "Host", "", {}, snap.macos ? "nothing read here: what was read of the Mac is under macOS below"
+                                              : "nothing read: no /etc/os-release, kernel release or /proc"};
   const std::string os_name = h.os_pretty_name ? *h.os_pretty_name
                               : h.os_name ? *h.os_name + (h.os_version ? " " + *h.os_version : "")
                                           : "";

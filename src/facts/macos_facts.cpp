@@ -101,10 +101,13 @@ void macos_facts(const Snapshot& snap, Sink& out) {
   if (!snap.macos) return;
   const MacosInfo& m = *snap.macos;
   Section s{"macos", "macOS", "", {}, ""};
+  // "macOS 12.0 · build 21A344", not "macOS · 12.0": the name and its version are one value.
+  const bool named_version = m.product_name && m.product_version;
   add_row(s.rows, "Version",
           RowValues()
-              .opt("product_name", m.product_name)
-              .opt("product_version", m.product_version)
+              .opt("product_name", named_version ? std::nullopt : m.product_name)
+              .opt("product_version", m.product_version,
+                   named_version ? *m.product_name + " " : std::string())
               .opt("build_version", m.build_version, "build "));
   const std::string arch = m.arm64 == std::optional<bool>(true)    ? "Apple silicon"
                            : m.arm64 == std::optional<bool>(false) ? "Intel"

@@ -59,7 +59,13 @@ void metal_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<
 void metal_facts(const Snapshot& snap, Sink& out) {
   if (!snap.metal) return;
   const MetalInfo& info = *snap.metal;
-  Section s{"metal", "Metal", info.library.value_or(""), {}, "no Metal device"};
+  // Not loaded (--sysroot, a report without its answer) is not "no device".
+  const bool asked = snap.live || info.library || !info.devices.empty();
+  Section s{"metal", "Metal", info.library.value_or(""), {},
+            asked ? "no Metal device"
+            : snap.origin == Origin::sysroot
+                ? "not examined: Metal.framework is not loaded under --sysroot"
+                : "not examined: Metal's answer is not in the input"};
   std::vector<std::string> problems = info.load_errors;
   if (info.error) problems.push_back(*info.error);
   for (const auto& e : problems) {

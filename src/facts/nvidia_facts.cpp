@@ -83,8 +83,17 @@ Section toolkits_section(const NvidiaSystem& n) {
 void nvidia_facts(const Snapshot& snap, Sink& out) {
   if (!snap.nvidia) return;
   const NvidiaSystem& n = *snap.nvidia;
-  out.section(driver_section(n));
-  out.section(toolkits_section(n));
+  // A Mac has no NVIDIA kernel module or /dev/nvidia* to speak of (issue 30: the Linux rows
+  // "not loaded", "no /dev/nvidia* nodes" on Apple silicon); its libcuda and toolkits, where
+  // there are any, are said.
+  if (!snap.macos) {
+    out.section(driver_section(n));
+  } else if (!n.libcuda.empty()) {
+    Section s{"nvidia", "NVIDIA driver", "", {}, ""};
+    add_libraries(s.rows, "libcuda", n.libcuda);
+    out.section(std::move(s));
+  }
+  if (!snap.macos || !n.toolkits.empty()) out.section(toolkits_section(n));
 
   out.compare(Weight::driver, "driver", "NVIDIA kernel module", n.kernel.module_version);
   out.compare(Weight::driver, "driver", "kernel modules loaded",

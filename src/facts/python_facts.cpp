@@ -9,7 +9,11 @@ namespace {
 
 std::string package_text(const PythonPackage& p) {
   std::string s = p.name + " " + p.version.value_or("?");
-  if (p.torch && p.torch->local_version) s += "+" + *p.torch->local_version;
+  // A wheel's version may already carry its local part ("2.5.1+cu121"): not "+cu121+cu121".
+  if (p.torch && p.torch->local_version &&
+      s.find("+" + *p.torch->local_version) == std::string::npos) {
+    s += "+" + *p.torch->local_version;
+  }
   if (p.torch && p.torch->cuda) s += " (CUDA " + *p.torch->cuda + ")";
   if (p.torch && p.torch->hip) s += " (HIP " + *p.torch->hip + ")";
   if (p.tensorflow && p.tensorflow->cuda_version) {

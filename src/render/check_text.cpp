@@ -75,7 +75,7 @@ std::vector<AreaStatus> shown(std::vector<AreaStatus> all, const std::vector<std
 /// The readiness pairs as `check` shows them under the python line: one line a pair, pairs that
 /// differ only in the GPU's address counted ("×8").
 void render_readiness(std::ostringstream& os, const std::vector<ReadinessPair>& pairs,
-                      const Style& st) {
+                      const Style& st, CheckDetail detail) {
   struct Shown {
     const ReadinessPair* pair;
     std::string device;
@@ -110,7 +110,8 @@ void render_readiness(std::ostringstream& os, const std::vector<ReadinessPair>& 
       for (const auto& v : p.stages) {
         if (v.stage != *p.first_failure) continue;
         if (!v.findings.empty()) {
-          text += " (" + join(v.findings, ", ") + ")";
+          // The finding itself is shown below with its cause and fix; its id is for -v.
+          if (detail == CheckDetail::full) text += " (" + join(v.findings, ", ") + ")";
         } else if (!v.fact.empty()) {
           text += ": " + v.fact;
         }
@@ -157,10 +158,14 @@ void render_finding(std::ostringstream& os, const Finding& f, const Style& st, C
   if (f.source) os << "        " << st.dim("source: " + single_line(*f.source)) << "\n";
 }
 
-/// Between the counts and where more is: two spaces, or a line of its own when the two would
-/// not fit in 80 columns (a recorded machine's path).
-std::string pointer_gap(const std::string& counts, const std::string& command) {
-  return counts.size() + 2 + 24 + command.size() > 80 ? "\n" : "  ";
+/// The counts, then where more is: on the same line when both fit in 80 columns, else the
+/// command on a line of its own (a recorded machine's path), whole, so that it can be copied.
+std::string with_pointer(const std::string& counts, const std::string& label,
+                         const std::string& command) {
+  if (counts.size() + 2 + label.size() + 1 + command.size() <= 80) {
+    return counts + "  " + label + " " + command;
+  }
+  return counts + " " + label + "\n  " + command;
 }
 
 /// The last line: one sentence when nothing is wrong, else the counts and where more is.
@@ -183,14 +188,14 @@ std::string verdict_line(const std::vector<AreaStatus>& areas, const std::vector
   if (opt.detail == CheckDetail::full) {
     std::string line = count_text(fails, "failure") + ", " + count_text(warns, "warning") + ", " +
                        count_text(notes, "note") + ".";
-    if (!opt.more.empty()) line += pointer_gap(line, opt.more) + "Every device and detail: " + opt.more;
+    if (!opt.more.empty()) line = with_pointer(line, "Every device and detail:", opt.more);
     return line + "\n";
   }
   std::string line = fails && warns ? count_text(fails, "failure") + " and " + count_text(warns, "warning")
                      : fails        ? count_text(fails, "failure")
                                     : count_text(warns, "warning");
   line += ".";
-  if (!opt.verbose.empty()) line += pointer_gap(line, opt.verbose) + "Evidence and sources: " + opt.verbose;
+  if (!opt.verbose.empty()) line = with_pointer(line, "Evidence and sources:", opt.verbose);
   return line + "\n";
 }
 
@@ -219,7 +224,8 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
       os << summary << "\n";
     }
     if (a.area == "python" && !only_problems) {
-      render_readiness(os, readiness(CheckInput{snap, devices, builtin_compat()}, findings), st);
+      render_readiness(os, readiness(CheckInput{snap, devices, builtin_compat()}, findings), st,
+                       opt.detail);
     }
     for (const auto& f : findings) {
       if (f.area != a.area || api_without_driver(f)) continue;

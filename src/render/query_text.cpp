@@ -96,8 +96,10 @@ void render_probe_lines(std::ostringstream& os, const Snapshot& snap, const Styl
       std::snprintf(buf, sizeof buf, "%.0f ms", *p.seconds * 1000.0);
       secs = buf;
     }
-    os << "  " << name << " " << status_text(p.status, st) << "  " << single_line(p.detail)
-       << (secs.empty() ? "" : "  " + st.dim(secs)) << "\n";
+    // The time after the status, where a wrapped detail cannot split it ("0\nms").
+    os << "  " << name << " " << status_text(p.status, st)
+       << (secs.empty() ? "" : "  " + st.dim(secs))
+       << (p.detail.empty() ? "" : "  " + single_line(p.detail)) << "\n";
   };
   // In registry order: each backend's line, then its children's under it, wherever collect()
   // recorded them (in-process probes finish first; ROCm folds its HIP child last).

@@ -43,6 +43,7 @@ h4{font-size:14px;margin:14px 0 4px;color:var(--muted)}
  display:flex;align-items:center;justify-content:center;background:var(--info)}
 .fail .icon{background:var(--fail)}.warn .icon{background:var(--warn)}.ok .icon{background:var(--ok)}
 .finding .id{color:var(--muted);font-size:13px;margin:2px 0 6px;font-family:ui-monospace,monospace}
+.also .id{color:var(--muted);font-size:12px;margin-left:6px;font-family:ui-monospace,monospace}
 .finding ul{margin:4px 0 8px;padding-left:20px}
 ul.items{background:#fff;border:1px solid var(--line);margin:6px 0 12px;padding:6px 10px 6px 30px;
  font-size:14px;overflow-wrap:anywhere}ul.items li.sub{list-style:none;color:var(--muted)}
@@ -94,18 +95,49 @@ std::string finding_html(const Json& f) {
   return os.str();
 }
 
-std::string findings_section(const Json& findings) {
+/// A note that an API has no driver at all (as `check` shows it under "Also possible here"): what
+/// the machine could also have, not a card beside a GPU's failure.
+bool html_api_without_driver(const Json& f) {
+  const std::string id = field_text(f, "id");
+  return field_text(f, "severity") == "info" && (id == "opencl.no_icd" || id == "vulkan.no_driver");
+}
+
+std::string findings_section(const Json& findings, const Json& areas) {
   std::string out = "<h2>Findings</h2>\n";
   std::string body;
+  std::string also;
+  bool problem = false;
   // Worst first: a reader of the ticket meets the failure before the notes.
   for (const char* severity : {"fail", "warn", "info", "ok"}) {
     if (!findings.is_array()) break;
     for (const auto& f : findings) {
-      if (field_text(f, "severity") == severity) body += finding_html(f);
+      if (field_text(f, "severity") != severity) continue;
+      problem = problem || field_text(f, "severity") == "fail" || field_text(f, "severity") == "warn";
+      if (html_api_without_driver(f)) {
+        also += "<li><b>" + escape(field_text(f, "area")) + "</b> " +
+                escape(field_text(f, "fix").empty() ? field_text(f, "title") : field_text(f, "fix")) +
+                " <span class=\"id\">" + escape(field_text(f, "id")) + "</span></li>";
+        continue;
+      }
+      body += finding_html(f);
     }
   }
-  return out +
-         (body.empty() ? "<p class=\"none\">Nothing to report: every check passed.</p>\n" : body);
+  if (!problem) {
+    // The verdict as `check` says it: what could not be examined is not called fine.
+    std::size_t unexamined = 0;
+    if (areas.is_array()) {
+      for (const auto& a : areas) unexamined += field_text(a, "state") == "not_examined" ? 1 : 0;
+    }
+    const std::string verdict =
+        unexamined == 0 ? "No problems found."
+                        : "No problems found in what could be examined; " +
+                              (unexamined == 1 ? std::string("1 area was")
+                                               : std::to_string(unexamined) + " areas were") +
+                              " not examined (?).";
+    body = "<p class=\"none\">" + verdict + "</p>\n" + body;
+  }
+  if (!also.empty()) body += "<h3>Also possible here, not set up</h3>\n<ul class=\"also\">" + also + "</ul>\n";
+  return out + body;
 }
 
 std::string header_html(const Json& report) {
@@ -219,8 +251,9 @@ std::string redaction_note(const Json& redaction) {
     std::replace(word.begin(), word.end(), '_', ' ');
     parts.push_back(count + " " + word);
   }
-  parts.push_back(field_text(redaction, "environment_variables_left_out") +
-                  " environment variables left out");
+  const std::string left_out = field_text(redaction, "environment_variables_left_out");
+  parts.push_back(left_out + (left_out == "1" ? " environment variable" : " environment variables") +
+                  " left out");
   return "<p class=\"meta\">Redacted: " + escape(join(parts, ", ")) +
          " (stable placeholders: one value, one placeholder).</p>\n";
 }
@@ -242,7 +275,7 @@ std::string render_report_html(const Json& report) {
      << "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
      << "<title>gpudoctor report " << escape(field_text(report, "generated_at")) << "</title>"
      << "<style>" << kStyle << "</style></head><body><main>\n"
-     << header_html(report) << areas_html(field(report, "areas")) << findings_section(field(report, "findings"))
+     << header_html(report) << areas_html(field(report, "areas")) << findings_section(field(report, "findings"), field(report, "areas"))
      << html::devices_section(machine) << html::smoke_section(snap)
      << bench_section(field(report, "bench"))
      << html::software_section(machine, field(report, "environment"))

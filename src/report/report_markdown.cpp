@@ -72,7 +72,17 @@ std::size_t count_of(const Json& summary, const char* key) {
 std::string headline(const Json& report) {
   const Json& s = field(report, "summary");
   const std::size_t fails = count_of(s, "failures"), warns = count_of(s, "warnings");
-  if (fails == 0 && warns == 0) return "No problems found";
+  if (fails == 0 && warns == 0) {
+    // As check says it: what could not be examined is not called fine.
+    std::size_t unexamined = 0;
+    const Json& areas = field(report, "areas");
+    if (areas.is_array()) {
+      for (const auto& a : areas) unexamined += field_text(a, "state") == "not_examined" ? 1 : 0;
+    }
+    if (unexamined == 0) return "No problems found";
+    return "No problems found in what could be examined (" + std::to_string(unexamined) +
+           (unexamined == 1 ? " area" : " areas") + " not examined)";
+  }
   std::vector<std::string> parts;
   if (fails) parts.push_back(count_words(fails, "failure"));
   if (warns) parts.push_back(count_words(warns, "warning"));

@@ -34,6 +34,32 @@ TEST(AreaStatus, EveryFixtureMachineIsOkOnlyWhereSomethingWasExamined) {
   }
 }
 
+TEST(AreaStatus, CudaIsNoQuestionWhereNothingNvidiaIsThere) {
+  // Issue 30: "? cuda libcuda is not loaded" on Apple silicon. A Mac with no NVIDIA GPU, driver,
+  // toolkit or libcuda has no cuda line at all; a Linux tree with none of them a plain "–" line,
+  // not a "?" counted among the areas not examined.
+  for (const char* m : {"mac-m1pro-torch-mps", "mac-m1-miniforge-tf-metal", "mac-m2max-tf218-metal110",
+                        "mac-hackintosh-rx570-tf-metal", "mac-egpu-rx5700xt-plaidml"}) {
+    SCOPED_TRACE(m);
+    auto c = check({"--sysroot", test::fixture_path(m)});
+    EXPECT_EQ(state(c, "cuda"), "(no line)");
+    EXPECT_EQ(c.text.find(" cuda "), std::string::npos) << c.text;
+    EXPECT_EQ(c.text.find("libcuda"), std::string::npos) << c.text;
+  }
+  for (const char* m : {"rocm-rx6700xt-gfx1031", "corpus-healthy-llamacpp-5700g-gfx90c"}) {
+    SCOPED_TRACE(m);
+    auto c = check({"--sysroot", test::fixture_path(m)});
+    EXPECT_EQ(state(c, "cuda"), "absent");
+    expect_text_matches_states(c);
+  }
+  // Where NVIDIA is there the question stays: seed 002's Mac (a GTX 750 Ti, CUDA 9.2's
+  // version.txt) and a Linux tree whose libcuda is not loaded under --sysroot.
+  EXPECT_EQ(state(check({"--sysroot", test::fixture_path("mac-highsierra-gtx750ti-cuda")}), "cuda"),
+            "not_examined");
+  EXPECT_EQ(state(check({"--sysroot", test::fixture_path("rtx5090-torch-cu121-no-sm120")}), "cuda"),
+            "not_examined");
+}
+
 TEST(AreaStatus, APciBusThatWasNeverReadIsNotExamined) {
   // The stale-dkms capture holds no /sys/bus/pci: the GPU line used to be "✓ no GPU".
   auto c = check({"--sysroot", test::fixture_path("nvidia-dkms-stale-module")});

@@ -85,6 +85,30 @@ TEST(CheckShapeCli, ARecordedMachineIsNotSentToThisMachinesQuery) {
   }
 }
 
+TEST(CheckShapeCli, ALongPointerCommandStandsWholeOnItsOwnLine) {
+  // A recorded machine's path makes the pointer too long for the counts' line: the command is
+  // then one line of its own, never split where a copy would lose half of it.
+  const std::string root = test::fixture_path("mac-m1-miniforge-tf-metal");
+  const auto r = test::run_gpudoctor({"check", "--color", "never", "--sysroot", root},
+                                     {"COLUMNS=80"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const std::string command = "gpudoctor check -v --sysroot " + root;
+  ASSERT_GT(command.size(), 40U);
+  EXPECT_NE(r.out.find("1 failure. Evidence and sources:\n  " + command + "\n"), std::string::npos)
+      << r.out;
+}
+
+TEST(ReportOutputs, AMarkdownVerdictDoesNotCallUnexaminedAreasFine) {
+  // Seed 000's Hackintosh under --sysroot: nothing failed, but its GPU list, OpenCL and Metal
+  // were not examined; the heading says so, as check's last line does.
+  const auto md = test::run_gpudoctor(
+      {"report", "--sysroot", test::fixture_path("mac-hackintosh-rx570-tf-metal"), "--markdown", "-"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("### gpudoctor: No problems found in what could be examined (3 areas not examined)\n", 0),
+            0U)
+      << md.out.substr(0, 200);
+}
+
 TEST(ReportOutputs, MarkdownToStdoutAndHtmlWritesOnlyItsFile) {
   test::TempTree t;
   const auto md = test::run_gpudoctor({"report", "--sysroot", test::fixture_path(kBroken), "--markdown", "-"});

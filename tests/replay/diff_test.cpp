@@ -99,7 +99,7 @@ TEST(DiffCli, RocmUserNotInRenderAgainstAnRx6700XtWithoutDevFiles) {
                                 report_of(tmp, "rocm-rx6700xt-gfx1031"));
   EXPECT_EQ(lines, (std::vector<std::string>{
                        "devices: device count | 0 | 1",
-                       "devices: devices | - | AMD GPU (gfx1031)",
+                       "devices: names | - | AMD GPU (gfx1031)",
                        "devices: AMD GPU targets (KFD) | - | gfx1031",
                        "driver: amdgpu kernel module | loaded (live) | -",
                        "access: ROCm device files | /dev/dri/renderD128 | -",
@@ -153,7 +153,7 @@ TEST(DiffCli, IntelMacWithAnEgpuAgainstAppleSilicon) {
                                 report_of(tmp, "mac-m1pro-torch-mps"));
   EXPECT_EQ(lines, (std::vector<std::string>{
                        "finding: macos.plaidml_backend | fail | -",  // a failure leads
-                       "devices: devices | Radeon RX 5700 XT | -",
+                       "devices: names | Radeon RX 5700 XT | -",
                        "devices: device count | 1 | 0",
                        "macos: Metal | Radeon RX 5700 XT: macOS GPUFamily2 v1 | -",
                        "macos: external GPUs | Radeon RX 5700 XT (PCIe x4) | -",

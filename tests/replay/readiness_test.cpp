@@ -55,11 +55,18 @@ TEST(Readiness, CheckShowsOneLineAPairUnderPython) {
   const auto r = run_gpudoctor({"check", "--no-smoke", "--color", "never", "--sysroot",
                                 test::fixture_path("rtx5090-torch-cu121-no-sm120")},
                                {"HOME=/nonexistent"});
-  EXPECT_NE(r.out.find("✗ torch 2.5.1+cu121 on GB202 [GeForce RTX 5090]: fails at code for the GPU "
-                       "(python.torch_arch)"),
+  // The stage in words; the finding follows with its cause and fix, its id only with -v.
+  EXPECT_NE(r.out.find("✗ torch 2.5.1+cu121 on GB202 [GeForce RTX 5090]: fails at code for the GPU\n"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.exit_code, 1);
+  const auto v = run_gpudoctor({"check", "-v", "--no-smoke", "--color", "never", "--sysroot",
+                                test::fixture_path("rtx5090-torch-cu121-no-sm120")},
+                               {"HOME=/nonexistent"});
+  EXPECT_NE(v.out.find("✗ torch 2.5.1+cu121 on GB202 [GeForce RTX 5090]: fails at code for the GPU "
+                       "(python.torch_arch)"),
+            std::string::npos)
+      << v.out;
 }
 
 // Eight H100s, torch 2.5.1+cu124 and driver 550: every stage a tree can show holds; the smoke

@@ -162,13 +162,13 @@ TEST(ReportHtml, RocmGroupsOfAUserNotInRenderAreEscaped) {
       << rocm;
   // Device files and groups are the host's (every vendor's): shown there, not under ROCm.
   const std::string host = section_of(html_of("rocm-desktop-not-in-render", {}), "<h3>Host</h3>");
-  EXPECT_EQ(rocm.find("<th>Device</th>"), std::string::npos) << rocm;
+  EXPECT_EQ(rocm.find("<th>Devices</th>"), std::string::npos) << rocm;
   // The redacted user name is a placeholder in angle brackets: text, not markup.
   // Its groups continue the User row (lines of one cell), not rows with an empty header.
   EXPECT_NE(host.find("<th>User</th><td>&lt;user1&gt; · uid 1000<br>"), std::string::npos) << host;
   EXPECT_EQ(host.find("<th></th>"), std::string::npos) << host;
   EXPECT_NE(host.find("render (109): not a group of this user"), std::string::npos);
-  EXPECT_NE(host.find("<th>Device</th><td>/dev/dri/renderD128</td>"), std::string::npos);
+  EXPECT_NE(host.find("<th>Devices</th><td>/dev/dri/renderD128"), std::string::npos) << host;
   EXPECT_EQ(host.find("<user1>"), std::string::npos);
 }
 
@@ -204,6 +204,26 @@ TEST(ReportHtml, MacWithAnEgpuHasMacosAndNoRocm) {
   EXPECT_NE(devices.find("<th>macOS</th><td>AMD · 1002:731f · external GPU x4"), std::string::npos)
       << devices;
   EXPECT_NE(devices.find("8 GiB VRAM · Metal: macOS GPUFamily2 v1"), std::string::npos) << devices;
+}
+
+TEST(ReportHtml, NotesOfAnApiWithoutADriverAreNotCardsBesideAFailure) {
+  // Issue 30: "install pocl-opencl-icd" beside a GPU's failure. As `check` shows them: one line
+  // each under "Also possible here, not set up", after the findings.
+  const std::string broken = html_of("rtx5090-torch-cu121-no-sm120", {"HOME=/nonexistent"});
+  const std::string findings = section_of(broken, "<h2>Findings</h2>");
+  ASSERT_FALSE(findings.empty()) << broken;
+  EXPECT_NE(findings.find("python.torch_arch"), std::string::npos) << findings;
+  const auto also = findings.find("<h3>Also possible here, not set up</h3>");
+  ASSERT_NE(also, std::string::npos) << findings;
+  EXPECT_NE(findings.find("opencl.no_icd", also), std::string::npos) << findings;
+  EXPECT_EQ(findings.substr(0, also).find("opencl.no_icd"), std::string::npos) << findings;
+  EXPECT_EQ(findings.find("No problems found"), std::string::npos) << findings;
+  // A healthy tree: the verdict in check's words, which do not call an unexamined area fine.
+  const std::string healthy = section_of(html_of("mac-hackintosh-rx570-tf-metal", {}), "<h2>Findings</h2>");
+  EXPECT_NE(healthy.find("No problems found in what could be examined; 3 areas were not examined"),
+            std::string::npos)
+      << healthy;
+  EXPECT_EQ(healthy.find("every check passed"), std::string::npos) << healthy;
 }
 
 TEST(ReportHtml, AppleSiliconChipAndMemory) {
