@@ -101,6 +101,11 @@ int run_report(const Options& opt, const Diagnosis& d, const Environment& env) {
   const Environment machine_env = diagnosed_environment(opt, d.snap, env);
   ReportInput in{d.snap, d.devices, d.findings, machine_env, utc_now(), !opt.no_redact,
                  std::nullopt};
+  // Under --sysroot the image's host name is hidden wherever it stands as a token (a kernel
+  // release "6.1.0-myhost42"): the snapshot does not hold it under "hostname".
+  if (opt.sysroot) {
+    if (auto host = analysed_host_name(opt)) in.host_names.push_back(*host);
+  }
   if (auto [node, source] = node_name_and_source(opt, env); !node.empty()) {
     in.node_name = node;
     in.node_source = source;
