@@ -17,9 +17,11 @@ struct PasteLine {
 };
 
 /// A line is read up to this many bytes; past it, its rest is not read (and said so). No dump
-/// gpudoctor reads has lines near it; a 30 MB line of one message cost seconds of every
-/// reader's scanning (issue 29: very long lines).
-inline constexpr std::size_t kMaxPasteLineBytes = std::size_t{1} << 20;
+/// gpudoctor reads has lines near it. Issue 29 (very long lines): a 30 MB line of one message
+/// cost every reader's scan of all of it, and a line of 100 KB ("AAAA… : x") overflowed the
+/// stack in std::regex_match (libstdc++'s executor recurses once or more a character):
+/// gpudoctor died of SIGSEGV.
+inline constexpr std::size_t kMaxPasteLineBytes = std::size_t{16} << 10;
 
 /// Every line of `text`, cleaned, except that a run of blank lines is one entry (so lines[i]
 /// is line number lines[i].number, not i + 1). Each line is a slice of `text`, never a copy: the

@@ -134,8 +134,8 @@ PastedReading read_pasted_text(std::string text) {
   const auto cut = std::count_if(r.lines.begin(), r.lines.end(), [](const PasteLine& l) { return l.cut; });
   if (cut > 0) {
     r.not_read.push_back(std::to_string(cut) + (cut == 1 ? " line's" : " lines'") +
-                         " text past its first " + std::to_string(kMaxPasteLineBytes >> 20) +
-                         " MiB");
+                         " text past its first " + std::to_string(kMaxPasteLineBytes >> 10) +
+                         " KiB");
   }
   r.snapshot = std::move(sink.snap);
   return r;
