@@ -125,6 +125,43 @@ std::string unsafe_for_root(const std::string& dir, const struct stat& st) {
          "link";
 }
 
+/// Why root must not write below `dir_name`: one of its components is a symbolic link that an
+/// account other than root owns (that account chose where root writes), or stands in a
+/// directory such an account may change (unsafe_for_root: it could put a link there). The
+/// final directory itself is checked by the caller. "" when every component is root's to
+/// trust. Issue 29 §1: `-o d/sub/x.json` with d/sub a link another account made in d wrote
+/// root's file wherever that link pointed.
+std::string unsafe_components_for_root(const std::string& dir_name) {
+  std::string prefix;
+  std::size_t at = 0;
+  if (!dir_name.empty() && dir_name[0] == '/') {
+    prefix = "/";
+    at = 1;
+  } else {
+    prefix = ".";
+  }
+  while (at < dir_name.size()) {
+    std::size_t end = dir_name.find('/', at);
+    if (end == std::string::npos) end = dir_name.size();
+    const std::string component = dir_name.substr(at, end - at);
+    at = end + 1;
+    if (component.empty() || component == ".") continue;
+    struct stat holder {};
+    if (::stat(prefix.c_str(), &holder) == 0 && component != "..") {
+      if (std::string why = unsafe_for_root(prefix, holder); !why.empty()) return why;
+    }
+    const std::string next = prefix == "/" ? "/" + component : prefix + "/" + component;
+    struct stat own {};
+    if (::lstat(next.c_str(), &own) == 0 && S_ISLNK(own.st_mode) && own.st_uid != 0) {
+      return "its directory goes through " + next + ", a symbolic link of another account (uid " +
+             std::to_string(own.st_uid) +
+             "); as root gpudoctor follows no link another account made";
+    }
+    prefix = next;
+  }
+  return "";
+}
+
 /// Opens a new temporary file in `dir`, named after `name` (so beside the path as named,
 /// never beside a link's target), with mode 0666 so that the umask (and a default ACL) applies
 /// as to any new file. O_EXCL and O_NOFOLLOW: a name someone else made is never opened.
@@ -285,7 +322,9 @@ OutputTarget classify_output(const std::string& path) {
   const bool root = ::geteuid() == 0;
   struct stat dir_st {};
   if (root && ::fstat(t.dir.get(), &dir_st) == 0) {
-    if (std::string why = unsafe_for_root(t.dir_name, dir_st); !why.empty()) {
+    std::string why = unsafe_for_root(t.dir_name, dir_st);
+    if (why.empty()) why = unsafe_components_for_root(t.dir_name);
+    if (!why.empty()) {
       t.problem = path + ": cannot be written (" + why + ")";
       t.for_root = true;
       return t;

@@ -12,6 +12,7 @@
 #include "facts/facts.hpp"
 #include "fleet/node_name.hpp"
 #include "fleet/oneline.hpp"
+#include "core/root.hpp"
 #include "render/prometheus.hpp"
 #include "report_command.hpp"
 #include "text.hpp"
@@ -23,11 +24,17 @@ namespace {
 
 /// The host name of the machine the report is about: under --sysroot the image's own
 /// /etc/hostname (hostname(5): one line), never the name of the machine reading it.
-std::optional<std::string> host_name(const Options& opt) {
+std::optional<std::string> host_name(const Options& opt) { return analysed_host_name(opt); }
+
+}  // namespace
+
+std::optional<std::string> analysed_host_name(const Options& opt) {
   if (opt.sysroot) {
-    std::ifstream in(std::filesystem::path(*opt.sysroot) / "etc/hostname");
-    std::string line;
-    while (in && std::getline(in, line)) {
+    // Through the root's reader: a regular file only, at most 4 KiB, links resolved inside the
+    // tree (a FIFO there blocked the run forever; a link to /dev/zero read without end).
+    const auto text = Root(*opt.sysroot).read("/etc/hostname", 4096);
+    if (!text) return std::nullopt;
+    for (const auto& line : split_lines(*text)) {
       const std::string_view name = trim(line);
       if (!name.empty() && name[0] != '#') return std::string(name.substr(0, 253));
     }
@@ -37,6 +44,8 @@ std::optional<std::string> host_name(const Options& opt) {
   if (::gethostname(buf, sizeof buf - 1) != 0) return std::nullopt;
   return std::string(buf);
 }
+
+namespace {
 
 int write_metrics(const Options& opt, const MetricsInput& in) {
   const std::string why = write_output_file(*opt.prometheus, render_prometheus(in));

@@ -1,6 +1,7 @@
 #pragma once
 // What `check` does for fleets: the node's name, the --prometheus textfile, the one line.
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ struct CheckClock {
   static CheckClock now();
   double elapsed() const;
 };
+
+/// The host name of the machine examined: under --sysroot the image's /etc/hostname, never the
+/// analysing machine's; nullopt when none is known.
+std::optional<std::string> analysed_host_name(const Options& opt);
 
 /// --node-name, SLURMD_NODENAME, NODE_NAME or this host's name; "" when none is known.
 std::string node_name_for(const Options& opt, const Environment& env);

@@ -101,6 +101,11 @@ int run_report(const Options& opt, const Diagnosis& d, const Environment& env) {
   const Environment machine_env = diagnosed_environment(opt, d.snap, env);
   ReportInput in{d.snap, d.devices, d.findings, machine_env, utc_now(), !opt.no_redact,
                  std::nullopt};
+  // Under --sysroot the image's host name is hidden wherever it stands as a token (a kernel
+  // release "6.1.0-myhost42"): the snapshot does not hold it under "hostname".
+  if (opt.sysroot) {
+    if (auto host = analysed_host_name(opt)) in.host_names.push_back(*host);
+  }
   if (auto [node, source] = node_name_and_source(opt, env); !node.empty()) {
     in.node_name = node;
     in.node_source = source;
@@ -142,15 +147,16 @@ int run_report(const Options& opt, const Diagnosis& d, const Environment& env) {
 }
 
 int run_diff(const Options& opt) {
-  auto a = diagnose_file(opt.diff_files.at(0));
-  auto b = diagnose_file(opt.diff_files.at(1));
-  for (auto* side : {&a, &b}) {
-    if (auto* why = std::get_if<std::string>(side)) return input_error("diff: " + *why);
+  // One machine's model at a time: each is read, diagnosed and reduced to the facts diff
+  // compares before the other is read (two reports of 16,000 GPUs held both, issue 29 §3).
+  std::vector<facts::Compared> sides[2];
+  for (int i = 0; i < 2; ++i) {
+    auto read = diagnose_file(opt.diff_files.at(static_cast<std::size_t>(i)));
+    if (auto* why = std::get_if<std::string>(&read)) return input_error("diff: " + *why);
+    const Diagnosis& d = std::get<Diagnosis>(read);
+    sides[i] = diff_facts(DiffSide{d.snap, d.devices, d.findings});
   }
-  const Diagnosis& da = std::get<Diagnosis>(a);
-  const Diagnosis& db = std::get<Diagnosis>(b);
-  const auto diffs = diff_machines(DiffSide{da.snap, da.devices, da.findings},
-                                   DiffSide{db.snap, db.devices, db.findings});
+  const auto diffs = diff_compared(std::move(sides[0]), std::move(sides[1]));
   const std::string& an = opt.diff_files[0];
   const std::string& bn = opt.diff_files[1];
   // Like diff(1): 1 when the reports differ in anything that matters.

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "json.hpp"
+#include "json_pull.hpp"
 #include "snapshot_io.hpp"
 #include "text.hpp"
 
@@ -136,7 +137,31 @@ struct ErrorAt : nlohmann::json_sax<Json> {
 
 }  // namespace
 
-bool is_json_document(std::string_view text) { return Json::accept(text.begin(), text.end()); }
+namespace {
+
+/// JSON as gpudoctor's own reader takes it: what nlohmann refuses only for its value (a number
+/// past a double's range, 1e99999; a byte that is not UTF-8 in a string, read as U+FFFD; a
+/// number of 5,000 digits, a nesting past 128: past a limit, not past the grammar) is still a
+/// JSON document, whose problem is then said, never read as a paste with "nothing recognised".
+bool json_pull_accepts(std::string_view text) {
+  try {
+    JsonLimits limits;
+    limits.max_bytes = text.size();
+    limits.max_depth = std::size_t{1} << 20;  // skip_value keeps a bit a level, not the stack
+    JsonPull in(text, limits);
+    in.skip_value();
+    in.finish();
+    return true;
+  } catch (const JsonSyntaxError& e) {
+    return std::string_view(e.what()).find("a number too long to be one") != std::string_view::npos;
+  }
+}
+
+}  // namespace
+
+bool is_json_document(std::string_view text) {
+  return Json::accept(text.begin(), text.end()) || json_pull_accepts(text);
+}
 
 bool is_json_cut_short(std::string_view text) {
   ErrorAt sax;

@@ -245,7 +245,12 @@ void JsonPull::escape(std::string* out) {
 
 void JsonPull::utf8_sequence(std::string* out) {
   // RFC 3629: the first byte says how many continuation bytes follow and bounds the second,
-  // which rules out overlong forms, surrogates and code points past U+10FFFF.
+  // which rules out overlong forms, surrogates and code points past U+10FFFF. A byte that
+  // breaks the form (a Latin-1 name a driver gave, a report edited by hand) reads as U+FFFD,
+  // as a browser or Python's errors="replace" reads it: one bad byte in a device name does not
+  // make a whole report unreadable (issue 29: invalid UTF-8 in every string field). The byte
+  // that broke a sequence is read again as the start of the next one.
+  static constexpr char kReplacement[] = "\xEF\xBF\xBD";
   const int lead = next_byte();
   int more = 0;
   int lo = 0x80;
@@ -261,12 +266,17 @@ void JsonPull::utf8_sequence(std::string* out) {
     if (lead == 0xF0) lo = 0x90;
     if (lead == 0xF4) hi = 0x8F;
   } else {
-    fail("a byte that is not UTF-8 inside a string");
+    if (out != nullptr) out->append(kReplacement, 3);
+    return;
   }
   char bytes[4] = {static_cast<char>(lead)};
   for (int i = 1; i <= more; ++i) {
-    const int c = next_byte();
-    if (c < lo || c > hi) fail("a byte that is not UTF-8 inside a string");
+    const int c = peek_byte();
+    if (c < lo || c > hi) {
+      if (out != nullptr) out->append(kReplacement, 3);
+      return;
+    }
+    next_byte();
     bytes[i] = static_cast<char>(c);
     lo = 0x80;
     hi = 0xBF;

@@ -27,26 +27,36 @@ struct CudaFramework {
   std::optional<Version> cuda;
 };
 
+/// The package as a framework that carries CUDA kernels, or nullopt. `env` may be null where
+/// only the package's code is asked about (framework_code_fit).
+std::optional<CudaFramework> cuda_framework_of(const PythonEnv* env, const PythonPackage& p) {
+  if (wheel_platform(p) == "windows-x86_64") return std::nullopt;  // WSL reading /mnt/c: not this GPU
+  const std::string label = p.name + " " + p.version.value_or("?");
+  if (p.name == "torch" && p.torch && p.torch->cuda) {
+    return CudaFramework{env, &p, "python.torch_arch",
+                         "torch " + p.torch->version.value_or(p.version.value_or("?")),
+                         parse_version(*p.torch->cuda)};
+  }
+  if (p.tensorflow && p.tensorflow->is_cuda_build == true) {
+    auto cuda = p.tensorflow->cuda_version ? parse_version(*p.tensorflow->cuda_version)
+                                           : std::nullopt;
+    return CudaFramework{env, &p, "python.tensorflow_arch", label, cuda};
+  }
+  if (starts_with(p.name, "jax-cuda") || (p.name == "jaxlib" && carries_cuda(p))) {
+    return CudaFramework{env, &p, "python.jax_arch", label, std::nullopt};
+  }
+  if (starts_with(p.name, "cupy") && carries_cuda(p)) {
+    return CudaFramework{env, &p, "python.cupy_arch", label, std::nullopt};
+  }
+  return std::nullopt;
+}
+
 std::vector<CudaFramework> cuda_frameworks(const Snapshot& s) {
   std::vector<CudaFramework> out;
   if (!s.python) return out;
   for (const auto& env : s.python->envs) {
     for (const auto& p : env.packages) {
-      if (wheel_platform(p) == "windows-x86_64") continue;  // WSL reading /mnt/c: not this GPU
-      const std::string label = p.name + " " + p.version.value_or("?");
-      if (p.name == "torch" && p.torch && p.torch->cuda) {
-        out.push_back({&env, &p, "python.torch_arch",
-                       "torch " + p.torch->version.value_or(p.version.value_or("?")),
-                       parse_version(*p.torch->cuda)});
-      } else if (p.tensorflow && p.tensorflow->is_cuda_build == true) {
-        auto cuda = p.tensorflow->cuda_version ? parse_version(*p.tensorflow->cuda_version)
-                                               : std::nullopt;
-        out.push_back({&env, &p, "python.tensorflow_arch", label, cuda});
-      } else if (starts_with(p.name, "jax-cuda") || (p.name == "jaxlib" && carries_cuda(p))) {
-        out.push_back({&env, &p, "python.jax_arch", label, std::nullopt});
-      } else if (starts_with(p.name, "cupy") && carries_cuda(p)) {
-        out.push_back({&env, &p, "python.cupy_arch", label, std::nullopt});
-      }
+      if (auto f = cuda_framework_of(&env, p)) out.push_back(std::move(*f));
     }
   }
   return out;
@@ -277,8 +287,10 @@ void not_examined(const CheckSpec& self, const CudaFramework& f, const GpuCapabi
 std::optional<FrameworkCodeFit> framework_code_fit(const CheckInput& in, const PythonPackage& pkg,
                                                    const Version& cc) {
   if (cc.parts.empty()) return std::nullopt;
-  for (const auto& f : cuda_frameworks(in.snap)) {
-    if (f.pkg != &pkg) continue;
+  // This package alone, not every framework of every environment: readiness asks once a
+  // (framework, GPU) pair, and 3,000 environments made that 3,000 x 3,000 (issue 29 §3).
+  if (const auto found = cuda_framework_of(nullptr, pkg)) {
+    const CudaFramework& f = *found;
     auto code = files_code(pkg);
     if (!code) code = build_record_code(f);
     if (!code) code = table_code(in, f);

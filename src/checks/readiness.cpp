@@ -630,58 +630,67 @@ ReadinessPair judge_pair(const CheckInput& in, const std::vector<PlacedFinding>&
 
 std::vector<ReadinessPair> readiness(const CheckInput& in, const std::vector<Finding>& findings) {
   std::vector<ReadinessPair> out;
+  for_each_readiness_pair(in, findings, [&](ReadinessPair&& p) { out.push_back(std::move(p)); });
+  return out;
+}
+
+void for_each_readiness_pair(const CheckInput& in, const std::vector<Finding>& findings,
+                             const std::function<void(ReadinessPair&&)>& each) {
   const auto builds = framework_builds(in.snap);
-  if (builds.empty()) return out;
+  if (builds.empty()) return;
   const bool mac = readiness_on_macos(in.snap);
   const auto placed = place_findings(findings, in.devices);
-  // nvidia_capabilities lists the NVIDIA GPUs in device order: once for every pair, by position.
-  std::vector<std::optional<GpuCapability>> caps(in.devices.size());
+  // nvidia_capabilities lists the NVIDIA GPUs in device order: once for every pair, by position
+  // (a device's index into that list, 4 bytes a device, not a copy of its capability).
+  const auto caps = nvidia_capabilities(in);
+  constexpr std::uint32_t kNoCap = 0xffffffffu;
+  std::vector<std::uint32_t> cap_at(in.devices.size(), kNoCap);
   {
-    auto list = nvidia_capabilities(in);
-    std::size_t i = 0;
+    std::uint32_t i = 0;
     for (std::size_t k = 0; k < in.devices.size(); ++k) {
       const auto& m = in.devices[k];
       if (m.vendor_id != std::optional<std::uint32_t>(kPciVendorNvidia) || m.software) continue;
-      if (i < list.size()) caps[k] = std::move(list[i]);
+      if (i < caps.size()) cap_at[k] = i;
       ++i;
     }
   }
   auto cap_of = [&](const MergedDevice* m) -> std::optional<GpuCapability> {
-    return caps[static_cast<std::size_t>(m - in.devices.data())];
+    const std::uint32_t at = cap_at[static_cast<std::size_t>(m - in.devices.data())];
+    if (at == kNoCap) return std::nullopt;
+    return caps[at];
   };
   for (const FrameworkBuild& fw : builds) {
     const auto want = vendor_of_api(fw.api);
-    std::vector<PairDevice> targets;
+    // Each GPU's pair is judged and handed on at once: no list of every target is kept.
+    bool any_target = false;
     for (const auto& m : in.devices) {
       if (m.software || m.kind == DeviceKind::cpu) continue;
       const GpuVendor v = vendor_of_device(m);
       if (v == GpuVendor::other) continue;
       if (want && v != *want) continue;
       if ((fw.api == "mps" || fw.api == "metal") && !mac) continue;
-      targets.push_back({&m, v, device_label(m), std::nullopt});
+      any_target = true;
+      PairDevice d{&m, v, device_label(m), std::nullopt};
+      if (v == GpuVendor::nvidia) d.cap = cap_of(&m);
+      each(judge_pair(in, placed, fw, d));
     }
-    if (targets.empty()) {
-      // A GPU build with no GPU of its vendor; a CPU-only build with no GPU needs nothing.
-      if (!want && fw.api != "mps" && fw.api != "metal") continue;
-      const GpuVendor v = want ? *want : GpuVendor::apple;
-      // Hardware read and none there: "no NVIDIA GPU", and the chain fails at hardware. Not
-      // read (a paste without it): the GPU the build is for, its stages judged from findings.
-      const bool read = pci_was_read(in.snap) || macos_gpus_read(in.snap);
-      // Metal and MPS run on an Intel Mac's AMD or Intel GPU too: "Apple GPU" only where the
-      // Mac is known to be Apple silicon.
-      const bool apple_silicon = in.snap.macos && in.snap.macos->arm64 == std::optional<bool>(true);
-      const std::string unread = !want && !apple_silicon
-                                     ? std::string("the Mac's GPU (not in the input)")
-                                     : "its " + std::string(vendor_label(v)) + " GPU (not in the input)";
-      targets.push_back({nullptr, v, read ? "no " + std::string(vendor_label(v)) + " GPU" : unread,
-                         std::nullopt});
-    }
-    for (auto& d : targets) {
-      if (d.dev && d.vendor == GpuVendor::nvidia) d.cap = cap_of(d.dev);
-      out.push_back(judge_pair(in, placed, fw, d));
-    }
+    if (any_target) continue;
+    // A GPU build with no GPU of its vendor; a CPU-only build with no GPU needs nothing.
+    if (!want && fw.api != "mps" && fw.api != "metal") continue;
+    const GpuVendor v = want ? *want : GpuVendor::apple;
+    // Hardware read and none there: "no NVIDIA GPU", and the chain fails at hardware. Not
+    // read (a paste without it): the GPU the build is for, its stages judged from findings.
+    const bool read = pci_was_read(in.snap) || macos_gpus_read(in.snap);
+    // Metal and MPS run on an Intel Mac's AMD or Intel GPU too: "Apple GPU" only where the
+    // Mac is known to be Apple silicon.
+    const bool apple_silicon = in.snap.macos && in.snap.macos->arm64 == std::optional<bool>(true);
+    const std::string unread = !want && !apple_silicon
+                                   ? std::string("the Mac's GPU (not in the input)")
+                                   : "its " + std::string(vendor_label(v)) + " GPU (not in the input)";
+    const PairDevice d{nullptr, v, read ? "no " + std::string(vendor_label(v)) + " GPU" : unread,
+                       std::nullopt};
+    each(judge_pair(in, placed, fw, d));
   }
-  return out;
 }
 
 }  // namespace gpudoctor

@@ -3,6 +3,7 @@
 // stage by stage, judged from what was read: the checks' findings where a check concluded, the
 // facts themselves where none did, and "not examined" (with why) where neither says. The first
 // stage that fails is the diagnosis; the stages after it are not judged (docs/readiness.md).
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,6 +68,11 @@ GPUDOCTOR_JSON(ReadinessPair, framework, environment, api, device, stages, first
 /// Every pair of a GPU framework found in the snapshot's Python environments and a GPU it
 /// targets (a CPU-only build is paired with every GPU a build of it could use).
 std::vector<ReadinessPair> readiness(const CheckInput& in, const std::vector<Finding>& findings);
+/// The same pairs, in the same order, handed to `each` one at a time and kept nowhere: a
+/// report of 16,000 GPUs judges 16,000 pairs a framework, and `check`'s text folds them into a
+/// few lines (issue 29 §3: memory linear in the input with a small constant).
+void for_each_readiness_pair(const CheckInput& in, const std::vector<Finding>& findings,
+                             const std::function<void(ReadinessPair&&)>& each);
 
 /// The stage a finding id belongs to, and which GPUs' vendor and which frameworks it concerns
 /// (readiness_stages.cpp: one table for every id a check or a message entry can give).

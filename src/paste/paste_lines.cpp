@@ -100,6 +100,13 @@ std::vector<PasteLine> clean_paste(std::string_view text) {
         }
       }
     }
+    if (raw.size() > kMaxPasteLineBytes) {
+      std::size_t keep = kMaxPasteLineBytes;
+      // Not inside a UTF-8 sequence: back to the byte that starts one.
+      while (keep > 0 && (static_cast<unsigned char>(raw[keep]) & 0xC0) == 0x80) --keep;
+      raw = raw.substr(0, keep);
+      l.cut = true;
+    }
     l.fence = is_fence(trim(raw));
     if (!l.fence) l.text = raw;
     out.push_back(l);

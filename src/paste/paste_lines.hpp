@@ -13,7 +13,15 @@ struct PasteLine {
   int number = 0;         ///< 1-based line in the text as given
   int run = 1;            ///< how many lines it stands for: a run of blank lines is one entry
   bool fence = false;     ///< a markdown fence or HTML tag line: a boundary between parts
+  bool cut = false;       ///< longer than kMaxPasteLineBytes: only its start is read
 };
+
+/// A line is read up to this many bytes; past it, its rest is not read (and said so). No dump
+/// gpudoctor reads has lines near it. Issue 29 (very long lines): a 30 MB line of one message
+/// cost every reader's scan of all of it, and a line of 100 KB ("AAAA… : x") overflowed the
+/// stack in std::regex_match (libstdc++'s executor recurses once or more a character):
+/// gpudoctor died of SIGSEGV.
+inline constexpr std::size_t kMaxPasteLineBytes = std::size_t{16} << 10;
 
 /// Every line of `text`, cleaned, except that a run of blank lines is one entry (so lines[i]
 /// is line number lines[i].number, not i + 1). Each line is a slice of `text`, never a copy: the

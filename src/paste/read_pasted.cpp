@@ -134,6 +134,12 @@ PastedReading read_pasted_text(std::string text) {
   r.unrecognised = unrecognised_of(sink);
   r.facts = std::move(sink.facts);
   r.not_read = std::move(sink.not_read);
+  const auto cut = std::count_if(r.lines.begin(), r.lines.end(), [](const PasteLine& l) { return l.cut; });
+  if (cut > 0) {
+    r.not_read.push_back(std::to_string(cut) + (cut == 1 ? " line's" : " lines'") +
+                         " text past its first " + std::to_string(kMaxPasteLineBytes >> 10) +
+                         " KiB");
+  }
   r.snapshot = std::move(sink.snap);
   return r;
 }

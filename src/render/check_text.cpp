@@ -74,28 +74,35 @@ std::vector<AreaStatus> shown(std::vector<AreaStatus> all, const std::vector<std
 
 /// The readiness pairs as `check` shows them under the python line: one line a pair, pairs that
 /// differ only in the GPU's address counted ("×8").
-void render_readiness(std::ostringstream& os, const std::vector<ReadinessPair>& pairs,
-                      const Style& st, CheckDetail detail) {
+/// The pairs are folded as readiness hands them over: only each line's first pair is kept, so
+/// 16,000 GPUs of one model cost one pair, not 16,000 (issue 29 §3).
+void render_readiness(std::ostringstream& os, const CheckInput& in,
+                      const std::vector<Finding>& findings, const Style& st, CheckDetail detail) {
   struct Shown {
-    const ReadinessPair* pair;
+    ReadinessPair pair;
     std::string device;
     std::size_t count;
   };
   std::vector<Shown> lines;
   std::map<std::string, std::size_t> line_of;  // same framework, environment, GPU name, verdict
-  for (const auto& p : pairs) {
-    std::string device = p.device;
-    if (auto at = device.rfind(" ("); at != std::string::npos) device.resize(at);
-    const std::string key = p.framework + '\n' + p.environment + '\n' + device + '\n' + p.verdict;
-    auto [at, added] = line_of.emplace(key, lines.size());
-    if (added) {
-      lines.push_back({&p, device, 1});
+  std::string key;
+  for_each_readiness_pair(in, findings, [&](ReadinessPair&& p) {
+    std::string_view device = p.device;
+    if (auto at = device.rfind(" ("); at != std::string_view::npos) device = device.substr(0, at);
+    key.clear();
+    key.append(p.framework).append(1, '\n').append(p.environment).append(1, '\n');
+    key.append(device).append(1, '\n').append(p.verdict);
+    auto at = line_of.find(key);
+    if (at == line_of.end()) {
+      line_of.emplace(key, lines.size());
+      std::string shown_device(device);
+      lines.push_back({std::move(p), std::move(shown_device), 1});
     } else {
       ++lines[at->second].count;
     }
-  }
+  });
   for (const auto& l : lines) {
-    const ReadinessPair& p = *l.pair;
+    const ReadinessPair& p = l.pair;
     Severity sev = Severity::ok;
     if (p.first_failure) {
       sev = Severity::fail;
@@ -224,7 +231,7 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
       os << summary << "\n";
     }
     if (a.area == "python" && !only_problems) {
-      render_readiness(os, readiness(CheckInput{snap, devices, builtin_compat()}, findings), st,
+      render_readiness(os, CheckInput{snap, devices, builtin_compat()}, findings, st,
                        opt.detail);
     }
     for (const auto& f : findings) {

@@ -40,12 +40,14 @@ void add_findings(std::vector<facts::Compared>& out, const std::vector<Finding>&
   }
 }
 
-/// The findings, then every fact the backends' walks mark for comparison.
+/// The findings, then every fact the backends' walks mark for comparison (moved out of the
+/// described machine, whose device rows are dropped here, not copied).
 std::vector<facts::Compared> compared_of(const DiffSide& side) {
   std::vector<facts::Compared> out;
   add_findings(out, side.findings);
-  const facts::Machine m = facts::describe(side.snap, side.devices);
-  out.insert(out.end(), m.compared.begin(), m.compared.end());
+  facts::Machine m = facts::describe(side.snap, side.devices);
+  out.insert(out.end(), std::make_move_iterator(m.compared.begin()),
+             std::make_move_iterator(m.compared.end()));
   return out;
 }
 
@@ -66,7 +68,14 @@ int diff_rank(Weight w) {
 
 }  // namespace
 
+std::vector<facts::Compared> diff_facts(const DiffSide& side) { return compared_of(side); }
+
 std::vector<Difference> diff_machines(const DiffSide& a, const DiffSide& b) {
+  return diff_compared(compared_of(a), compared_of(b));
+}
+
+std::vector<Difference> diff_compared(std::vector<facts::Compared> fa,
+                                      std::vector<facts::Compared> fb) {
   std::vector<Difference> out;
   std::map<std::pair<std::string, std::string>, std::size_t> index;
   auto merge = [&](const std::vector<facts::Compared>& facts, bool is_a) {
@@ -76,8 +85,10 @@ std::vector<Difference> diff_machines(const DiffSide& a, const DiffSide& b) {
       (is_a ? out[it->second].a : out[it->second].b) = x.value;
     }
   };
-  merge(compared_of(a), true);
-  merge(compared_of(b), false);
+  merge(fa, true);
+  fa = {};
+  merge(fb, false);
+  fb = {};
   out.erase(std::remove_if(out.begin(), out.end(), [](const Difference& d) { return d.a == d.b; }),
             out.end());
   std::stable_sort(out.begin(), out.end(),

@@ -5,6 +5,7 @@
 
 #include "model/finding.hpp"
 #include "devices.hpp"
+#include "facts/facts.hpp"
 #include "json.hpp"
 #include "model/snapshot.hpp"
 
@@ -32,6 +33,13 @@ GPUDOCTOR_JSON(Difference, rank, area, what, a, b)
 /// framework builds, Python and its architecture, devices (gfx targets, Metal), warnings, the
 /// OS, the other APIs; most important first.
 std::vector<Difference> diff_machines(const DiffSide& a, const DiffSide& b);
+
+/// The same in two steps, so that a caller can let go of one machine's snapshot before it reads
+/// the other (`diff` of two reports of 16,000 GPUs holds one model at a time, issue 29 §3):
+/// diff_facts(a), then diff_facts(b), then diff_compared of the two.
+std::vector<facts::Compared> diff_facts(const DiffSide& side);
+std::vector<Difference> diff_compared(std::vector<facts::Compared> a,
+                                      std::vector<facts::Compared> b);
 
 /// Text for people: a block per difference, A and B under it.
 std::string render_diff_text(const std::vector<Difference>& diffs, const std::string& a_name,

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "report/report.hpp"
 
 #include "checks/area_status.hpp"
@@ -133,6 +135,20 @@ void write_members(JsonWriter& out, const ReportInput& in, const ReportParts& pa
 
 }  // namespace
 
+namespace {
+
+/// The host names redaction hides beyond the snapshot's own: HOSTNAME, and what the command
+/// knows (the --sysroot image's /etc/hostname).
+std::vector<std::string> report_host_names(const ReportInput& in) {
+  std::vector<std::string> names = host_names_from(in.env);
+  for (const auto& n : in.host_names) {
+    if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  return names;
+}
+
+}  // namespace
+
 Json build_report(const ReportInput& in) {
   ReportParts parts = report_parts(in);
   Json doc = {{"schema_version", kSchemaVersion},
@@ -149,7 +165,7 @@ Json build_report(const ReportInput& in) {
   doc["brief"] = std::move(parts.brief);
   Json redaction = redaction_json(in, parts);
   if (in.redact) {
-    Redacted r = redact(std::move(doc), user_names_from(in.env), host_names_from(in.env));
+    Redacted r = redact(std::move(doc), user_names_from(in.env), report_host_names(in));
     doc = std::move(r.doc);
     redaction["replaced"] = r.counts;
   } else {
@@ -173,7 +189,7 @@ void write_report(JsonWriter& out, const ReportInput& in) {
   // Two walks that write nothing: who to hide, then what redacting replaces ("redaction"
   // precedes "snapshot", so its counts are needed first); the third writes.
   JsonWriter nowhere(nullptr, -1);
-  StreamRedaction redaction(user_names_from(in.env), host_names_from(in.env));
+  StreamRedaction redaction(user_names_from(in.env), report_host_names(in));
   if (in.redact) {
     nowhere.set_filter(&redaction.collector());
     write_members(nowhere, in, parts, none, none);

@@ -25,6 +25,9 @@ struct ReportInput {
   /// as it is when the rest is redacted, since fleets key on it.
   std::optional<std::string> node_name;
   std::string node_source;
+  /// Host names the snapshot does not hold under "hostname" that redaction must also hide: under
+  /// --sysroot the image's /etc/hostname (a kernel release "6.1.0-myhost42" named it, issue 29).
+  std::vector<std::string> host_names;
 };
 
 /// The versioned report (schema/report.schema.json): summary, findings, the GPU-relevant

@@ -91,6 +91,32 @@ TEST(OutputLinks, AsRootADirectoryOthersCanWriteWithoutTheStickyBitIsRefused) {
   EXPECT_NE(slurp(open_dir + "/gpudoctor.prom").find("gpudoctor_check_success"), std::string::npos);
 }
 
+// A link in a DIRECTORY component of the output path, made by another account (the textfile
+// directory swapped for a link by node_exporter's account): root wrote its file wherever the
+// link pointed (issue 29 §1: "O_NOFOLLOW semantics at every component the caller does not
+// own"). A link root itself made (/var/run -> /run) is still followed.
+TEST(OutputLinks, AsRootALinkOfAnotherAccountAmongTheDirectoriesIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root";
+  test::TempTree tree;
+  const std::string elsewhere = tree.mkdir("etc");
+  const std::string exporter = tree.mkdir("exporter");
+  const std::string textfile = exporter + "/textfile";
+  ASSERT_EQ(::symlink(elsewhere.c_str(), textfile.c_str()), 0);
+  ASSERT_EQ(::lchown(textfile.c_str(), kNobody, kNobody), 0);
+  for (const auto& args : {check_args({"--prometheus", textfile + "/gpudoctor.prom"}),
+                           report_args({"-o", textfile + "/report.json"})}) {
+    const auto io = run_io(args, {});
+    EXPECT_EQ(io.r.exit_code, 2) << args[0] << ": " << io.r.err;
+    EXPECT_NE(io.r.err.find("a symbolic link of another account"), std::string::npos) << io.r.err;
+    EXPECT_TRUE(entries(elsewhere).empty()) << args[0] << " wrote through the link";
+  }
+  // The same link made by root is root's own choice: followed.
+  ASSERT_EQ(::lchown(textfile.c_str(), 0, 0), 0);
+  const auto io = run_io(check_args({"--prometheus", textfile + "/gpudoctor.prom"}), {});
+  EXPECT_NE(io.r.exit_code, 2) << io.r.err;
+  EXPECT_EQ(entries(elsewhere), std::set<std::string>{"gpudoctor.prom"});
+}
+
 /// Not root: a link named as the output is replaced by the new file, and the file it named,
 /// in a directory the writer cannot even write, is left as it was.
 TEST(OutputLinks, ALinkIsReplacedNeverFollowedAndTheTemporaryFileIsBesideIt) {

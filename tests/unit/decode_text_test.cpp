@@ -67,5 +67,19 @@ TEST(DecodeText, JsonIsDecidedByParsing) {
   EXPECT_EQ(classify_user_input(" \n\t").kind, InputKind::binary);
 }
 
+// Issue 29: JSON that nlohmann refuses only for a value (a number past a double, a number of
+// thousands of digits, a byte that is not UTF-8 in a string) is still JSON: its problem is said
+// (exit 2), it is not read as a paste that recognises nothing (exit 0).
+TEST(DecodeText, JsonWithValuesPastALimitIsStillJson) {
+  EXPECT_EQ(classify_user_input("{\"schema_version\": 1, \"pci\": {\"devices_scanned\": 1e99999}}").kind,
+            InputKind::json);
+  EXPECT_EQ(classify_user_input("{\"schema_version\": 1" + std::string(5000, '0') + "}").kind,
+            InputKind::json);
+  EXPECT_EQ(classify_user_input("{\"schema_version\": 1, \"host\": {\"os_name\": \"caf\xe9\"}}").kind,
+            InputKind::json);
+  // Text stays text.
+  EXPECT_EQ(classify_user_input("nvidia-smi: 1e99999 caf\xe9\n").kind, InputKind::text);
+}
+
 }  // namespace
 }  // namespace gpudoctor

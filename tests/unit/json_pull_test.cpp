@@ -53,12 +53,36 @@ TEST(JsonPull, RefusesWhatTheGrammarRefuses) {
   for (const char* bad :
        {"", " ", "{", "[1,]", "{\"a\":1,}", "{,}", "[,1]", "01", "1.", ".5", "1e", "+1", "-",
         "tru", "nul", "True", "'a'", "{a:1}", "\"\\x41\"", "\"\\u12\"", "\"\\ud800\"",
-        "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"a\nb\"", "\"\xff\"", "\"\xc0\x80\"",
-        "\"\xed\xa0\x80\"", "\"\xf4\x90\x80\x80\"", "\"\xe2\x82\"", "[1] 2", "{} x", "[1}",
+        "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"a\nb\"", "[1] 2", "{} x", "[1}",
         "{\"a\" 1}", "NaN", "Infinity", "[1,,2]"}) {
     EXPECT_NE(check(bad), "") << bad;
     EXPECT_TRUE(Json::parse(bad, nullptr, false).is_discarded()) << bad;
   }
+}
+
+// Issue 29 (invalid UTF-8 in every string field): a byte that breaks UTF-8 inside a string is
+// read as U+FFFD, as Python's errors="replace" reads it, not a reason to refuse the document
+// (one Latin-1 device name made a whole report "not JSON" and then a paste with nothing
+// recognised, exit 0). The grammar around it is still enforced.
+TEST(JsonPull, BytesThatAreNotUtf8InAStringReadAsReplacementCharacters) {
+  const std::string fffd = "\xEF\xBF\xBD";
+  const std::pair<const char*, std::string> cases[] = {
+      {"\"\xff\"", fffd},
+      {"\"\xc0\x80\"", fffd + fffd},                 // an overlong NUL: two bad bytes
+      {"\"\xed\xa0\x80\"", fffd + fffd + fffd},       // a surrogate: the lead, then two
+      {"\"\xf4\x90\x80\x80\"", fffd + fffd + fffd + fffd},  // past U+10FFFF
+      {"\"\xe2\x82\"", fffd},                        // cut short before the quote
+      {"\"caf\xe9 ok\"", "caf" + fffd + " ok"},         // Latin-1
+      {"\"\xe2\x82\xac\"", "\xe2\x82\xac"},            // a real euro sign stays
+  };
+  for (const auto& [text, want] : cases) {
+    EXPECT_EQ(check(text), "") << text;
+    JsonPull in{std::string_view(text)};
+    EXPECT_EQ(in.read_string(), want) << text;
+  }
+  EXPECT_NE(check("\"\xff"), "");           // still cut short
+  EXPECT_NE(check("\"\xff\" x"), "");      // still text after the document
+  EXPECT_NE(check("{\xff: 1}"), "");         // outside a string it is no JSON
 }
 
 TEST(JsonPull, ErrorsSayWhatAndWhere) {

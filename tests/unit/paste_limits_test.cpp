@@ -36,6 +36,32 @@ TEST(PasteLimits, APackageListPastTheCapIsCutAndSaysSo) {
             1);
 }
 
+// Issue 29 (very long lines): a line is read up to kMaxPasteLineBytes, its rest said not read;
+// a 30 MB line of one message took every reader's scan of all of it (87 s at -O0), and a line
+// of 100 KB overflowed the stack in std::regex_match (SIGSEGV; the second case below).
+TEST(PasteLimits, ALineLongerThanTheCapIsReadToTheCapAndSaysSo) {
+  std::string text = "RuntimeError: CUDA error: no kernel image is available for execution on the device ";
+  text += std::string(kMaxPasteLineBytes + 4096, 'A');
+  text += "\nnext line\n";
+  const PastedReading r = read_pasted(text);
+  ASSERT_GE(r.lines.size(), 2u);
+  EXPECT_TRUE(r.lines[0].cut);
+  EXPECT_LE(r.lines[0].text.size(), kMaxPasteLineBytes);
+  EXPECT_FALSE(r.lines[1].cut);
+  EXPECT_EQ(r.lines[1].text, "next line");
+  ASSERT_EQ(r.not_read.size(), 1u);
+  EXPECT_NE(r.not_read[0].find("1 line's text past its first 16 KiB"), std::string::npos);
+  // Letters up to a colon: the shape of a CuPy row, whose regex recursed a character at a time.
+  const PastedReading row = read_pasted("CuPy Version : 13.0\n" + std::string(500000, 'A') + " : x\n");
+  ASSERT_GE(row.lines.size(), 2u);
+  EXPECT_TRUE(row.lines[1].cut);
+  // A cut never splits a UTF-8 sequence.
+  std::string euro = std::string(kMaxPasteLineBytes - 1, 'x') + "\xe2\x82\xac" + "tail\n";
+  const PastedReading e = read_pasted(euro);
+  ASSERT_FALSE(e.lines.empty());
+  EXPECT_EQ(e.lines[0].text.size(), kMaxPasteLineBytes - 1);
+}
+
 TEST(PasteLimits, AListUnderTheCapIsReadWhole) {
   std::string text = "Package                 Version\n----------------------- -------\n";
   for (int i = 0; i < 1000; ++i) text += "pkg-" + std::to_string(i) + "   1.0\n";

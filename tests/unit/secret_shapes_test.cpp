@@ -7,7 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "json.hpp"
 #include "report/environment_section.hpp"
@@ -153,6 +159,55 @@ TEST(RedactReport, TheNodeNameStaysOnlyInReportsForTheFleet) {
   EXPECT_EQ(j["node"], "imagenode07");
   r = test::run_gpudoctor({"report", "--node-name", "n9", "--sysroot", root}, env);
   EXPECT_EQ(Json::parse(r.out)["node"]["name"], "n9");
+}
+
+// Issue 29 §7: under --sysroot the image's host name (its /etc/hostname, which the snapshot
+// does not hold under "hostname") is hidden where it stands as a token, here in the kernel
+// release; a public report carried "6.1.0-imagenode07".
+TEST(RedactReport, TheImageHostNameInsideItsKernelReleaseIsReplaced) {
+  test::TempTree t;
+  const std::string root = t.path() + "/image";
+  std::filesystem::copy(
+      test::fixture_path("server-h100-torch-cu124"), root,
+      std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+  t.write("image/etc/hostname", "imagenode07\n");
+  std::filesystem::remove(root + "/proc/sys/kernel/osrelease");
+  t.write("image/proc/sys/kernel/osrelease", "6.1.0-imagenode07\n");
+  const auto r = test::run_gpudoctor({"report", "--no-smoke", "--sysroot", root});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("imagenode07"), std::string::npos);
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["snapshot"]["host"]["kernel_release"], "6.1.0-<host>");
+}
+
+// Issue 29 (FIFOs in a sysroot): the image's /etc/hostname, read for the node's name, was
+// opened with an ifstream: a FIFO there held `check --prometheus` forever. It is read through
+// the root's reader now (a regular file only). A writer opens the FIFO after 20 s so that the
+// old behaviour ends in a failure, not a hang.
+TEST(RedactReport, AFifoAsTheImageHostNameHoldsNothingUp) {
+  test::TempTree t;
+  const std::string root = t.path() + "/image";
+  std::filesystem::copy(
+      test::fixture_path("server-h100-torch-cu124"), root,
+      std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+  const std::string fifo = root + "/etc/hostname";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread unblock([fifo] {
+    std::this_thread::sleep_for(std::chrono::seconds(20));
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) {
+      (void)::write(fd, "late\n", 5);
+      ::close(fd);
+    }
+  });
+  unblock.detach();
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = test::run_gpudoctor(
+      {"check", "--no-smoke", "--sysroot", root, "--prometheus", t.path() + "/m.prom"});
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took, std::chrono::seconds(15)) << r.err;
+  EXPECT_NE(r.exit_code, 124);
 }
 
 }  // namespace
