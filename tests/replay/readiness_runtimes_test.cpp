@@ -84,10 +84,57 @@ TEST(RuntimeReadiness, VulkanDriverPairAndAStaticLlamaCppBuild) {
   EXPECT_NE(stage_of(vk[0], "user_driver")["fact"].get<std::string>().find("libvulkan_radeon"),
             std::string::npos);
   EXPECT_TRUE(vk[0]["first_failure"].is_null());
-  const auto ll = pairs_of(j, "llama.cpp");
-  ASSERT_EQ(ll.size(), 1u);
-  EXPECT_EQ(ll[0]["api"], "unknown");
-  EXPECT_EQ(stage_of(ll[0], "runtime_libraries")["state"], "not_examined");
+  // The build in the user's home directory is not where the probe looks: no llama.cpp pair.
+  EXPECT_TRUE(pairs_of(j, "llama.cpp").empty());
+}
+
+// ROCm 3.0's amdocl64.icd names a library the loader does not find in the tree: the OpenCL pair
+// fails at the user-space driver with the ICD's error.
+TEST(RuntimeReadiness, AnOpenClIcdWhoseLibraryIsNotFoundFailsAtTheUserSpaceDriver) {
+  const Json j = check_json("corpus-rocm30-opencl-no-comgr");
+  const auto cl = pairs_of(j, "OpenCL");
+  ASSERT_EQ(cl.size(), 1u) << j["readiness"].dump(1);
+  EXPECT_EQ(cl[0]["first_failure"], "user_driver");
+  EXPECT_NE(stage_of(cl[0], "user_driver")["fact"].get<std::string>().find("amdocl64"),
+            std::string::npos);
+}
+
+// No ICD at all (SaschaWillems/OpenCLCapsViewer#7): no OpenCL pair; the finding says it once.
+TEST(RuntimeReadiness, NoIcdMeansNoOpenClPair) {
+  const Json j = check_json("corpus-opencl-no-icd-vega10-apu");
+  EXPECT_TRUE(pairs_of(j, "OpenCL").empty());
+  EXPECT_NE(test::find_finding(j, "opencl.no_icd"), nullptr);
+}
+
+// In process: llama.cpp builds are paired by their backend libraries.
+TEST(RuntimeReadiness, LlamaCppPairsFollowItsBackends) {
+  Snapshot s;
+  s.origin = Origin::sysroot;
+  s.pci = PciInfo{};
+  PciDevice nv;
+  nv.address = "0000:01:00.0";
+  nv.vendor_id = 0x10de;
+  nv.device_id = 0x2204;
+  nv.class_code = 0x030000;
+  nv.driver = "nvidia";
+  s.pci->devices.push_back(nv);
+  s.runtimes = RuntimeInstalls{};
+  LlamaCppInstall l;
+  l.dir = "/usr/local/bin";
+  l.binaries = {"llama-server"};
+  s.runtimes->llama_cpp.push_back(l);
+  const auto devices = merge_devices(s);
+  const auto findings = test::run_all_checks(s);
+  auto pairs = runtime_readiness(CheckInput{s, devices, builtin_compat()}, findings);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].api, "unknown");  // a static build: its backends are not read
+  s.runtimes->llama_cpp[0].backends = {"cpu", "cuda"};
+  pairs = runtime_readiness(CheckInput{s, devices, builtin_compat()}, findings);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].api, "cuda");
+  s.runtimes->llama_cpp[0].backends = {"cpu", "hip"};  // no backend reaches an NVIDIA GPU
+  pairs = runtime_readiness(CheckInput{s, devices, builtin_compat()}, findings);
+  EXPECT_TRUE(pairs.empty());
 }
 
 // SaschaWillems/Vulkan#188: a Fermi NVS 5400M and no Vulkan manifest at all: no Vulkan pair
