@@ -35,10 +35,12 @@ std::optional<std::pair<std::string, std::string>> ollama_unit_override(const Ol
 
 std::optional<std::string> ollama_nearest_gfx(const std::string& gfx,
                                               const std::vector<std::string>& carried) {
-  // Same generation: the first five characters name it ("gfx10" + "3" for RDNA 2's gfx103x,
-  // "gfx11" + "0" for RDNA 3's gfx110x, "gfx90" for Vega), the stepping 0 first.
-  const std::string family = gfx.size() >= 6 && starts_with(gfx, "gfx1") ? gfx.substr(0, 6)
-                                                                          : gfx.substr(0, 5);
+  // Same generation: RDNA's targets share their first six characters ("gfx103" for RDNA 2's
+  // gfx103x, "gfx110" for RDNA 3's gfx110x), whose members run each other's code with the
+  // override (ollama's docs: the RX 5400's gfx1034 as gfx1030). GCN 5 (gfx9xx) targets differ in
+  // their instructions (gfx908's matrix cores are not gfx906's): no override is offered there.
+  if (gfx.size() < 7 || !starts_with(gfx, "gfx1")) return std::nullopt;
+  const std::string family = gfx.substr(0, 6);
   std::optional<std::string> best;
   for (const auto& c : carried) {
     if (!starts_with(c, family)) continue;
