@@ -13,6 +13,7 @@
 #include "python/python_probe.hpp"
 #include "rocm/hip_probe.hpp"
 #include "rocm/rocm_system_probe.hpp"
+#include "runtime/runtime_probe.hpp"
 #include "vulkan/vulkan_probe.hpp"
 #include "platform/platform.hpp"
 
@@ -40,6 +41,9 @@ const std::vector<ProbeSteps>& all_probes() {
       {kBackendHost, nullptr, nullptr,
        [](const Context& ctx, const Request&, Snapshot& s, ProbeOutcome&) {
          s.host = probe_host(ctx);
+         // ollama and llama.cpp installs: files only, read with the host (probes/runtime).
+         auto runtimes = probe_runtimes(ctx);
+         if (!runtimes.ollama.empty() || !runtimes.llama_cpp.empty()) s.runtimes = std::move(runtimes);
        }},
       {kBackendPci, nullptr, nullptr,
        [](const Context& ctx, const Request&, Snapshot& s, ProbeOutcome& out) {

@@ -1,6 +1,7 @@
 // The checks' specs, second half: the smoke matmuls, the Mac, ROCm and the runtime symptoms,
 // in the order they run after machine_checks() (check_list.cpp). make_check_list joins them.
 #include "checks/check_list.hpp"
+#include "checks/rocm_runtime.hpp"
 #include "checks/live_checks.hpp"
 #include "checks/macos_checks.hpp"
 #include "checks/rocm_checks.hpp"
@@ -117,6 +118,14 @@ std::vector<CheckSpec> runtime_checks() {
        "the lowest gets \"no kernel image is available\".",
        "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#virtual-architecture-macros",
        check_ggml_arch},
+      {"ollama.gfx_unsupported", "rocm",
+       "ollama's install (lib/ollama/rocm/rocblas/library): the gfx targets its bundled rocBLAS "
+       "carries, against each AMD GPU's target (KFD) and the HSA_OVERRIDE_GFX_VERSION its "
+       "service's unit sets.",
+       "ollama takes the GPUs it supports from the same files; a target not there, and no "
+       "override onto one that is, leaves the GPU unused and models run on the CPU.",
+       "https://github.com/ollama/ollama/blob/main/docs/gpu.md", check_ollama_bundled_gfx, "",
+       "linux"},
       // Last: it reads what the checks above reported, so a message whose cause the installed
       // facts already showed adds nothing.
       {"symptom.runtime", "python",

@@ -147,6 +147,15 @@ std::vector<FrameworkBuild> framework_builds(const Snapshot& s) {
         tensorflow_seen = true;
         out.push_back({&env, main, "tensorflow", main->name + " " + main->version.value_or("?"),
                        tensorflow_api(s, env, *main)});
+      } else if (p.name == "vllm") {
+        // vLLM runs on the environment's torch: its chain is that torch's (its CUDA or ROCm
+        // build, its kernels, the driver it needs), under vLLM's name.
+        if (const PythonPackage* t = find_package(env, "torch")) {
+          const std::string tv = t->torch && t->torch->version ? *t->torch->version
+                                                                : t->version.value_or("?");
+          out.push_back({&env, t, "vllm", "vllm " + version + " (torch " + tv + ")",
+                         torch_api(s, *t)});
+        }
       } else if (p.name == "jax") {
         out.push_back({&env, &p, "jax", "jax " + version, jax_api(s, env)});
       } else if (starts_with(p.name, "cupy")) {
@@ -244,7 +253,11 @@ std::vector<PlacedFinding> place_findings(const std::vector<Finding>& findings,
 bool concerns(const PlacedFinding& p, const FrameworkBuild& fw, const PairDevice& d) {
   // A finding about NVIDIA's driver concerns NVIDIA GPUs, also one the input does not show.
   if (p.row.vendor != "any" && p.row.vendor != vendor_word(d.vendor)) return false;
-  if (!p.row.frameworks.empty() && !in_list(p.row.frameworks, fw.name)) return false;
+  // vLLM's pair is its torch's: a finding about that torch concerns it.
+  if (!p.row.frameworks.empty() && !in_list(p.row.frameworks, fw.name) &&
+      !(fw.name == "vllm" && in_list(p.row.frameworks, "torch"))) {
+    return false;
+  }
   if (!d.dev || p.names.empty()) return true;
   return std::find(p.names.begin(), p.names.end(), d.dev->name) != p.names.end();
 }
@@ -637,7 +650,12 @@ std::vector<ReadinessPair> readiness(const CheckInput& in, const std::vector<Fin
 void for_each_readiness_pair(const CheckInput& in, const std::vector<Finding>& findings,
                              const std::function<void(ReadinessPair&&)>& each) {
   const auto builds = framework_builds(in.snap);
-  if (builds.empty()) return;
+  // Runtimes (ollama, llama.cpp, OpenCL, Vulkan) are judged after the frameworks, one pair each
+  // GPU they could run on: a few, handed on like the others.
+  if (builds.empty()) {
+    for (auto& p : runtime_readiness(in, findings)) each(std::move(p));
+    return;
+  }
   const bool mac = readiness_on_macos(in.snap);
   const auto placed = place_findings(findings, in.devices);
   // nvidia_capabilities lists the NVIDIA GPUs in device order: once for every pair, by position
@@ -691,6 +709,7 @@ void for_each_readiness_pair(const CheckInput& in, const std::vector<Finding>& f
                        std::nullopt};
     each(judge_pair(in, placed, fw, d));
   }
+  for (auto& p : runtime_readiness(in, findings)) each(std::move(p));
 }
 
 }  // namespace gpudoctor

@@ -74,6 +74,12 @@ std::vector<ReadinessPair> readiness(const CheckInput& in, const std::vector<Fin
 void for_each_readiness_pair(const CheckInput& in, const std::vector<Finding>& findings,
                              const std::function<void(ReadinessPair&&)>& each);
 
+/// The runtimes that are not Python packages (readiness_runtimes.cpp): each ollama and
+/// llama.cpp install found, and the OpenCL and Vulkan drivers where any is installed, paired with
+/// every GPU they could run on. readiness() appends them after the frameworks' pairs.
+std::vector<ReadinessPair> runtime_readiness(const CheckInput& in,
+                                             const std::vector<Finding>& findings);
+
 /// The stage a finding id belongs to, and which GPUs' vendor and which frameworks it concerns
 /// (readiness_stages.cpp: one table for every id a check or a message entry can give).
 struct StageOfFinding {

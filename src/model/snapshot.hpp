@@ -18,6 +18,7 @@
 #include "model/probe_outcome.hpp"
 #include "model/python.hpp"
 #include "model/rocm.hpp"
+#include "model/runtime.hpp"
 #include "model/symptom.hpp"
 #include "model/vulkan.hpp"
 
@@ -60,6 +61,8 @@ struct Snapshot {
   std::optional<MetalInfo> metal;
   std::optional<LevelZeroInfo> level_zero;
   std::optional<OllamaInfo> ollama;  ///< from an ollama server log (check --from)
+  /// ollama and llama.cpp installs, read from files (probes/runtime)
+  std::optional<RuntimeInstalls> runtimes;
   /// The GPUs' live state (memory held, load, temperature, clocks, errors, processes): NVML's
   /// and amdgpu sysfs's, when the nvml or rocm backend ran.
   std::optional<LiveState> live_state;
@@ -69,6 +72,6 @@ struct Snapshot {
 };
 GPUDOCTOR_JSON(Snapshot, schema_version, tool_version, origin, root, live, probes, host, pci, opencl,
                vulkan, nvidia, cuda, nvml, python, macos, rocm, ollama, symptoms, metal,
-               live_state, environment, level_zero)
+               live_state, environment, level_zero, runtimes)
 
 }  // namespace gpudoctor

@@ -161,6 +161,7 @@ bool is_gpu_relevant_package(std::string_view name) {
                                                 "keras",
                                                 "jax",
                                                 "jaxlib",
+                                                "vllm",
                                                 "cupy",
                                                 "numpy",
                                                 "plaidml",

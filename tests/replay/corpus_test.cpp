@@ -97,6 +97,17 @@ const std::map<std::string, std::string> kMissed = {
     {"corpus-wsl2-libcuda-so-not-in-ld-cache", "the loader cache is not read: an unversioned libcuda.so is not in it under WSL"},
     {"corpus-wsl2-cudarc-libcuda-not-found", "the loader cache is not read: an unversioned libcuda.so is not in it under WSL"},
     {"corpus-cluster-nccl-tests-system-nccl-2234", "no check: a program's libnccl.so.2 resolving to an older system NCCL than the one built beside it"},
+    // Rows 117-150 (machines4's batch), as first measured.
+    {"corpus-vulkan-nvidia-icd-libgl", "a manifest naming libGL.so.1 (there, but no Vulkan driver) is not told apart from a driver"},
+    {"corpus-ollama-apu-4650g-gfx900", "the image's bundled ROCm is not in the tree, and that ROCm dropped gfx900-level GPUs is in no table"},
+    {"corpus-llamacpp-hip-no-amdgpu-targets-6700xt", "the code objects of a llama.cpp HIP build are not read"},
+    {"corpus-rocm-opal-r7-m265-unsupported", "rocm.amdgpu_not_loaded says radeon holds it; nothing says ROCm never supported this GCN 1 part"},
+    {"corpus-ollama-intel-mac-vega64", "ollama's macOS build (its arm64-only GPU runner) is not read"},
+    {"corpus-rocm30-opencl-no-comgr", "opencl.icd_broken says the ICD's library is not found in the tree; libamd_comgr's absence is not read"},
+    {"corpus-ollama-gfx1030-gfx906-dual", "HOLDOUT: ollama installed under a build directory the runtime probe does not search"},
+    {"corpus-ollama-0126-no-rocm-runner", "HOLDOUT: a release that embeds its runners in the binary: the binary is not read"},
+    {"corpus-torch-rocm70-gfx1151", "HOLDOUT: no libtorch_hip in the tree and no table of torch nightlies' gfx targets"},
+    {"corpus-ollama-igpu-780m-igpu-disabled", "HOLDOUT: ollama's version (0.30+ drops iGPUs without OLLAMA_IGPU_ENABLE=1) is not read"},
 };
 
 // Of those, the ones whose output is "all clear": a user would stop there.
@@ -119,6 +130,12 @@ const std::set<std::string> kSilent = {
     "corpus-torch-nvjitlink-ld-library-path-cuda124",
     "corpus-mig-two-instances-torch-assert",
     "corpus-cluster-nccl-tests-system-nccl-2234",
+    "corpus-ollama-apu-4650g-gfx900",
+    "corpus-llamacpp-hip-no-amdgpu-targets-6700xt",
+    "corpus-ollama-gfx1030-gfx906-dual",
+    "corpus-ollama-0126-no-rocm-runner",
+    "corpus-torch-rocm70-gfx1151",
+    "corpus-ollama-igpu-780m-igpu-disabled",
 };
 
 // Healthy machines on which a finding fails today, with the finding and why it is false.

@@ -1,0 +1,105 @@
+// ollama's bundled ROCm against the machine's AMD GPUs: its rocBLAS carries code for a list of
+// gfx targets (ollama derives its "supported types" from the same files,
+// https://github.com/ollama/ollama/blob/main/docs/gpu.md); a GPU whose target is not there, and
+// that no HSA_OVERRIDE_GFX_VERSION in the service's unit maps onto one that is, runs on the CPU.
+#include <algorithm>
+
+#include "checks/check_list.hpp"
+#include "checks/check_util.hpp"
+#include "checks/rocm_runtime.hpp"
+#include "text.hpp"
+
+namespace gpudoctor {
+
+std::optional<std::string> gfx_of_override(const std::string& value) {
+  const auto parts = split_words(value, ".");
+  if (parts.size() != 3) return std::nullopt;
+  for (const auto& p : parts) {
+    if (p.empty() || !std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::nullopt;
+    }
+  }
+  const int step = std::stoi(parts[2]);
+  if (step > 15) return std::nullopt;
+  const char hex[] = "0123456789abcdef";
+  return "gfx" + parts[0] + parts[1] + std::string(1, hex[step]);
+}
+
+std::optional<std::pair<std::string, std::string>> ollama_unit_override(const OllamaInstall& o,
+                                                                         const KfdNode& n) {
+  const std::string per_node = "HSA_OVERRIDE_GFX_VERSION_" + std::to_string(n.node);
+  if (auto it = o.unit_env.find(per_node); it != o.unit_env.end()) return *it;
+  if (auto it = o.unit_env.find("HSA_OVERRIDE_GFX_VERSION"); it != o.unit_env.end()) return *it;
+  return std::nullopt;
+}
+
+std::optional<std::string> ollama_nearest_gfx(const std::string& gfx,
+                                              const std::vector<std::string>& carried) {
+  // Same generation: RDNA's targets share their first six characters ("gfx103" for RDNA 2's
+  // gfx103x, "gfx110" for RDNA 3's gfx110x), whose members run each other's code with the
+  // override (ollama's docs: the RX 5400's gfx1034 as gfx1030). GCN 5 (gfx9xx) targets differ in
+  // their instructions (gfx908's matrix cores are not gfx906's): no override is offered there.
+  if (gfx.size() < 7 || !starts_with(gfx, "gfx1")) return std::nullopt;
+  const std::string family = gfx.substr(0, 6);
+  std::optional<std::string> best;
+  for (const auto& c : carried) {
+    if (!starts_with(c, family)) continue;
+    if (!best || c < *best) best = c;
+  }
+  return best;
+}
+
+std::string override_of_gfx(const std::string& gfx) {
+  // gfx1030 → 10.3.0, gfx900 → 9.0.0, gfx90a → 9.0.10
+  const std::string digits = gfx.substr(3);
+  if (digits.size() < 3) return "";
+  const std::string major = digits.substr(0, digits.size() - 2);
+  const char minor = digits[digits.size() - 2];
+  const char step = digits.back();
+  const int s = step >= 'a' ? step - 'a' + 10 : step - '0';
+  return major + "." + std::string(1, minor) + "." + std::to_string(s);
+}
+
+void check_ollama_bundled_gfx(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  const Snapshot& s = in.snap;
+  if (!s.runtimes || !s.rocm) return;
+  for (const OllamaInstall& o : s.runtimes->ollama) {
+    if (!o.rocblas_read || o.rocblas_gfx.empty()) continue;
+    for (const KfdNode& n : s.rocm->nodes) {
+      if (!n.gfx_target) continue;
+      const std::string& gfx = *n.gfx_target;
+      std::string runs_as = gfx;
+      const auto ov = ollama_unit_override(o, n);
+      if (ov) {
+        if (auto g = gfx_of_override(ov->second)) runs_as = *g;
+      }
+      if (std::find(o.rocblas_gfx.begin(), o.rocblas_gfx.end(), runs_as) != o.rocblas_gfx.end()) {
+        continue;
+      }
+      const std::string name = n.name && !n.name->empty() ? *n.name + " (" + gfx + ")" : gfx;
+      Finding f = make_finding(
+          self, Severity::fail,
+          "ollama's bundled ROCm has no code for " + name +
+              (ov ? " run as " + runs_as + " (" + ov->first + "=" + ov->second + ")" : "") +
+              ": ollama runs models on the CPU");
+      f.evidence.push_back(o.lib_dir.value_or(o.binary) + ": rocBLAS carries " +
+                           join(o.rocblas_gfx, ", "));
+      f.evidence.push_back("KFD node " + std::to_string(n.node) + ": " + gfx);
+      if (o.unit) {
+        f.evidence.push_back(*o.unit + ": " +
+                             (ov ? ov->first + "=" + ov->second : "no HSA_OVERRIDE_GFX_VERSION"));
+      }
+      if (auto near = ollama_nearest_gfx(gfx, o.rocblas_gfx); near && !ov) {
+        f.fix = "sudo systemctl edit ollama, add Environment=\"HSA_OVERRIDE_GFX_VERSION=" +
+                override_of_gfx(*near) + "\" (" + *near +
+                ", the same generation, is in the bundle), then sudo systemctl restart ollama";
+      } else {
+        f.fix = "use a build of ollama (or of its ROCm libraries) that carries " + gfx +
+                ", or ollama's Vulkan backend";
+      }
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+}  // namespace gpudoctor
