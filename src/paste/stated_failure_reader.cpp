@@ -69,7 +69,7 @@ void read_stated_failures(PasteSink& sink) {
     const std::string_view t = trim(lines[i].text);
     if (t.size() < 6 || t.size() > 2000) continue;
     // A markdown heading ("## Error Details") names a section, it states nothing.
-    if (t.front() == '#') continue;
+    if (t.front() == '#' || starts_with(t, "warn(") || starts_with(t, "warnings.warn(")) continue;
     const std::string l = to_lower(t);
     if (stated_holds_any(l, kStatedNotFailures)) continue;
     const bool fallback = stated_cpu_fallback(l);
@@ -77,7 +77,10 @@ void read_stated_failures(PasteSink& sink) {
     // The GPU word on the line, or on one of the two lines after it (conda's "Solving
     // environment: failed", then the spec it could not solve).
     bool gpu = fallback || stated_holds_any(l, kStatedGpuWords);
-    for (std::size_t k = i + 1, seen = 0; !gpu && k < lines.size() && seen < 2; ++k) {
+    // The lines after count only for a line that ends in its failure or opens a list ("…:
+    // failed", "…were found to be in conflict:"): a warning printed before a version is not about it.
+    const bool opens = ends_with(l, "failed") || ends_with(l, ":");
+    for (std::size_t k = i + 1, seen = 0; !gpu && opens && k < lines.size() && seen < 2; ++k) {
       const std::string_view n = trim(lines[k].text);
       if (n.empty() || lines[k].fence) continue;
       ++seen;
