@@ -168,7 +168,8 @@ TEST(ReportHtml, RocmGroupsOfAUserNotInRenderAreEscaped) {
   EXPECT_NE(host.find("<th>User</th><td>&lt;user1&gt; · uid 1000<br>"), std::string::npos) << host;
   EXPECT_EQ(host.find("<th></th>"), std::string::npos) << host;
   EXPECT_NE(host.find("render (109): not a group of this user"), std::string::npos);
-  EXPECT_NE(host.find("<th>Devices</th><td>/dev/dri/renderD128"), std::string::npos) << host;
+  EXPECT_NE(host.find("<th>Devices</th><td>/dev/dri/card1<br>/dev/dri/renderD128"), std::string::npos)
+      << host;
   EXPECT_EQ(host.find("<user1>"), std::string::npos);
 }
 
@@ -353,8 +354,10 @@ TEST(ReportHtml, ListSectionsAreListsAndEmptySectionsSaySo) {
   EXPECT_NE(toolkits.find("</h3>\n<ul class=\"items\"><li>none found</li></ul>"),
             std::string::npos)
       << toolkits;
-  EXPECT_NE(section_of(broken, "<h3>Host</h3>").find("</h3>\n<p class=\"none\">nothing found</p>"),
-            std::string::npos);
+  EXPECT_NE(section_of(broken, "<h3>Host</h3>")
+                .find("</h3>\n<p class=\"none\">nothing read: no /etc/os-release, kernel release or /proc</p>"),
+            std::string::npos)
+      << section_of(broken, "<h3>Host</h3>");
   const std::string python =
       section_of(html_of("server-h100-torch-cu124", {}), "<h3>Python environments</h3>");
   EXPECT_NE(python.find("</h3>\n<ul class=\"items\"><li>/opt/conda"), std::string::npos) << python;
