@@ -55,7 +55,9 @@ def check_screen(name, raw, lang):
     if lang == "C" and any(b >= 0x80 for b in raw):
         failures.append(f"{name} LANG=C: bytes above ASCII on the terminal")
     for n, line in enumerate(text.split("\n"), 1):
-        shown = ANSI.sub("", line)
+        # A carriage return starts the line over (a progress line redrawn with "\r\033[K"):
+        # what stays on the screen is the text after the last one.
+        shown = ANSI.sub("", line.rsplit("\r", 1)[-1])
         if len(shown) > COLUMNS:
             failures.append(f"{name} LANG={lang}: line {n} is {len(shown)} columns: {shown!r}")
     return text

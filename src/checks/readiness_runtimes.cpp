@@ -458,7 +458,7 @@ std::vector<ReadinessPair> runtime_readiness(const CheckInput& in,
         } else if (v == Vend::nvidia && has_backend(l.backends, "cuda")) {
           api = "cuda";
         } else if (v == Vend::amd && has_backend(l.backends, "hip")) {
-          api = "hip";
+          api = "rocm";  // HIP is ROCm's API: the pair's api is named as torch's ROCm builds are
         } else if (v == Vend::apple && has_backend(l.backends, "metal")) {
           api = "metal";
         } else if (has_backend(l.backends, "vulkan") && v != Vend::apple) {
@@ -472,9 +472,9 @@ std::vector<ReadinessPair> runtime_readiness(const CheckInput& in,
                                            Stage::runtime_libraries, Stage::gpu_code, Stage::smoke};
         out.push_back(chain(c, "llama.cpp", label, l.dir, api, d, vv, stages, [&](Stage st) {
           switch (st) {
-            case Stage::hardware: return hardware_of(s, d, vv, api == "hip");
+            case Stage::hardware: return hardware_of(s, d, vv, api == "rocm");
             case Stage::kernel_driver: return kernel_driver_of(s, d, vv);
-            case Stage::access: return access_of(s, node_for(vv, api == "hip"), "");
+            case Stage::access: return access_of(s, node_for(vv, api == "rocm"), "");
             case Stage::runtime_libraries:
               if (api == "unknown") {
                 return unexamined(st, "no libggml-*.so beside " + l.dir + ": a static build, "
