@@ -14,10 +14,6 @@
 
 namespace gpudoctor {
 
-namespace {
-
-enum class GpuVendor { nvidia, amd, intel, apple, other };
-
 GpuVendor vendor_of_device(const MergedDevice& m) {
   if (!m.vendor_id) {
     return m.saw("macos") || m.saw(kBackendMetal) ? GpuVendor::apple : GpuVendor::other;
@@ -42,7 +38,7 @@ std::string_view vendor_word(GpuVendor v) {
   return "other";
 }
 
-std::string_view vendor_label(GpuVendor v) {
+std::string vendor_label(GpuVendor v) {
   switch (v) {
     case GpuVendor::nvidia: return "NVIDIA";
     case GpuVendor::amd: return "AMD";
@@ -52,6 +48,8 @@ std::string_view vendor_label(GpuVendor v) {
   }
   return "other";
 }
+
+namespace {
 
 bool readiness_on_macos(const Snapshot& s) {
   return (s.host && s.host->os_id == std::optional<std::string>("macos")) || s.macos.has_value();

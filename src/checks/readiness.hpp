@@ -14,6 +14,14 @@
 
 namespace gpudoctor {
 
+/// A GPU's vendor as the readiness chain names it, for framework and runtime pairs alike.
+enum class GpuVendor { nvidia, amd, intel, apple, other };
+GpuVendor vendor_of_device(const MergedDevice& m);
+/// "nvidia": the word of the stage table's vendor column.
+std::string_view vendor_word(GpuVendor v);
+/// "NVIDIA": the vendor's name for people.
+std::string vendor_label(GpuVendor v);
+
 /// The stages, in the order a framework's call reaches the GPU.
 enum class Stage {
   hardware,           ///< on the bus and identified: vendor, chip, architecture

@@ -21,41 +21,6 @@ namespace gpudoctor {
 namespace {
 namespace runtime_pairs {
 
-enum class Vend { nvidia, amd, intel, apple, other };
-
-Vend vend_of(const MergedDevice& m) {
-  if (!m.vendor_id) return m.saw("macos") || m.saw(kBackendMetal) ? Vend::apple : Vend::other;
-  switch (*m.vendor_id) {
-    case kPciVendorNvidia: return Vend::nvidia;
-    case kPciVendorAmd: return Vend::amd;
-    case kPciVendorIntel: return Vend::intel;
-    case kPciVendorApple: return Vend::apple;
-    default: return Vend::other;
-  }
-}
-
-std::string_view vend_word(Vend v) {
-  switch (v) {
-    case Vend::nvidia: return "nvidia";
-    case Vend::amd: return "amd";
-    case Vend::intel: return "intel";
-    case Vend::apple: return "apple";
-    case Vend::other: return "other";
-  }
-  return "other";
-}
-
-std::string vend_label(Vend v) {
-  switch (v) {
-    case Vend::nvidia: return "NVIDIA";
-    case Vend::amd: return "AMD";
-    case Vend::intel: return "Intel";
-    case Vend::apple: return "Apple";
-    case Vend::other: return "other";
-  }
-  return "other";
-}
-
 std::string origin_text(const Snapshot& s) {
   switch (s.origin) {
     case Origin::live: return "this run";
@@ -87,11 +52,11 @@ struct Ctx {
 };
 
 /// Whether finding f decides stage st of the pair (runtime `fw`, device dev of vendor v).
-bool decides(const Ctx& c, const Finding& f, Stage st, std::string_view fw, Vend v,
+bool decides(const Ctx& c, const Finding& f, Stage st, std::string_view fw, GpuVendor v,
              const MergedDevice* dev) {
   auto row = stage_of_finding(f.id);
   if (!row || row->stage != st) return false;
-  if (row->vendor != "any" && row->vendor != vend_word(v)) return false;
+  if (row->vendor != "any" && row->vendor != vendor_word(v)) return false;
   if (!row->frameworks.empty() && !word_in(row->frameworks, fw)) return false;
   if (!dev) return true;
   bool names_any = false;
@@ -106,7 +71,7 @@ bool decides(const Ctx& c, const Finding& f, Stage st, std::string_view fw, Vend
   return !names_any;
 }
 
-StageVerdict by_findings(const Ctx& c, Stage st, std::string_view fw, Vend v,
+StageVerdict by_findings(const Ctx& c, Stage st, std::string_view fw, GpuVendor v,
                          const MergedDevice* dev) {
   StageVerdict out = unexamined(st, "");
   const Finding* decisive = nullptr;
@@ -131,7 +96,7 @@ StageVerdict by_findings(const Ctx& c, Stage st, std::string_view fw, Vend v,
 
 /// The pair, its stages judged in order; the first that fails is the diagnosis.
 ReadinessPair chain(const Ctx& c, std::string name, std::string label, std::string where,
-                    std::string api, const MergedDevice* dev, Vend v,
+                    std::string api, const MergedDevice* dev, GpuVendor v,
                     const std::vector<Stage>& stages,
                     const std::function<StageVerdict(Stage)>& facts) {
   ReadinessPair p;
@@ -139,7 +104,7 @@ ReadinessPair chain(const Ctx& c, std::string name, std::string label, std::stri
   p.environment = std::move(where);
   p.api = std::move(api);
   p.device = dev ? (dev->pci_address ? dev->name + " (" + *dev->pci_address + ")" : dev->name)
-                 : "no " + vend_label(v) + " GPU";
+                 : "no " + vendor_label(v) + " GPU";
   for (Stage st : stages) {
     if (p.first_failure) {
       p.stages.push_back({st, StageState::not_judged, "", {}});
@@ -181,10 +146,10 @@ std::optional<std::size_t> kfd_index(const Snapshot& s, const MergedDevice* dev)
   return std::nullopt;
 }
 
-StageVerdict hardware_of(const Snapshot& s, const MergedDevice* dev, Vend v, bool need_gfx) {
+StageVerdict hardware_of(const Snapshot& s, const MergedDevice* dev, GpuVendor v, bool need_gfx) {
   const Stage st = Stage::hardware;
-  if (!dev) return fails(st, "no " + vend_label(v) + " GPU was found");
-  if (v == Vend::amd) {
+  if (!dev) return fails(st, "no " + vendor_label(v) + " GPU was found");
+  if (v == GpuVendor::amd) {
     if (auto k = kfd_index(s, dev); k && s.rocm->nodes[*k].gfx_target) {
       return ok(st, dev->name + ", " + *s.rocm->nodes[*k].gfx_target);
     }
@@ -197,12 +162,12 @@ StageVerdict hardware_of(const Snapshot& s, const MergedDevice* dev, Vend v, boo
   return ok(st, dev->name);
 }
 
-StageVerdict kernel_driver_of(const Snapshot& s, const MergedDevice* dev, Vend v) {
+StageVerdict kernel_driver_of(const Snapshot& s, const MergedDevice* dev, GpuVendor v) {
   const Stage st = Stage::kernel_driver;
   std::vector<std::string> wanted;
-  if (v == Vend::nvidia) wanted = {"nvidia"};
-  if (v == Vend::amd) wanted = {"amdgpu"};
-  if (v == Vend::intel) wanted = {"i915", "xe"};
+  if (v == GpuVendor::nvidia) wanted = {"nvidia"};
+  if (v == GpuVendor::amd) wanted = {"amdgpu"};
+  if (v == GpuVendor::intel) wanted = {"i915", "xe"};
   if (dev && dev->pci && s.pci && *dev->pci < s.pci->devices.size() && !wanted.empty()) {
     const PciDevice& p = s.pci->devices[*dev->pci];
     if (!p.driver) return fails(st, "no kernel driver is bound to " + dev->name);
@@ -234,9 +199,9 @@ StageVerdict access_of(const Snapshot& s, const std::string& node, const std::st
   return unexamined(st, "no " + node + " in " + origin_text(s));
 }
 
-std::string node_for(Vend v, bool rocm) {
-  if (v == Vend::nvidia) return "/dev/nvidiactl";
-  if (v == Vend::amd && rocm) return "/dev/kfd";
+std::string node_for(GpuVendor v, bool rocm) {
+  if (v == GpuVendor::nvidia) return "/dev/nvidiactl";
+  if (v == GpuVendor::amd && rocm) return "/dev/kfd";
   return "/dev/dri/renderD";
 }
 
@@ -246,29 +211,29 @@ bool has_backend(const std::vector<std::string>& b, std::string_view prefix) {
   return std::any_of(b.begin(), b.end(), [&](const std::string& x) { return starts_with(x, prefix); });
 }
 
-StageVerdict ollama_libraries(const Snapshot& s, const OllamaInstall& o, Vend v) {
+StageVerdict ollama_libraries(const Snapshot& s, const OllamaInstall& o, GpuVendor v) {
   const Stage st = Stage::runtime_libraries;
   if (!o.lib_dir) {
     return unexamined(st, "no lib/ollama beside " + o.binary +
                               ": this release embeds its runners, which are not read");
   }
-  const std::string want = v == Vend::amd ? "rocm" : "cuda";
+  const std::string want = v == GpuVendor::amd ? "rocm" : "cuda";
   if (has_backend(o.backends, want)) {
     return ok(st, *o.lib_dir + " bundles " + join(o.backends, ", "));
   }
   const std::string have = o.backends.empty() ? "none" : join(o.backends, ", ");
-  if (v == Vend::amd && s.rocm && !s.rocm->installs.empty()) {
+  if (v == GpuVendor::amd && s.rocm && !s.rocm->installs.empty()) {
     return risk(st, *o.lib_dir + " bundles no ROCm backend (GPU backends: " + have +
                         "); a ROCm install is on the machine, which only older releases load");
   }
-  return fails(st, *o.lib_dir + " bundles no " + std::string(v == Vend::amd ? "ROCm" : "CUDA") +
+  return fails(st, *o.lib_dir + " bundles no " + std::string(v == GpuVendor::amd ? "ROCm" : "CUDA") +
                        " backend (GPU backends: " + have + "): ollama runs this GPU's models on "
                        "the CPU");
 }
 
-StageVerdict ollama_code(const Snapshot& s, const OllamaInstall& o, const MergedDevice* dev, Vend v) {
+StageVerdict ollama_code(const Snapshot& s, const OllamaInstall& o, const MergedDevice* dev, GpuVendor v) {
   const Stage st = Stage::gpu_code;
-  if (v == Vend::nvidia) {
+  if (v == GpuVendor::nvidia) {
     return unexamined(st, "the CUDA architectures of ollama's bundled libggml-cuda are not read");
   }
   auto k = kfd_index(s, dev);
@@ -325,23 +290,23 @@ StageVerdict ollama_driver(const CheckInput& in, const OllamaInstall& o) {
 // ---- OpenCL and Vulkan ----------------------------------------------------------------------
 
 /// Whether a driver library's name is one for this vendor's GPUs.
-bool lib_for(Vend v, const std::string& lib, bool vulkan) {
+bool lib_for(GpuVendor v, const std::string& lib, bool vulkan) {
   const std::string l = to_lower(lib);
   auto has = [&](const char* w) { return l.find(w) != std::string::npos; };
   switch (v) {
-    case Vend::nvidia: return has("nvidia");
-    case Vend::amd:
+    case GpuVendor::nvidia: return has("nvidia");
+    case GpuVendor::amd:
       return vulkan ? has("radeon") || has("amdvlk") || has("amdgpu")
                     : has("amdocl") || has("rusticl") || has("mesaopencl") || has("amdgpu");
-    case Vend::intel:
+    case GpuVendor::intel:
       return vulkan ? has("intel") : has("igdrcl") || has("rusticl") || has("beignet") || has("intel");
-    case Vend::apple: return vulkan ? has("moltenvk") : has("opencl.framework");
-    case Vend::other: return false;
+    case GpuVendor::apple: return vulkan ? has("moltenvk") : has("opencl.framework");
+    case GpuVendor::other: return false;
   }
   return false;
 }
 
-StageVerdict opencl_user_driver(const Snapshot& s, const MergedDevice* dev, Vend v) {
+StageVerdict opencl_user_driver(const Snapshot& s, const MergedDevice* dev, GpuVendor v) {
   const Stage st = Stage::user_driver;
   if (dev && dev->saw(kBackendOpenCl)) return ok(st, "an OpenCL platform lists it");
   std::vector<std::string> theirs, all;
@@ -356,7 +321,7 @@ StageVerdict opencl_user_driver(const Snapshot& s, const MergedDevice* dev, Vend
     }
   }
   if (theirs.empty()) {
-    return fails(st, "no OpenCL ICD for " + vend_label(v) + " GPUs is registered (registered: " +
+    return fails(st, "no OpenCL ICD for " + vendor_label(v) + " GPUs is registered (registered: " +
                          (all.empty() ? "none" : join(all, ", ")) + ")");
   }
   if (!broken.empty()) return fails(st, broken);
@@ -366,7 +331,7 @@ StageVerdict opencl_user_driver(const Snapshot& s, const MergedDevice* dev, Vend
   return ok(st, join(theirs, ", ") + " is registered and its library is found");
 }
 
-StageVerdict vulkan_user_driver(const Snapshot& s, const MergedDevice* dev, Vend v) {
+StageVerdict vulkan_user_driver(const Snapshot& s, const MergedDevice* dev, GpuVendor v) {
   const Stage st = Stage::user_driver;
   if (dev && dev->saw(kBackendVulkan)) return ok(st, "the Vulkan loader lists it");
   std::vector<std::string> theirs, all;
@@ -379,7 +344,7 @@ StageVerdict vulkan_user_driver(const Snapshot& s, const MergedDevice* dev, Vend
     if (m.error && broken.empty()) broken = m.file + ": " + *m.error;
   }
   if (theirs.empty()) {
-    return fails(st, "no Vulkan driver for " + vend_label(v) + " GPUs is installed (manifests: " +
+    return fails(st, "no Vulkan driver for " + vendor_label(v) + " GPUs is installed (manifests: " +
                          (all.empty() ? "none" : join(all, ", ")) + ")");
   }
   if (!broken.empty()) return fails(st, broken);
@@ -412,11 +377,11 @@ std::vector<ReadinessPair> runtime_readiness(const CheckInput& in,
   std::vector<ReadinessPair> out;
   const Snapshot& s = in.snap;
   Ctx c{in, findings, {}};
-  std::vector<std::pair<const MergedDevice*, Vend>> gpus;
+  std::vector<std::pair<const MergedDevice*, GpuVendor>> gpus;
   for (const auto& m : in.devices) {
     if (m.software || m.kind == DeviceKind::cpu) continue;
-    const Vend v = vend_of(m);
-    if (v == Vend::other) continue;
+    const GpuVendor v = vendor_of_device(m);
+    if (v == GpuVendor::other) continue;
     gpus.emplace_back(&m, v);
     if (std::find(c.names.begin(), c.names.end(), m.name) == c.names.end() && !m.name.empty()) {
       c.names.push_back(m.name);
@@ -428,17 +393,17 @@ std::vector<ReadinessPair> runtime_readiness(const CheckInput& in,
     for (const OllamaInstall& o : s.runtimes->ollama) {
       const std::string where = o.unit ? o.binary + " (service " + *o.unit + ")" : o.binary;
       for (const auto& [dev, v] : gpus) {
-        if (v != Vend::amd && v != Vend::nvidia) continue;  // Metal on a Mac: not read here
+        if (v != GpuVendor::amd && v != GpuVendor::nvidia) continue;  // Metal on a Mac: not read here
         std::vector<Stage> stages = {Stage::hardware, Stage::kernel_driver, Stage::access,
                                      Stage::runtime_libraries, Stage::gpu_code};
-        if (v == Vend::nvidia) stages.push_back(Stage::driver_version);
+        if (v == GpuVendor::nvidia) stages.push_back(Stage::driver_version);
         stages.push_back(Stage::smoke);
-        const std::string api = v == Vend::amd ? "rocm" : "cuda";
+        const std::string api = v == GpuVendor::amd ? "rocm" : "cuda";
         const MergedDevice* d = dev;
-        const Vend vv = v;
+        const GpuVendor vv = v;
         out.push_back(chain(c, "ollama", "ollama", where, api, d, vv, stages, [&](Stage st) {
           switch (st) {
-            case Stage::hardware: return hardware_of(s, d, vv, vv == Vend::amd);
+            case Stage::hardware: return hardware_of(s, d, vv, vv == GpuVendor::amd);
             case Stage::kernel_driver: return kernel_driver_of(s, d, vv);
             case Stage::access: return access_of(s, node_for(vv, true), o.unit ? "the service" : "");
             case Stage::runtime_libraries: return ollama_libraries(s, o, vv);
@@ -455,19 +420,19 @@ std::vector<ReadinessPair> runtime_readiness(const CheckInput& in,
         std::string api;
         if (l.backends.empty()) {
           api = "unknown";
-        } else if (v == Vend::nvidia && has_backend(l.backends, "cuda")) {
+        } else if (v == GpuVendor::nvidia && has_backend(l.backends, "cuda")) {
           api = "cuda";
-        } else if (v == Vend::amd && has_backend(l.backends, "hip")) {
+        } else if (v == GpuVendor::amd && has_backend(l.backends, "hip")) {
           api = "rocm";  // HIP is ROCm's API: the pair's api is named as torch's ROCm builds are
-        } else if (v == Vend::apple && has_backend(l.backends, "metal")) {
+        } else if (v == GpuVendor::apple && has_backend(l.backends, "metal")) {
           api = "metal";
-        } else if (has_backend(l.backends, "vulkan") && v != Vend::apple) {
+        } else if (has_backend(l.backends, "vulkan") && v != GpuVendor::apple) {
           api = "vulkan";
         } else {
           continue;  // no backend of this build reaches this GPU: it runs on the CPU by design
         }
         const MergedDevice* d = dev;
-        const Vend vv = v;
+        const GpuVendor vv = v;
         const std::vector<Stage> stages = {Stage::hardware, Stage::kernel_driver, Stage::access,
                                            Stage::runtime_libraries, Stage::gpu_code, Stage::smoke};
         out.push_back(chain(c, "llama.cpp", label, l.dir, api, d, vv, stages, [&](Stage st) {
@@ -501,8 +466,8 @@ std::vector<ReadinessPair> runtime_readiness(const CheckInput& in,
   const bool vulkan_there = s.vulkan && !s.vulkan->manifests.empty();
   for (const auto& [dev, v] : gpus) {
     const MergedDevice* d = dev;
-    const Vend vv = v;
-    if (opencl_there && (vv != Vend::apple || mac)) {
+    const GpuVendor vv = v;
+    if (opencl_there && (vv != GpuVendor::apple || mac)) {
       const std::vector<Stage> stages = {Stage::hardware, Stage::kernel_driver, Stage::access,
                                          Stage::user_driver, Stage::smoke};
       const std::string loader = s.opencl->loader.value_or("the ICD loader");
@@ -510,17 +475,17 @@ std::vector<ReadinessPair> runtime_readiness(const CheckInput& in,
         switch (st) {
           case Stage::hardware: return hardware_of(s, d, vv, false);
           case Stage::kernel_driver:
-            if (vv == Vend::apple) return ok(st, "macOS drives it");
+            if (vv == GpuVendor::apple) return ok(st, "macOS drives it");
             return kernel_driver_of(s, d, vv);
           case Stage::access:
-            if (vv == Vend::apple) return ok(st, "no device files on macOS");
+            if (vv == GpuVendor::apple) return ok(st, "no device files on macOS");
             return access_of(s, node_for(vv, false), "");
           case Stage::user_driver: return opencl_user_driver(s, d, vv);
           default: return smoke_of(s, &s.opencl->smoke, d, "OpenCL");
         }
       }));
     }
-    if (vulkan_there && vv != Vend::apple) {
+    if (vulkan_there && vv != GpuVendor::apple) {
       const std::vector<Stage> stages = {Stage::hardware, Stage::kernel_driver, Stage::access,
                                          Stage::user_driver, Stage::smoke};
       const std::string loader = s.vulkan->loader.value_or("the Vulkan loader");
