@@ -168,9 +168,13 @@ std::string group_state(const GroupAccess& g, bool root) {
   return g.listed_for_user ? "listed for the user, not active in this session" : "no";
 }
 
-void compare_rocm(const RocmInfo& r, const HostAccess& a, Sink& out) {
-  out.compare(Weight::driver, "driver", "amdgpu kernel module", amdgpu_state(r));
-  out.compare(Weight::driver, "driver", "amdgpu module version", r.amdgpu_version);
+void compare_rocm(const RocmInfo& r, const HostAccess& a, bool amd_here, Sink& out) {
+  // On a machine with nothing AMD (no AMD GPU on the bus, no trace of ROCm), "amdgpu not loaded"
+  // is no fact worth a row: diff and summary of NVIDIA nodes would list it on every one.
+  if (amd_here) {
+    out.compare(Weight::driver, "driver", "amdgpu kernel module", amdgpu_state(r));
+    out.compare(Weight::driver, "driver", "amdgpu module version", r.amdgpu_version);
+  }
   out.compare(Weight::driver, "access", "ROCm device files", device_files(a));
   const bool root = a.account.uid == 0u;
   for (const auto& g : rocm_groups(a)) {
@@ -214,8 +218,13 @@ void rocm_device_view(const Snapshot& snap, const MergedDevice& m, std::vector<R
 void rocm_facts(const Snapshot& snap, Sink& out) {
   if (!snap.rocm) return;
   const HostAccess& access = host_access(snap);
-  if (found_amd(*snap.rocm, rocm_files(access))) out.section(rocm_section(*snap.rocm));
-  compare_rocm(*snap.rocm, access, out);
+  const bool found = found_amd(*snap.rocm, rocm_files(access));
+  if (found) out.section(rocm_section(*snap.rocm));
+  bool amd_gpu = false;
+  if (snap.pci) {
+    for (const auto& p : snap.pci->devices) amd_gpu = amd_gpu || p.vendor_id == kPciVendorAmd;
+  }
+  compare_rocm(*snap.rocm, access, found || amd_gpu, out);
 }
 
 std::string rocm_summary(const RocmInfo& r) {

@@ -61,7 +61,16 @@ const char* level_word(Severity s) {
 void findings_text(const Summary& s, std::ostringstream& out) {
   if (s.findings.empty()) return;
   out << "\nFindings (most nodes first)\n";
+  // An API with no driver at all is what nodes could also have, not a finding beside a GPU's
+  // failure: one line after the findings, as check's "Also possible here, not set up".
+  std::vector<std::string> not_set_up;
   for (const auto& g : s.findings) {
+    if (api_not_set_up(g.id, to_string(g.severity))) {
+      const auto dot = g.id.find('.');
+      not_set_up.push_back(safe(g.id.substr(0, dot)) + " on " +
+                           count(g.nodes.size(), "node", "nodes"));
+      continue;
+    }
     out << "  " << level_word(g.severity) << " " << safe(g.id) << " on "
         << count(g.nodes.size(), "node", "nodes") << ": " << short_hostlist(g.nodes) << "\n";
     for (std::size_t i = 0; i < g.variants.size() && i < kVariantsShown; ++i) {
@@ -81,6 +90,9 @@ void findings_text(const Summary& s, std::ostringstream& out) {
           << count(g.variants.size() - kVariantsShown, "other variant", "other variants")
           << " (--json lists them)\n";
     }
+  }
+  if (!not_set_up.empty()) {
+    out << "  also possible, not set up: " << join(not_set_up, ", ") << "\n";
   }
 }
 

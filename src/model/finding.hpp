@@ -1,6 +1,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "json.hpp"
@@ -34,5 +35,13 @@ struct Finding {
 GPUDOCTOR_JSON(Finding, id, area, severity, title, evidence, fix, source, quotes)
 
 const char* to_string(Severity s);
+
+/// A note that an API has no driver installed at all (opencl.no_icd, vulkan.no_driver as notes):
+/// what the machine could also have, not a cause. Every output shows these apart, as "not set
+/// up", never as advice beside a GPU's failure. `severity` as the report writes it ("info").
+inline bool api_not_set_up(std::string_view id, std::string_view severity) {
+  return severity == "info" && (id == "opencl.no_icd" || id == "vulkan.no_driver");
+}
+inline bool api_not_set_up(const Finding& f) { return api_not_set_up(f.id, to_string(f.severity)); }
 
 }  // namespace gpudoctor

@@ -128,11 +128,6 @@ void render_readiness(std::ostringstream& os, const CheckInput& in,
   }
 }
 
-/// A note that an API has no driver installed at all (opencl.no_icd, vulkan.no_driver as a note):
-/// what the machine could also have, not a cause.
-bool api_without_driver(const Finding& f) {
-  return f.severity == Severity::info && (f.id == "opencl.no_icd" || f.id == "vulkan.no_driver");
-}
 
 bool is_problem(Severity s) { return s == Severity::warn || s == Severity::fail; }
 
@@ -235,7 +230,7 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
                        opt.detail);
     }
     for (const auto& f : findings) {
-      if (f.area != a.area || api_without_driver(f)) continue;
+      if (f.area != a.area || api_not_set_up(f)) continue;
       if (only_problems && !is_problem(f.severity)) continue;
       render_finding(os, f, st, opt.detail);
     }
@@ -246,7 +241,7 @@ std::string render_check_text(const Snapshot& snap, const std::vector<MergedDevi
   std::vector<const Finding*> also;
   for (const AreaStatus& a : shown_areas) {
     for (const auto& f : findings) {
-      if (f.area == a.area && api_without_driver(f)) also.push_back(&f);
+      if (f.area == a.area && api_not_set_up(f)) also.push_back(&f);
     }
   }
   if (!also.empty()) {

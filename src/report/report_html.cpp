@@ -98,8 +98,7 @@ std::string finding_html(const Json& f) {
 /// A note that an API has no driver at all (as `check` shows it under "Also possible here"): what
 /// the machine could also have, not a card beside a GPU's failure.
 bool html_api_without_driver(const Json& f) {
-  const std::string id = field_text(f, "id");
-  return field_text(f, "severity") == "info" && (id == "opencl.no_icd" || id == "vulkan.no_driver");
+  return api_not_set_up(field_text(f, "id"), field_text(f, "severity"));
 }
 
 std::string findings_section(const Json& findings, const Json& areas) {

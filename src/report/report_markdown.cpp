@@ -133,7 +133,7 @@ std::string diagnosis_md(const Json& report) {
         if (field_text(f, "severity") != severity) continue;
         const std::string id = field_text(f, "id");
         // An API with no driver at all is not advice beside a GPU's failure (as in check).
-        if (std::string(severity) == "info" && (id == "opencl.no_icd" || id == "vulkan.no_driver")) {
+        if (api_not_set_up(id, severity)) {
           const std::string fix = field_text(f, "fix");
           also << "- " << md_inline(field_text(f, "area")) << ": "
                << md_inline(fix.empty() ? field_text(f, "title") : fix) << "\n";
