@@ -103,6 +103,23 @@ inline Verdict verdict(const Row& r) {
   return v;
 }
 
+// The table holds `total` rows, `healthy` of them healthy, every third row (and only those) held
+// out, each row's file there.
+inline void expect_table(const std::vector<Row>& rows, std::size_t total, std::size_t healthy,
+                         std::size_t held) {
+  ASSERT_EQ(rows.size(), total);
+  std::size_t healthy_rows = 0;
+  std::size_t held_rows = 0;
+  for (const auto& r : rows) {
+    healthy_rows += r.expect == "healthy";
+    held_rows += r.holdout;
+    EXPECT_EQ(r.holdout, r.n % 3 == 0) << r.file;
+    EXPECT_TRUE(std::filesystem::exists(test::fixture_path("pastes") + "/" + r.file)) << r.file;
+  }
+  EXPECT_EQ(healthy_rows, healthy);
+  EXPECT_EQ(held_rows, held);
+}
+
 // One case per in-sample row: its finding, or for a healthy paste no warning and no failure.
 inline void expect_in_sample_findings(const std::vector<Row>& rows) {
   for (const auto& r : rows) {

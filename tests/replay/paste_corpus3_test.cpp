@@ -31,18 +31,7 @@ const Misses& holdout_misses() {
 }
 
 TEST(PasteCorpus3, TheTableHoldsSixtyThreePastesTwentyOneHealthyAThirdHeldOut) {
-  const auto& table = rows();
-  ASSERT_EQ(table.size(), 63u);
-  std::size_t healthy = 0;
-  std::size_t held = 0;
-  for (const auto& r : table) {
-    healthy += r.expect == "healthy";
-    held += r.holdout;
-    EXPECT_EQ(r.holdout, r.n % 3 == 0) << r.file;
-    EXPECT_TRUE(std::filesystem::exists(test::fixture_path("pastes") + "/" + r.file)) << r.file;
-  }
-  EXPECT_EQ(healthy, 21u);
-  EXPECT_EQ(held, 21u);
+  expect_table(rows(), 63u, 21u, 21u);
 }
 
 TEST(PasteCorpus3, EveryInSamplePasteGivesItsFinding) { expect_in_sample_findings(rows()); }

@@ -42,18 +42,7 @@ const Misses& holdout_misses() {
 }
 
 TEST(PasteCorpus4, TheTableHoldsSixtyPastesSeventeenHealthyAThirdHeldOut) {
-  const auto& table = rows();
-  ASSERT_EQ(table.size(), 60u);
-  std::size_t healthy = 0;
-  std::size_t held = 0;
-  for (const auto& r : table) {
-    healthy += r.expect == "healthy";
-    held += r.holdout;
-    EXPECT_EQ(r.holdout, r.n % 3 == 0) << r.file;
-    EXPECT_TRUE(std::filesystem::exists(test::fixture_path("pastes") + "/" + r.file)) << r.file;
-  }
-  EXPECT_EQ(healthy, 17u);
-  EXPECT_EQ(held, 20u);
+  expect_table(rows(), 60u, 17u, 20u);
 }
 
 TEST(PasteCorpus4, EveryInSamplePasteGivesItsFinding) { expect_in_sample_findings(rows()); }
