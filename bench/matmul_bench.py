@@ -32,14 +32,18 @@ def gflops(n, ms):
     return 2.0 * n ** 3 / (ms * 1e-3) / 1e9
 
 
-def gpudoctor_figures(binary, sizes):
+def gpudoctor_figures(binary, sizes, backend=None, save=None):
     """{(api, device, blas): {n: GFLOPS}} from one bench run (blas: None for our kernels)."""
     # lavapipe needs minutes for n=2048 on a small machine: a generous per-driver deadline.
-    run = subprocess.run([binary, "bench", "--json", "--timeout", "1800", "--sizes",
-                          ",".join(map(str, sizes))],
-                         capture_output=True, text=True)
+    cmd = [binary, "bench", "--json", "--timeout", "1800", "--sizes", ",".join(map(str, sizes))]
+    if backend:
+        cmd += ["--backend", backend]
+    run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode not in (0, 1):
         sys.exit(f"gpudoctor bench failed ({run.returncode}): {run.stderr}")
+    if save:
+        with open(save, "w") as f:
+            f.write(run.stdout)
     doc = json.loads(run.stdout)
     out = {}
     for r in doc["results"]:
@@ -69,12 +73,14 @@ def clblast_figures(sizes, runs):
         return out
 
 
-def cublas_figures(sizes, runs):
-    """{n: GFLOPS} of cuBLAS SGEMM through PyTorch or CuPy, or a reason string."""
+def cublas_figures(sizes, runs, tf32=False):
+    """{n: GFLOPS} of cuBLAS SGEMM through PyTorch or CuPy, or a reason string. tf32: let cuBLAS
+    use TF32 tensor cores for the fp32 product (PyTorch's allow_tf32; off by default since 1.12)."""
     try:
         import torch
         if not torch.cuda.is_available():
             return "PyTorch sees no CUDA device"
+        torch.backends.cuda.matmul.allow_tf32 = tf32
         out = {}
         for n in sizes:
             a = torch.rand(n, n, device="cuda")
@@ -93,6 +99,8 @@ def cublas_figures(sizes, runs):
         return out
     except ImportError:
         pass
+    if tf32:
+        return "TF32 is measured through PyTorch only"
     try:
         import cupy
         out = {}
@@ -141,11 +149,15 @@ def main():
     ap.add_argument("--sizes", default="1024,2048")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--gpudoctor", default=os.path.join(HERE, "..", "build", "gpudoctor"))
+    ap.add_argument("--backend", help="passed to gpudoctor bench (e.g. cuda)")
+    ap.add_argument("--tf32-too", action="store_true",
+                    help="also time torch.matmul with TF32 allowed, and compare with that too")
+    ap.add_argument("--save-json", help="keep what gpudoctor bench --json wrote in this file")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
 
     load = [os.getloadavg()[0]]
-    ours = gpudoctor_figures(args.gpudoctor, sizes)
+    ours = gpudoctor_figures(args.gpudoctor, sizes, args.backend, args.save_json)
     print(f"{'GFLOPS (fp32 matmul, 2n³/t)':52}" + "".join(f"{'n=' + str(n):>12}" for n in sizes))
     for (api, device, blas), figures in ours.items():
         row(f"gpudoctor {api}{' ' + blas if blas else ''}: {device}", figures, sizes)
@@ -157,6 +169,9 @@ def main():
     cublas = cublas_figures(sizes, args.runs) if cuda else "no CUDA device in gpudoctor bench"
     if isinstance(cublas, dict):
         row("cuBLAS SGEMM (PyTorch/CuPy)", cublas, sizes)
+    tf32 = cublas_figures(sizes, args.runs, tf32=True) if cuda and args.tf32_too else None
+    if isinstance(tf32, dict):
+        row("cuBLAS fp32 with TF32 (PyTorch)", tf32, sizes)
     print()
 
     ok = True
@@ -175,6 +190,13 @@ def main():
                     sizes)
     if isinstance(cublas, dict):
         ok = compare("gpudoctor CUDA / cuBLAS", cuda[0], cublas, sizes) and ok
+        cuda_cublas = [f for (api, _, blas), f in ours.items() if api == "cuda" and blas]
+        if cuda_cublas:
+            compare("gpudoctor's cuBLAS series / torch.matmul", cuda_cublas[0], cublas, sizes)
+        if isinstance(tf32, dict):
+            compare("gpudoctor CUDA / cuBLAS with TF32", cuda[0], tf32, sizes)
+        elif tf32 is not None:
+            print(f"skip TF32: {tf32}")
     else:
         print(f"skip cuBLAS: {cublas}")
     cpu = [f for (api, _, _), f in ours.items() if api == "blas"]

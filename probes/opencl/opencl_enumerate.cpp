@@ -202,8 +202,7 @@ JobReport enumerate(const std::string& api_library, const std::string& library, 
 }  // namespace
 
 std::string smoke_device_label(const OpenClPlatform& platform, std::size_t device) {
-  return platform.devices[device].name.value_or("device " + std::to_string(device)) +
-         (platform.name ? " on " + *platform.name : "");
+  return opencl_smoke_label(platform, device);
 }
 
 /// ocl-icd (Debian, Ubuntu, Fedora): OCL_ICD_VENDORS that is neither a directory nor an .icd

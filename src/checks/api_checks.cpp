@@ -89,6 +89,24 @@ void software_only(const CheckSpec& self, const CheckInput& in, bool vulkan,
   // A driver that crashed or hung is the cause probe.* names; it may be the GPU's own.
   if (probe_went_wrong(in.snap, vulkan ? "vulkan" : "opencl")) return;
   const char* api = vulkan ? "Vulkan" : "OpenCL";
+  if (vulkan && !in.snap.vulkan->loader && !in.snap.vulkan->manifests.empty()) {
+    // Seen on a real H200 in a CUDA container: the driver's manifest is mounted, the loader
+    // that reads it is not installed, so no program gets a Vulkan device.
+    Finding f = make_finding(self, Severity::warn,
+                             "Vulkan cannot run: the Vulkan loader (libvulkan.so.1) is not "
+                             "installed, though a driver manifest is");
+    for (const auto& m : in.snap.vulkan->manifests) {
+      f.evidence.push_back("driver manifest " + m.file + " → " +
+                           m.library_path.value_or("?"));
+    }
+    for (const PciDevice* p : gpus) {
+      f.evidence.push_back("GPU " + pci_label(*p) + " (driver " + p->driver.value_or("?") + ")");
+    }
+    f.fix = "install the Vulkan loader: libvulkan1 (Debian, Ubuntu), vulkan-loader (Fedora), "
+            "vulkan-icd-loader (Arch)";
+    out.push_back(std::move(f));
+    return;
+  }
   std::size_t sw = software_devices(in, vulkan);
   Finding f = make_finding(self, Severity::warn,
                            std::string(api) + (sw > 0 ? " runs only on the CPU (" +

@@ -7,6 +7,7 @@
 #include "api/cuda/cuda_codes.hpp"
 #include "api/pci/gpu_ids.hpp"
 #include "backends.hpp"
+#include "checks/check_util.hpp"
 #include "checks/readiness.hpp"
 #include "facts/area_summaries.hpp"
 #include "text.hpp"
@@ -437,7 +438,10 @@ MaybeBase api_base(const Snapshot& s, const std::vector<MergedDevice>& devices, 
   }
   const auto& smoke = vulkan ? s.vulkan->smoke : s.opencl->smoke;
   if (listed.empty()) {
-    std::vector<std::string> parts{"no device from " + plural(registered, what)};
+    std::vector<std::string> parts{
+        vulkan && !s.vulkan->loader
+            ? "no Vulkan loader (libvulkan.so.1) to read the " + plural(registered, what)
+            : "no device from " + plural(registered, what)};
     add_smoke_parts(smoke, parts, true);
     return Base{AreaState::absent, join(parts, "; ")};
   }
@@ -532,6 +536,9 @@ MaybeBase rocm_base(const Snapshot& s) {
   if (!userland && !r.nodes.empty()) {
     return Base{AreaState::absent,
                 summary + " · no ROCm installed: nothing to judge the GPU's target against"};
+  }
+  if (r.nodes.empty() && pci_shows_no_gpu_of(s, kPciVendorAmd)) {
+    return Base{AreaState::absent, summary + " · no AMD GPU on this machine: nothing for it to run on"};
   }
   return Base{AreaState::ok, summary};
 }

@@ -515,7 +515,24 @@ class StageJudge {
       if (!cap || !cap->cc || cap->cc->parts.empty()) {
         return unexamined(st, "the GPU's compute capability is unknown");
       }
-      auto fit = framework_code_fit(in_, *fw_.pkg, *cap->cc);
+      // JAX's kernels live in its CUDA plugin wheels (jax-cuda13-pjrt, jax-cuda13-plugin; on a
+      // real H200 the pjrt plugin carries sm_75…sm_120) or, before 0.4.26, in jaxlib itself:
+      // the pair is as good as the worst of them.
+      std::vector<const PythonPackage*> carriers{fw_.pkg};
+      if (fw_.name == "jax" && fw_.env) {
+        carriers.clear();
+        for (const auto& p : fw_.env->packages) {
+          if (starts_with(p.name, "jax-cuda") || starts_with(p.name, "jax_cuda") ||
+              p.name == "jaxlib") {
+            carriers.push_back(&p);
+          }
+        }
+      }
+      std::optional<FrameworkCodeFit> fit;
+      for (const PythonPackage* p : carriers) {
+        auto one = framework_code_fit(in_, *p, *cap->cc);
+        if (one && (!fit || static_cast<int>(one->fit) > static_cast<int>(fit->fit))) fit = one;
+      }
       if (!fit) {
         return unexamined(st, "the architectures " + fw_.label +
                                   "'s libraries carry were not read, and no table gives them");
@@ -548,6 +565,15 @@ class StageJudge {
       cuda = parse_version(*fw_.pkg->tensorflow->cuda_version);
     }
     if (!cuda && fw_.pkg->cuda_series) cuda = parse_version(*fw_.pkg->cuda_series);
+    // JAX names its CUDA in its plugin wheels (jax-cuda13-pjrt: series 13).
+    if (!cuda && fw_.name == "jax" && fw_.env) {
+      for (const auto& p : fw_.env->packages) {
+        if (starts_with(p.name, "jax-cuda") && p.cuda_series) {
+          cuda = parse_version(*p.cuda_series);
+          break;
+        }
+      }
+    }
     auto driver_text = installed_driver_version(s_);
     if (!cuda) return unexamined(st, "the CUDA version " + fw_.label + " carries was not read");
     if (!driver_text) return unexamined(st, "the NVIDIA driver's version is not in " + origin_words());

@@ -12,6 +12,7 @@
 #include "checks/python_facts.hpp"
 #include "checks/readiness.hpp"
 #include "checks/rocm_runtime.hpp"
+#include "devices.hpp"
 #include "model/access_view.hpp"
 #include "model/pci.hpp"
 #include "text.hpp"
@@ -348,6 +349,12 @@ StageVerdict vulkan_user_driver(const Snapshot& s, const MergedDevice* dev, GpuV
                          (all.empty() ? "none" : join(all, ", ")) + ")");
   }
   if (!broken.empty()) return fails(st, broken);
+  // The manifest is only read by the loader: without libvulkan.so.1 no program gets a device
+  // (a CUDA container on a real H200 mounts NVIDIA's manifest and has no loader).
+  if (s.live && !s.vulkan->loader) {
+    return fails(st, "the Vulkan loader (libvulkan.so.1) is not installed to read " +
+                         join(theirs, ", "));
+  }
   if (s.origin == Origin::live && !s.vulkan->devices.empty()) {
     return risk(st, join(theirs, ", ") + " is installed, and the loader lists no device for this GPU");
   }
@@ -358,8 +365,25 @@ StageVerdict smoke_of(const Snapshot& s, const std::vector<SmokeResult>* results
                       const MergedDevice* dev, const std::string& api) {
   const Stage st = Stage::smoke;
   if (results && dev) {
+    // A smoke result names its device as the API listed it: OpenCL's "<name> on <platform>"
+    // (on a real H200: "NVIDIA H200 on NVIDIA CUDA"), Vulkan's own device name.
+    std::vector<std::string> names{dev->name};
+    if (api == "OpenCL" && s.opencl) {
+      for (std::size_t i : dev->in(kBackendOpenCl)) {
+        if (auto at = opencl_position(*s.opencl, i)) {
+          names.push_back(opencl_smoke_label(s.opencl->platforms[at->first], at->second));
+        }
+      }
+    }
+    if (api == "Vulkan" && s.vulkan) {
+      for (std::size_t i : dev->in(kBackendVulkan)) {
+        if (i < s.vulkan->devices.size() && s.vulkan->devices[i].name) {
+          names.push_back(*s.vulkan->devices[i].name);
+        }
+      }
+    }
     for (const auto& r : *results) {
-      if (r.device != dev->name) continue;
+      if (std::find(names.begin(), names.end(), r.device) == names.end()) continue;
       if (r.status == "pass") return ok(st, "verified " + r.api + " matmul");
       if (r.status == "fail") return fails(st, r.reason.value_or("the matmul gave wrong results"));
     }

@@ -39,6 +39,10 @@ std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendo
   return out;
 }
 
+bool pci_shows_no_gpu_of(const Snapshot& snap, std::uint16_t vendor) {
+  return snap.pci && snap.pci->devices_scanned > 0 && pci_gpus(snap, vendor).empty();
+}
+
 std::string pci_label(const PciDevice& p) {
   std::string name = pci_device_name(p).value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4));
   return p.address + " " + name;

@@ -96,4 +96,10 @@ struct OpenClInfo {
 GPUDOCTOR_JSON(OpenClInfo, loader, loader_name, loader_version, vendors_dir, vendors_env, icds,
                platforms, smoke)
 
+/// How smoke results name an OpenCL device: "<device name> on <platform name>".
+inline std::string opencl_smoke_label(const OpenClPlatform& platform, std::size_t device) {
+  return platform.devices[device].name.value_or("device " + std::to_string(device)) +
+         (platform.name ? " on " + *platform.name : "");
+}
+
 }  // namespace gpudoctor
