@@ -16,7 +16,7 @@ struct MatmulRequest {
   double budget_ms = 0;   ///< time the runs beyond `repeats` may take together
   double cap_ms = 0;      ///< stop once the timed runs took this long, even short of `repeats`
                           ///< (a device far too slow for n); 0: no cap
-  std::vector<double>* times_ms = nullptr;  ///< receives every timed run's wall time, if set
+  std::vector<double>* times_ms = nullptr;  ///< receives every timed run's time, if set: the device's where the API measures it (OpenCL profiling events), else the wall clock
 };
 
 }  // namespace gpudoctor::smoke
