@@ -280,6 +280,18 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
     const std::string what = icd.file ? *icd.file
                              : icd.source == kOpenClPastedClinfo ? "naming " + icd.library
                                                                : icd.source;
+    if (icd.error && nvidia_opencl_hidden_like_cuda(in.snap, icd.library, *icd.error)) {
+      Finding f = make_finding(self, Severity::fail,
+                               "NVIDIA's OpenCL driver finds no GPU, for the reason CUDA finds "
+                               "none (" + *icd.error + ")");
+      f.id = "opencl.icd_broken";
+      f.evidence.push_back("library: " + icd.library);
+      f.evidence.push_back("cuInit returned 100 CUDA_ERROR_NO_DEVICE");
+      f.fix = "fix what the cuda checks name (CUDA_VISIBLE_DEVICES, access to /dev/nvidia*): "
+              "NVIDIA's OpenCL honours CUDA_VISIBLE_DEVICES and opens the same device nodes";
+      out.push_back(std::move(f));
+      continue;
+    }
     // A registered driver whose library does not load fails every program that picks it: a
     // certain failure of OpenCL through that driver (docs/severity.md).
     Finding f = make_finding(self, Severity::fail,

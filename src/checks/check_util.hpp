@@ -31,6 +31,18 @@ std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendo
 /// which is no fault. False when the bus was not read (a paste, a brief record).
 bool pci_shows_no_gpu_of(const Snapshot& snap, std::uint16_t vendor);
 
+/// The NVIDIA device nodes this process could not open (live only) that CUDA needs: not the
+/// /dev/nvidia-caps directory, nor its MIG capability nodes unless MIG is on (nvidia-cap1 and
+/// nvidia-cap2, MIG's config and monitor, never). As a plain user on a real H200 the caps were
+/// the only nodes "not accessible", and torch ran.
+std::vector<const DeviceNode*> nvidia_nodes_denied(const Snapshot& snap);
+
+/// NVIDIA's OpenCL driver answering CL_DEVICE_NOT_FOUND where cuInit found no device either:
+/// it honours CUDA_VISIBLE_DEVICES and needs the same /dev/nvidia* access (both seen on a real
+/// H200), so the cause is the one the CUDA checks name, not a broken ICD.
+bool nvidia_opencl_hidden_like_cuda(const Snapshot& snap, const std::string& library,
+                                    const std::string& error);
+
 /// "0000:01:00.0 NVIDIA GA102 [GeForce RTX 3080]"
 std::string pci_label(const PciDevice& p);
 

@@ -39,6 +39,56 @@ std::string without_dir(const std::string& value, const std::string& dir) {
   return join(kept, ":");
 }
 
+/// CUDA_VISIBLE_DEVICES leaving no GPU to CUDA: CUDA reads the list up to its first entry that
+/// names no GPU (an index out of range, a UUID that starts no GPU's). nullopt when it leaves one,
+/// or is unset, or no NVIDIA GPU is known.
+struct HiddenByVisibleDevices {
+  std::optional<std::string> unknown_uuid;  ///< the GPU- entry that stopped the list
+  std::size_t uuids_known = 0;              ///< NVML's UUIDs it was held against
+};
+std::optional<HiddenByVisibleDevices> cuda_visible_devices_hide_all(const Snapshot& snap) {
+  if (!snap.nvidia || !snap.nvidia->cuda_visible_devices) return std::nullopt;
+  const std::string& v = *snap.nvidia->cuda_visible_devices;
+  const std::size_t gpus = nvidia_gpu_count(snap);
+  if (gpus == 0) return std::nullopt;
+  // NVML ignores CUDA_VISIBLE_DEVICES: its UUIDs are every GPU's. A GPU- entry that starts
+  // none of them hides the rest of the list as a bad index does (a real H200 with
+  // CUDA_VISIBLE_DEVICES=GPU-00000000-1111-…: cuInit 100, torch "No CUDA GPUs are available").
+  std::vector<std::string> uuids;
+  if (snap.nvml) {
+    for (const auto& g : snap.nvml->devices) {
+      if (g.uuid) uuids.push_back(to_lower(*g.uuid));
+    }
+  }
+  HiddenByVisibleDevices out;
+  out.uuids_known = uuids.size();
+  std::size_t usable = 0;
+  for (const auto& e : split_words(v, ",")) {
+    std::string t(trim(e));
+    const std::string lower = to_lower(t);
+    if (starts_with(lower, "mig-")) {
+      ++usable;  // MIG instances are not in NVML's list of GPUs
+      continue;
+    }
+    if (starts_with(lower, "gpu-")) {
+      const bool known = uuids.empty() ||
+                         std::any_of(uuids.begin(), uuids.end(),
+                                     [&](const std::string& u) { return starts_with(u, lower); });
+      if (!known) {
+        out.unknown_uuid = t;
+        break;
+      }
+      ++usable;
+      continue;
+    }
+    auto idx = parse_int(t);
+    if (!idx || *idx < 0 || static_cast<std::size_t>(*idx) >= gpus) break;  // stops the list
+    ++usable;
+  }
+  if (usable > 0) return std::nullopt;
+  return out;
+}
+
 }  // namespace
 
 void check_stub_libcuda(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
@@ -57,7 +107,8 @@ void check_stub_libcuda(const CheckSpec& self, const CheckInput& in, std::vector
   f.evidence.push_back("libcuda the loader picks: " + *stub_path);
   if (in.snap.cuda && in.snap.cuda->init_error) {
     f.evidence.push_back("cuInit returned " + std::to_string(in.snap.cuda->init_error->code) +
-                         in.snap.cuda->init_error->name.value_or(""));
+                         (in.snap.cuda->init_error->name ? " " + *in.snap.cuda->init_error->name
+                                                         : std::string()));
   }
   const std::string dir = parent_dir(*stub_path);
   const auto& ldp = in.snap.nvidia ? in.snap.nvidia->ld_library_path : std::nullopt;
@@ -108,6 +159,12 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
   }
   if (!c.init_error || c.init_error->code == 34) return;  // 34 is the stub check's
   const int code = c.init_error->code;
+  // No device because CUDA_VISIBLE_DEVICES hides every GPU or this user cannot open the nodes:
+  // cuda.visible_devices and nvidia.device_nodes name that cause and its fix (one cause, one
+  // finding; both seen for real on an H200).
+  if (code == 100 && (cuda_visible_devices_hide_all(in.snap) || !nvidia_nodes_denied(in.snap).empty())) {
+    return;
+  }
   Finding f = make_finding(self, Severity::fail,
                            "cuInit failed with " + std::to_string(code) +
                                (c.init_error->name ? " (" + *c.init_error->name + ")" : "") +
@@ -165,23 +222,10 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
 
 void check_cuda_visible_devices(const CheckSpec& self, const CheckInput& in,
                                 std::vector<Finding>& out) {
-  if (!in.snap.nvidia || !in.snap.nvidia->cuda_visible_devices) return;
+  const auto hidden = cuda_visible_devices_hide_all(in.snap);
+  if (!hidden) return;
   const std::string& v = *in.snap.nvidia->cuda_visible_devices;
   const std::size_t gpus = nvidia_gpu_count(in.snap);
-  if (gpus == 0) return;
-  std::vector<std::string> entries = split_words(v, ",");
-  std::size_t usable = 0;
-  for (const auto& e : entries) {
-    std::string t(trim(e));
-    if (starts_with(to_lower(t), "gpu-") || starts_with(to_lower(t), "mig-")) {
-      ++usable;  // UUIDs are checked against NVML's list when it answered
-      continue;
-    }
-    auto idx = parse_int(t);
-    if (!idx || *idx < 0 || static_cast<std::size_t>(*idx) >= gpus) break;  // stops the list
-    ++usable;
-  }
-  if (usable > 0) return;
   Finding f = make_finding(self, Severity::fail,
                            "CUDA_VISIBLE_DEVICES hides every GPU: CUDA programs see no device "
                            "(\"no CUDA-capable device is detected\")");
@@ -190,6 +234,12 @@ void check_cuda_visible_devices(const CheckSpec& self, const CheckInput& in,
                        std::to_string(gpus - 1) + ")");
   f.fix = "unset CUDA_VISIBLE_DEVICES, or set it to indices below " + std::to_string(gpus) +
           " (e.g. export CUDA_VISIBLE_DEVICES=0)";
+  if (hidden->unknown_uuid) {
+    f.evidence.push_back(*hidden->unknown_uuid + " is the UUID of no GPU here (NVML lists " +
+                         std::to_string(hidden->uuids_known) + ")");
+    f.fix = "use a UUID that nvidia-smi -L lists, or an index below " + std::to_string(gpus) +
+            "; or unset CUDA_VISIBLE_DEVICES";
+  }
   out.push_back(std::move(f));
 }
 

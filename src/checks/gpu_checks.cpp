@@ -303,17 +303,34 @@ void check_nvidia_device_nodes(const CheckSpec& self, const CheckInput& in,
     f.fix = "sudo modprobe nvidia_uvm && sudo nvidia-modprobe -c 0 -u";
     out.push_back(std::move(f));
   }
-  for (const auto& d : nodes) {
-    if (d.readable != std::optional<bool>(false) && d.writable != std::optional<bool>(false)) {
-      continue;
-    }
-    Finding f = make_finding(self, Severity::fail, d.path + " is not accessible to this user");
-    f.evidence.push_back(d.path + " " + d.mode.value_or("?") + " group " +
-                         d.group.value_or(d.gid ? std::to_string(*d.gid) : "?"));
-    f.fix = d.group ? "sudo usermod -aG " + *d.group + " $USER, then log out and in again"
-                    : "give this user read/write access to " + d.path;
-    out.push_back(std::move(f));
+  const std::vector<const DeviceNode*> denied = nvidia_nodes_denied(in.snap);
+  if (denied.empty()) return;
+  std::vector<std::string> paths;
+  for (const DeviceNode* d : denied) paths.push_back(d->path);
+  Finding f = make_finding(self, Severity::fail,
+                           join(paths, ", ") + (denied.size() > 1 ? " are" : " is") +
+                               " not accessible to this user: CUDA programs find no device");
+  for (const DeviceNode* d : denied) {
+    f.evidence.push_back(d->path + " " + d->mode.value_or("?") + " group " +
+                         d->group.value_or(d->gid ? std::to_string(*d->gid) : "?"));
   }
+  // Joining the node's group helps only where the group may read and write it, and never
+  // when that group is root.
+  const DeviceNode& d = *denied.front();
+  const bool group_rw = d.mode && d.mode->size() >= 7 && (*d.mode)[4] == 'r' && (*d.mode)[5] == 'w';
+  const bool root_group = d.gid == std::optional<std::uint32_t>(0) ||
+                          d.group == std::optional<std::string>("root");
+  if (d.group && group_rw && !root_group) {
+    f.fix = "sudo usermod -aG " + *d.group + " $USER, then log out and in again";
+  } else {
+    f.fix = "the nvidia module creates these nodes with the owner and mode of its "
+            "NVreg_DeviceFileUID, NVreg_DeviceFileGID and NVreg_DeviceFileMode options "
+            "(cat /proc/driver/nvidia/params; the default 0666 lets every user in): set them in "
+            "/etc/modprobe.d (e.g. options nvidia NVreg_DeviceFileGID=<a group of this user> "
+            "NVreg_DeviceFileMode=0660) or fix the udev rule or container runtime that changed "
+            "them";
+  }
+  out.push_back(std::move(f));
 }
 
 void check_nvidia_version_mismatch(const CheckSpec& self, const CheckInput& in,

@@ -134,6 +134,23 @@ void check_probe_failures(const CheckSpec& self, const CheckInput& in, std::vect
   for (const auto& p : in.snap.probes) {
     if (repeats_a_job(in.snap.probes, p)) continue;
     if (sums_up_driver_failures(p, in.snap)) continue;
+    // Failures a named cause explains, with the right fix: the toolkit's stub libcuda
+    // (cuda.stub_libcuda), NVIDIA's OpenCL hidden as CUDA is (opencl.icds says so).
+    if (p.backend == "cuda" && p.status == ProbeStatus::failed && in.snap.cuda &&
+        in.snap.cuda->init_error && in.snap.cuda->init_error->code == 34) {
+      continue;
+    }
+    if (p.status == ProbeStatus::failed && p.library &&
+        nvidia_opencl_hidden_like_cuda(in.snap, *p.library, p.detail)) {
+      continue;
+    }
+    // NVML_ERROR_NO_PERMISSION where this user cannot open the device nodes: the access check
+    // (nvidia.device_nodes) names the nodes and their fix; the driver is not broken.
+    if (p.backend == "nvml" && p.status == ProbeStatus::failed &&
+        p.detail.find("NVML_ERROR_NO_PERMISSION") != std::string::npos &&
+        !nvidia_nodes_denied(in.snap).empty()) {
+      continue;
+    }
     std::string what;
     switch (p.status) {
       case ProbeStatus::crashed: what = "crashed"; break;

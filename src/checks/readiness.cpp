@@ -252,6 +252,7 @@ bool concerns(const PlacedFinding& p, const FrameworkBuild& fw, const PairDevice
   // A finding about NVIDIA's driver concerns NVIDIA GPUs, also one the input does not show.
   if (p.row.vendor != "any" && p.row.vendor != vendor_word(d.vendor)) return false;
   // vLLM's pair is its torch's: a finding about that torch concerns it.
+  if (!p.row.except.empty() && in_list(p.row.except, fw.name)) return false;
   if (!p.row.frameworks.empty() && !in_list(p.row.frameworks, fw.name) &&
       !(fw.name == "vllm" && in_list(p.row.frameworks, "torch"))) {
     return false;

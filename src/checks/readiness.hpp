@@ -94,6 +94,7 @@ struct StageOfFinding {
   Stage stage;
   std::string_view vendor;      ///< "nvidia", "amd", "intel", "apple", or "any"
   std::string_view frameworks;  ///< comma separated ("torch,tensorflow"), or "" for every one
+  std::string_view except;      ///< frameworks or runtimes it never concerns ("vulkan")
 };
 /// nullopt for an id that is about no stage (a host fact, an OpenCL ICD, a probe's failure).
 std::optional<StageOfFinding> stage_of_finding(std::string_view id);

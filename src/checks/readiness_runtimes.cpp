@@ -59,6 +59,7 @@ bool decides(const Ctx& c, const Finding& f, Stage st, std::string_view fw, GpuV
   if (!row || row->stage != st) return false;
   if (row->vendor != "any" && row->vendor != vendor_word(v)) return false;
   if (!row->frameworks.empty() && !word_in(row->frameworks, fw)) return false;
+  if (!row->except.empty() && word_in(row->except, fw)) return false;
   if (!dev) return true;
   bool names_any = false;
   for (const auto& n : c.names) {

@@ -17,6 +17,10 @@ struct StageRow {
   std::optional<Stage> stage;
   std::string_view vendor = "any";
   std::string_view frameworks = "";
+  /// Runtimes the finding never concerns although the vendor matches: Vulkan does not read
+  /// CUDA_VISIBLE_DEVICES nor load libcuda; NVIDIA's OpenCL ran its matmul on a real H200 with
+  /// the toolkit's stub libcuda first on the library path.
+  std::string_view except = "";
 };
 
 constexpr std::optional<Stage> kNoStage = std::nullopt;
@@ -54,7 +58,7 @@ const std::array kStageRows = {
     StageRow{"nvidia.device_nodes", Stage::access, "nvidia"},
     StageRow{"nvidia.workload_access", Stage::access, "nvidia"},
     StageRow{"nvidia.container*", Stage::access, "nvidia"},
-    StageRow{"cuda.visible_devices", Stage::access, "nvidia"},
+    StageRow{"cuda.visible_devices", Stage::access, "nvidia", "", "vulkan"},
     StageRow{"rocm.device_access", Stage::access, "amd"},
     StageRow{"intel.not_in_render_group", Stage::access, "intel"},
     StageRow{"intel.group_not_active", Stage::access, "intel"},
@@ -73,9 +77,9 @@ const std::array kStageRows = {
     StageRow{"nvidia.fabricmanager", Stage::user_driver, "nvidia"},
     StageRow{"nvidia.nvml*", Stage::user_driver, "nvidia"},
     StageRow{"nvidia.wsl*", Stage::user_driver, "nvidia"},
-    StageRow{"cuda.stub_libcuda", Stage::user_driver, "nvidia"},
+    StageRow{"cuda.stub_libcuda", Stage::user_driver, "nvidia", "", "opencl,vulkan"},
     StageRow{"cuda.no_driver", Stage::user_driver, "nvidia"},
-    StageRow{"cuda.init", Stage::user_driver, "nvidia"},
+    StageRow{"cuda.init", Stage::user_driver, "nvidia", "", "vulkan"},
     StageRow{"macos.cuda", Stage::user_driver, "nvidia"},
     StageRow{"macos.mps", Stage::user_driver, "any", "torch"},
     // torch reached MPS's memory limit: the GPU works, the workload is too big (a note).
@@ -172,7 +176,7 @@ const StageRow* find_row(std::string_view id) {
 std::optional<StageOfFinding> stage_of_finding(std::string_view id) {
   const StageRow* r = find_row(id);
   if (!r || !r->stage) return std::nullopt;
-  return StageOfFinding{*r->stage, r->vendor, r->frameworks};
+  return StageOfFinding{*r->stage, r->vendor, r->frameworks, r->except};
 }
 
 bool stage_table_knows(std::string_view id) { return find_row(id) != nullptr; }

@@ -43,6 +43,36 @@ bool pci_shows_no_gpu_of(const Snapshot& snap, std::uint16_t vendor) {
   return snap.pci && snap.pci->devices_scanned > 0 && pci_gpus(snap, vendor).empty();
 }
 
+std::vector<const DeviceNode*> nvidia_nodes_denied(const Snapshot& snap) {
+  std::vector<const DeviceNode*> out;
+  if (!snap.nvidia) return out;
+  bool mig = false;
+  if (snap.nvml) {
+    for (const auto& g : snap.nvml->devices) mig = mig || g.mig_enabled == std::optional<bool>(true);
+  }
+  for (const auto& d : snap.nvidia->kernel.device_nodes) {
+    if (d.readable != std::optional<bool>(false) && d.writable != std::optional<bool>(false)) {
+      continue;
+    }
+    if (d.mode && !d.mode->empty() && (*d.mode)[0] == 'd') continue;  // a directory
+    if (d.path.rfind("/dev/nvidia-caps/", 0) == 0 &&
+        (!mig || d.path == "/dev/nvidia-caps/nvidia-cap1" ||
+         d.path == "/dev/nvidia-caps/nvidia-cap2")) {
+      continue;
+    }
+    out.push_back(&d);
+  }
+  return out;
+}
+
+bool nvidia_opencl_hidden_like_cuda(const Snapshot& snap, const std::string& library,
+                                    const std::string& error) {
+  const std::string file = library.substr(library.rfind('/') + 1);
+  return file.rfind("libnvidia-opencl", 0) == 0 &&
+         error.find("CL_DEVICE_NOT_FOUND") != std::string::npos && snap.cuda &&
+         snap.cuda->init_error && snap.cuda->init_error->code == 100;  // CUDA_ERROR_NO_DEVICE
+}
+
 std::string pci_label(const PciDevice& p) {
   std::string name = pci_device_name(p).value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4));
   return p.address + " " + name;

@@ -238,5 +238,113 @@ TEST(SiliconH200, TheNvidiaSmiPastesOfTheSameMachineReadAsTheLiveNvml) {
   }
 }
 
+
+// --- The setups people break, made for real on the same machine (tools/silicon-faults.sh):
+// each case's recorded report replayed, and what torch printed there read as a paste.
+
+std::string fault(const std::string& c, const std::string& file) {
+  return test::fixture_path(kFixture) + "/faults/" + c + "/" + file;
+}
+
+/// The findings at warn or fail: id → the finding.
+std::map<std::string, Json> problems(const Json& doc) {
+  std::map<std::string, Json> out;
+  for (const auto& f : doc["findings"]) {
+    if (f["severity"] == "fail" || f["severity"] == "warn") out[f["id"].get<std::string>()] = f;
+  }
+  return out;
+}
+
+std::string verdict(const Json& doc, const std::string& framework_prefix) {
+  return readiness_pair(doc, framework_prefix)["verdict"].get<std::string>();
+}
+
+TEST(SiliconH200Faults, APlainUserOnAHealthyMachineIsNotToldTheMigCapsAreAProblem) {
+  // torch ran as that user (faults/nonroot-healthy/torch.txt); /dev/nvidia-caps/nvidia-cap1 is
+  // 0400 root and nvidia-cap2 0444: MIG's administration nodes.
+  EXPECT_NE(slurp(fault("nonroot-healthy", "torch.txt")).find("Is CUDA available: True"),
+            std::string::npos);
+  const Json doc = check_json({"--from", fault("nonroot-healthy", "report.json")});
+  auto p = problems(doc);
+  EXPECT_EQ(p.count("nvidia.device_nodes"), 0U) << p["nvidia.device_nodes"].dump();
+  EXPECT_EQ(p.size(), 1U);  // the missing Vulkan loader, as for root
+  for (const char* fw : {"torch 2.11.0+cu130", "cupy-cuda13x", "jax 0.11.2", "OpenCL"}) {
+    EXPECT_EQ(verdict(doc, fw), "ready") << fw;
+  }
+}
+
+TEST(SiliconH200Faults, NodesThisUserCannotOpenAreOneFindingWithTheDriversOwnSettingsAsTheFix) {
+  const Json doc = check_json({"--from", fault("nonroot-nodes-0660", "report.json")});
+  auto p = problems(doc);
+  ASSERT_EQ(p.count("nvidia.device_nodes"), 1U);
+  const std::string title = p["nvidia.device_nodes"]["title"];
+  for (const char* node : {"/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"}) {
+    EXPECT_NE(title.find(node), std::string::npos) << title;
+  }
+  EXPECT_EQ(title.find("nvidia-caps"), std::string::npos) << title;
+  const std::string fix = p["nvidia.device_nodes"]["fix"];
+  EXPECT_NE(fix.find("NVreg_DeviceFileMode"), std::string::npos) << fix;
+  EXPECT_EQ(fix.find("-aG root"), std::string::npos) << fix;  // never: the group is root
+  // cuInit's 100 and NVML's NO_PERMISSION are this cause, not a broken driver.
+  EXPECT_EQ(p.count("cuda.init"), 0U);
+  EXPECT_EQ(p.count("probe.failed"), 0U);
+  EXPECT_EQ(verdict(doc, "torch 2.11.0+cu130"), "fails at access");
+}
+
+TEST(SiliconH200Faults, CudaVisibleDevicesThatHidesTheGpuIsTheOneCauseAndNotVulkans) {
+  for (const char* c : {"visible-empty", "visible-index-1", "visible-bad-uuid"}) {
+    SCOPED_TRACE(c);
+    EXPECT_NE(slurp(fault(c, "torch.txt")).find("No CUDA GPUs are available"), std::string::npos);
+    const Json doc = check_json({"--from", fault(c, "report.json")});
+    auto p = problems(doc);
+    ASSERT_EQ(p.count("cuda.visible_devices"), 1U);
+    EXPECT_EQ(p.count("cuda.init"), 0U);
+    EXPECT_EQ(p.count("probe.failed"), 0U);
+    // NVIDIA's OpenCL honours CUDA_VISIBLE_DEVICES (CL_DEVICE_NOT_FOUND from its ICD): said as
+    // that cause, not as an ICD to reinstall.
+    ASSERT_EQ(p.count("opencl.icd_broken"), 1U);
+    EXPECT_EQ(p["opencl.icd_broken"]["fix"].get<std::string>().find("reinstall"),
+              std::string::npos);
+    EXPECT_EQ(verdict(doc, "torch 2.11.0+cu130"), "fails at access");
+    EXPECT_EQ(verdict(doc, "OpenCL"), "fails at access");
+    // Vulkan does not read CUDA_VISIBLE_DEVICES: its chain breaks at its own missing loader.
+    EXPECT_EQ(verdict(doc, "Vulkan"), "fails at user-space driver");
+  }
+  const Json doc = check_json({"--from", fault("visible-bad-uuid", "report.json")});
+  const Json hidden = problems(doc)["cuda.visible_devices"];  // kept: a temporary's member
+  bool named = false;                                          // dangles in a range-for
+  for (const auto& e : hidden["evidence"]) {
+    named = named || e.get<std::string>().find("is the UUID of no GPU here") != std::string::npos;
+  }
+  EXPECT_TRUE(named) << hidden.dump();
+}
+
+TEST(SiliconH200Faults, TheStubLibcudaIsOneFindingAndOpenClStillRuns) {
+  const Json doc = check_json({"--from", fault("stub-libcuda", "report.json")});
+  auto p = problems(doc);
+  ASSERT_EQ(p.count("cuda.stub_libcuda"), 1U);
+  EXPECT_EQ(p.count("probe.failed"), 0U);  // its "reinstall the driver" was wrong
+  bool code = false;
+  for (const auto& e : p["cuda.stub_libcuda"]["evidence"]) {
+    code = code || e == "cuInit returned 34 CUDA_ERROR_STUB_LIBRARY";
+  }
+  EXPECT_TRUE(code) << p["cuda.stub_libcuda"].dump();
+  EXPECT_EQ(verdict(doc, "torch 2.11.0+cu130"), "fails at user-space driver");
+  EXPECT_EQ(verdict(doc, "OpenCL"), "ready");  // its smoke matmul passed on the H200
+}
+
+TEST(SiliconH200Faults, WhatTorchPrintedNamesTheCauseAsAPaste) {
+  const std::map<std::string, std::string> expected = {
+      {"stub-libcuda", "cuda.stub_libcuda"},
+      {"visible-empty", "cuda.visible_devices"},
+      {"visible-index-1", "cuda.visible_devices"},
+  };
+  for (const auto& [c, id] : expected) {
+    SCOPED_TRACE(c);
+    auto p = problems(check_json({"--from", fault(c, "torch.txt")}));
+    EXPECT_EQ(p.count(id), 1U);
+  }
+}
+
 }  // namespace silicon_h200_test
 }  // namespace gpudoctor
