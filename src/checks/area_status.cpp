@@ -478,6 +478,15 @@ MaybeBase python_base(const Snapshot& s) {
   }
   const std::string envs = plural(s.python->envs.size(), "environment");
   if (s.python->envs.empty()) return Base{AreaState::absent, "no Python environment found"};
+  // CuPy is a GPU framework too: alone (cupy.show_config() pasted) the line names it rather
+  // than saying there is none.
+  for (const auto& env : s.python->envs) {
+    for (const auto& p : env.packages) {
+      if (frameworks.empty() && starts_with(p.name, "cupy")) {
+        frameworks.push_back(p.name + " " + p.version.value_or("?") + " in " + env.prefix);
+      }
+    }
+  }
   if (frameworks.empty()) return Base{AreaState::absent, envs + ", no GPU framework installed"};
   // One line however many environments a paste or a tree holds: the first few, then a count.
   constexpr std::size_t kMostFrameworksListed = 4;
@@ -675,6 +684,9 @@ std::vector<AreaStatus> area_statuses(const Snapshot& snap,
     if (!base && snap.origin == Origin::report) {
       a.summary = "as recorded (the report holds no facts to examine)";
     }
+    // A paste that states only an error for the area ("Error 34: CUDA driver is a stub
+    // library"): the line says where its verdict comes from instead of ending blank.
+    if (!base && snap.origin == Origin::paste) a.summary = "from what the paste says";
     // A warning or failure outranks the area's own state; a note does not hide that nothing
     // was there or nothing was examined.
     if (worst && *worst >= Severity::warn) {

@@ -49,6 +49,20 @@ bool torch_line(PasteSink& sink, const std::string& t, std::size_t i) {
   return true;
 }
 
+/// A version alone on its line with torch's build tag: what print(torch.__version__) prints
+/// ("1.8.1+cu102" under the print in pytorch/pytorch#85332; "2.11.0+cu130" on a real H200), also
+/// as the REPL echoes it ('2.11.0+cu130', Out[2]: '…'). Only torch's own numbering (major ≥ 1):
+/// torchvision's 0.x carries the same tags.
+bool bare_torch_version_line(PasteSink& sink, const std::string& t, std::size_t i) {
+  static const std::regex re(
+      R"(^\s*(?:>>>\s*|Out\[\d+\]:\s*)?['"]?([1-9]\d*\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?)\+(cu\d{2,3}|rocm\d+(?:\.\d+)*|cpu|xpu)['"]?\s*$)");
+  if (has_torch(sink) || t.find('+') == std::string::npos) return false;
+  std::smatch m;
+  if (!std::regex_match(t, m, re)) return false;
+  add_listed_package(sink, "torch", m[1].str() + "+" + m[2].str(), "", i);
+  return true;
+}
+
 /// "NVIDIA driver 535.104.05", "Driver Version: 550.54.14", "driver version 470.82.01".
 bool driver_line(PasteSink& sink, const std::string& t, std::size_t i) {
   static const std::regex re(
@@ -166,6 +180,7 @@ void read_stated_facts(PasteSink& sink) {
     bool took = nvcc_line(sink, t, i);
     took = kernel_line(sink, t, i) || took;
     took = torch_line(sink, t, i) || took;
+    took = bare_torch_version_line(sink, t, i) || took;
     took = driver_line(sink, t, i) || took;
     took = gpu_line(sink, t, i) || took;
     if (took) sink.claim(i, kFormat_stated);

@@ -346,5 +346,54 @@ TEST(SiliconH200Faults, WhatTorchPrintedNamesTheCauseAsAPaste) {
   }
 }
 
+
+// --- What today's tools print on the same healthy machine, pasted (tests/fixtures/pastes/
+// silicon-h200): each read for its facts, none turned into a problem the machine did not have.
+
+std::string paste(const std::string& name) {
+  return test::fixture_path("pastes/silicon-h200/" + name + ".txt");
+}
+
+bool has_package(const Json& snap, const std::string& name, const std::string& version) {
+  if (!snap.contains("python") || snap["python"].is_null()) return false;
+  for (const auto& env : snap["python"]["envs"]) {
+    for (const auto& p : env["packages"]) {
+      // torch's build tag is in its torch section ("2.11.0+cu130"), the package's is "2.11.0".
+      const Json& v = p.contains("torch") && p["torch"].is_object() ? p["torch"]["version"]
+                                                                    : p["version"];
+      if (p["name"] == name && v.is_string() && v.get<std::string>() == version) return true;
+    }
+  }
+  return false;
+}
+
+TEST(SiliconH200Pastes, EachReadsItsFactsAndNoneInventsAProblem) {
+  for (const char* name : {"collect_env", "torch_config", "jax_env", "cupy_config",
+                           "nvcc_version", "pip_list", "torch_version", "uname", "smi_topo"}) {
+    SCOPED_TRACE(name);
+    const Json doc = check_json({"--from", paste(name)});
+    EXPECT_TRUE(problems(doc).empty()) << doc["findings"].dump();
+  }
+  EXPECT_TRUE(has_package(check_json({"--from", paste("collect_env")})["snapshot"], "torch",
+                          "2.11.0+cu130"));
+  EXPECT_TRUE(has_package(check_json({"--from", paste("torch_version")})["snapshot"], "torch",
+                          "2.11.0+cu130"));
+  EXPECT_TRUE(has_package(check_json({"--from", paste("jax_env")})["snapshot"], "jax", "0.11.2"));
+  EXPECT_TRUE(has_package(check_json({"--from", paste("pip_list")})["snapshot"], "jax", "0.11.2"));
+  const Json env = check_json({"--from", paste("collect_env")})["snapshot"];
+  EXPECT_EQ(env["nvml"]["driver_version"], "580.159.04");
+  EXPECT_EQ(env["nvml"]["devices"][0]["name"], "NVIDIA H200");
+}
+
+TEST(SiliconH200Pastes, CupyAloneIsAGpuFrameworkAndNumbasOwnProbeFailureIsSaid) {
+  auto r = test::run_gpudoctor({"check", "--from", paste("cupy_config")});
+  EXPECT_EQ(r.out.find("no GPU framework installed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cupy"), std::string::npos) << r.out;
+  // numba -s says its CUDA probe failed (its sysinfo and numba-cuda disagree): said, as a warning.
+  auto p = problems(check_json({"--from", paste("numba_s")}));
+  EXPECT_EQ(p.size(), 1U);
+  EXPECT_EQ(p.count("symptom.unexplained"), 1U);
+}
+
 }  // namespace silicon_h200_test
 }  // namespace gpudoctor
