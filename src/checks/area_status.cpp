@@ -393,6 +393,17 @@ MaybeBase cuda_base(const Snapshot& s) {
   if (s.nvidia) {
     for (const auto& t : s.nvidia->toolkits) parts.push_back(toolkit_summary(t));
   }
+  // cuInit failed where an NVIDIA GPU is: the line is not fine even when the finding that names
+  // the cause is another area's (a plain user who cannot open /dev/nvidia*, on a real H200:
+  // cuDriverGetVersion answered, cuInit returned 100).
+  if (s.cuda && s.cuda->init_error && s.cuda->init_error->code != 34 &&
+      (!pci_gpus(s, kPciVendorNvidia).empty() || (s.nvml && !s.nvml->devices.empty()))) {
+    parts.insert(parts.begin(), "cuInit returned " + std::to_string(s.cuda->init_error->code) +
+                                    (s.cuda->init_error->name ? " (" + *s.cuda->init_error->name +
+                                                                    ")"
+                                                              : std::string()));
+    return Base{AreaState::fail, join(parts, "; ")};
+  }
   if (driver_answered) return Base{AreaState::ok, join(parts, "; ")};
   if (!s.cuda) {
     if (version_files) return Base{AreaState::not_examined, join(parts, "; ")};
