@@ -396,8 +396,7 @@ MaybeBase cuda_base(const Snapshot& s) {
   // cuInit failed where an NVIDIA GPU is: the line is not fine even when the finding that names
   // the cause is another area's (a plain user who cannot open /dev/nvidia*, on a real H200:
   // cuDriverGetVersion answered, cuInit returned 100).
-  if (s.cuda && s.cuda->init_error && s.cuda->init_error->code != 34 &&
-      (!pci_gpus(s, kPciVendorNvidia).empty() || (s.nvml && !s.nvml->devices.empty()))) {
+  if (s.cuda && s.cuda->init_error && s.cuda->init_error->code != 34 && nvidia_gpu_count(s) > 0) {
     parts.insert(parts.begin(), "cuInit returned " + std::to_string(s.cuda->init_error->code) +
                                     (s.cuda->init_error->name ? " (" + *s.cuda->init_error->name +
                                                                     ")"

@@ -26,6 +26,9 @@ inline bool on_macos(const Snapshot& snap) { return snapshot_platform(snap) == k
 /// The PCI GPUs (display / 3D / accelerator functions) of one vendor, or of all when vendor is 0.
 std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendor = 0);
 
+/// How many NVIDIA GPUs the snapshot shows: NVML's list, a Mac's system_profiler list, else PCI.
+std::size_t nvidia_gpu_count(const Snapshot& snap);
+
 /// True when the PCI bus was scanned and holds no GPU of this vendor: a vendor's userland
 /// (Ubuntu's libamdhip64.so.5 on an NVIDIA server, seen on a real H200) has nothing to run on,
 /// which is no fault. False when the bus was not read (a paste, a brief record).

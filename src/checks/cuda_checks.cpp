@@ -10,19 +10,6 @@ namespace gpudoctor {
 
 namespace {
 
-std::size_t nvidia_gpu_count(const Snapshot& s) {
-  if (s.nvml && !s.nvml->devices.empty()) return s.nvml->devices.size();
-  if (s.macos) {  // a Mac has no PCI list: system_profiler's
-    std::size_t n = 0;
-    for (const auto& g : s.macos->gpus) {
-      n += g.vendor_id == std::optional<std::uint32_t>(kPciVendorNvidia) ||
-           g.vendor == std::optional<std::string>("NVIDIA");
-    }
-    return n;
-  }
-  return pci_gpus(s, kPciVendorNvidia).size();
-}
-
 std::string parent_dir(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);

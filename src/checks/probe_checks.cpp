@@ -146,9 +146,8 @@ void check_probe_failures(const CheckSpec& self, const CheckInput& in, std::vect
     }
     // NVML_ERROR_NO_PERMISSION where this user cannot open the device nodes: the access check
     // (nvidia.device_nodes) names the nodes and their fix; the driver is not broken.
-    if (p.backend == "nvml" && p.status == ProbeStatus::failed &&
-        p.detail.find("NVML_ERROR_NO_PERMISSION") != std::string::npos &&
-        !nvidia_nodes_denied(in.snap).empty()) {
+    if (p.backend == "nvml" && p.status == ProbeStatus::failed && in.snap.nvml &&
+        in.snap.nvml->init_code == std::optional<int>(4) && !nvidia_nodes_denied(in.snap).empty()) {
       continue;
     }
     std::string what;

@@ -39,6 +39,19 @@ std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendo
   return out;
 }
 
+std::size_t nvidia_gpu_count(const Snapshot& s) {
+  if (s.nvml && !s.nvml->devices.empty()) return s.nvml->devices.size();
+  if (s.macos) {  // a Mac has no PCI list: system_profiler's
+    std::size_t n = 0;
+    for (const auto& g : s.macos->gpus) {
+      n += g.vendor_id == std::optional<std::uint32_t>(kPciVendorNvidia) ||
+           g.vendor == std::optional<std::string>("NVIDIA");
+    }
+    return n;
+  }
+  return pci_gpus(s, kPciVendorNvidia).size();
+}
+
 bool pci_shows_no_gpu_of(const Snapshot& snap, std::uint16_t vendor) {
   return snap.pci && snap.pci->devices_scanned > 0 && pci_gpus(snap, vendor).empty();
 }
