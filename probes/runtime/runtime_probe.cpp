@@ -47,6 +47,7 @@ void runtime_read_rocblas(const Root& root, const std::string& dir, OllamaInstal
                                  dir + "/rocm/lib/rocblas/library"}) {
     if (!root.is_directory(sub)) continue;
     o.rocblas_read = true;
+    if (!o.rocblas_dir) o.rocblas_dir = sub;
     static const std::regex gfx(R"(gfx[0-9a-f]{3,4})");
     for (const auto& name : root.list(sub)) {
       for (std::sregex_iterator it(name.begin(), name.end(), gfx), end; it != end; ++it) {
@@ -132,6 +133,11 @@ RuntimeInstalls probe_runtimes(const ProbeContext& ctx) {
     if (root.is_directory(lib)) {
       o.lib_dir = lib;
       runtime_read_lib_dir(root, lib, o);
+    }
+    if (!o.rocblas_read) {
+      // Releases before 0.5 kept their runners in the binary; their install script put the ROCm
+      // libraries in /usr/share/ollama/lib/rocm (scripts/install.sh of v0.3.x and v0.4.x).
+      runtime_read_rocblas(root, "/usr/share/ollama/lib", o);
     }
     for (const char* dir : kRuntimeUnitDirs) {
       const std::string path = std::string(dir) + "/ollama.service";

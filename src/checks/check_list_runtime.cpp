@@ -121,7 +121,8 @@ std::vector<CheckSpec> runtime_checks() {
       {"ollama.gfx_unsupported", "rocm",
        "ollama's install (lib/ollama/rocm/rocblas/library): the gfx targets its bundled rocBLAS "
        "carries, against each AMD GPU's target (KFD) and the HSA_OVERRIDE_GFX_VERSION its "
-       "service's unit sets.",
+       "service's unit sets (or, with no unit, the environment); where the install holds no "
+       "libraries to read, the targets every ollama release carries by its build files.",
        "ollama takes the GPUs it supports from the same files; a target not there, and no "
        "override onto one that is, leaves the GPU unused and models run on the CPU.",
        "https://github.com/ollama/ollama/blob/main/docs/gpu.md", check_ollama_bundled_gfx, "",

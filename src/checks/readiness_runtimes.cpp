@@ -233,29 +233,35 @@ StageVerdict ollama_libraries(const Snapshot& s, const OllamaInstall& o, GpuVend
                        "the CPU");
 }
 
-StageVerdict ollama_code(const Snapshot& s, const OllamaInstall& o, const MergedDevice* dev, GpuVendor v) {
+StageVerdict ollama_code(const CheckInput& in, const OllamaInstall& o, const MergedDevice* dev, GpuVendor v) {
+  const Snapshot& s = in.snap;
   const Stage st = Stage::gpu_code;
   if (v == GpuVendor::nvidia) {
     return unexamined(st, "the CUDA architectures of ollama's bundled libggml-cuda are not read");
   }
   auto k = kfd_index(s, dev);
   if (!k || !s.rocm->nodes[*k].gfx_target) return unexamined(st, "the GPU's gfx target is unknown");
-  if (!o.rocblas_read || o.rocblas_gfx.empty()) {
-    return unexamined(st, "the gfx targets of ollama's bundled rocBLAS were not read");
-  }
+  const auto code = ollama_gfx_code(o, in.compat);
+  if (!code) return unexamined(st, "the gfx targets of ollama's bundled rocBLAS were not read");
   const KfdNode& n = s.rocm->nodes[*k];
-  const auto ov = ollama_unit_override(o, n);
+  const auto ov = ollama_override(o, *s.rocm, n);
   const std::string runs_as = ov ? gfx_of_override(ov->second).value_or(*n.gfx_target) : *n.gfx_target;
-  const bool carried =
-      std::find(o.rocblas_gfx.begin(), o.rocblas_gfx.end(), runs_as) != o.rocblas_gfx.end();
+  const bool carried = std::find(code->gfx.begin(), code->gfx.end(), runs_as) != code->gfx.end();
   if (!carried) {
-    return fails(st, "ollama's bundled rocBLAS has no code for " + runs_as + " (it carries " +
-                         join(o.rocblas_gfx, ", ") + ")");
+    return fails(st, std::string(code->from_files ? "ollama's bundled rocBLAS has" : "no ollama release (ollama's own builds) has") +
+                         " code for " + runs_as + " (" + (code->from_files ? "it carries " : "they carry ") +
+                         join(code->gfx, ", ") + ")");
+  }
+  if (!ollama_every_release_carries(*code, runs_as)) {
+    return risk(st, "only ollama " + ollama_releases_carrying(*code, runs_as) + " carry code for " + runs_as +
+                        ", and this install's release could not be read (no lib/ollama beside " +
+                        o.binary + ")");
   }
   if (runs_as != *n.gfx_target) {
     return risk(st, "runs as " + runs_as + " by " + ov->first + "=" + ov->second +
-                        " in the service's unit: another target's code");
+                        (o.unit ? " in the service's unit" : "") + ": another target's code");
   }
+  if (!code->from_files) return ok(st, "every release of ollama carries " + runs_as + " (its build files)");
   return ok(st, "rocBLAS carries " + runs_as);
 }
 
@@ -432,7 +438,7 @@ std::vector<ReadinessPair> runtime_readiness(const CheckInput& in,
             case Stage::kernel_driver: return kernel_driver_of(s, d, vv);
             case Stage::access: return access_of(s, node_for(vv, true), o.unit ? "the service" : "");
             case Stage::runtime_libraries: return ollama_libraries(s, o, vv);
-            case Stage::gpu_code: return ollama_code(s, o, d, vv);
+            case Stage::gpu_code: return ollama_code(in, o, d, vv);
             case Stage::driver_version: return ollama_driver(in, o);
             default: return unexamined(st, "gpudoctor runs no model through ollama");
           }

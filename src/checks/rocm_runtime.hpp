@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checks/checks.hpp"
+#include "compat/compat_data.hpp"
 
 namespace gpudoctor {
 
@@ -14,12 +15,34 @@ namespace gpudoctor {
 std::optional<std::string> gfx_of_override(const std::string& value);
 /// "gfx1030" → "10.3.0", "gfx90a" → "9.0.10".
 std::string override_of_gfx(const std::string& gfx);
-/// The override ollama's service gives KFD node `n` (its unit's Environment=), as (name, value).
-std::optional<std::pair<std::string, std::string>> ollama_unit_override(const OllamaInstall& o,
-                                                                         const KfdNode& n);
+/// The override ollama gives KFD node `n`, as (name, value): its service unit's Environment=
+/// where it runs as a service (a shell's variables do not reach it), else the environment
+/// gpudoctor sees (a container's, `ollama serve` by hand).
+std::optional<std::pair<std::string, std::string>> ollama_override(const OllamaInstall& o,
+                                                                   const RocmInfo& r,
+                                                                   const KfdNode& n);
 /// The lowest target of `gfx`'s generation among `carried`.
 std::optional<std::string> ollama_nearest_gfx(const std::string& gfx,
                                               const std::vector<std::string>& carried);
+
+/// The gfx targets an ollama install carries ROCm code for, and where that was read.
+struct OllamaGfxCode {
+  bool from_files = false;
+  std::vector<std::string> gfx;  ///< sorted: carried by the files, or by some release of the table
+  std::string where;  ///< the rocblas/library directory listed, or the binary
+  /// A table answer: ollama's releases by their build files (data/compat/rocm.json, kind
+  /// runtime_targets), oldest first.
+  std::vector<RuntimeGfxTargets> releases;
+};
+/// From its rocBLAS files where they were read; for an install whose release cannot be read
+/// (no lib/ollama and no ROCm bundle beside the binary: runners inside it, as before 0.5, or
+/// libraries elsewhere), from the build files of all ollama's releases. nullopt where neither
+/// says.
+std::optional<OllamaGfxCode> ollama_gfx_code(const OllamaInstall& o, const CompatData& compat);
+/// The releases of a table answer that carry `gfx`: "0.18.0–0.31.1", "" for none.
+std::string ollama_releases_carrying(const OllamaGfxCode& code, const std::string& gfx);
+/// Whether every release of a table answer (or the files) carries `gfx`.
+bool ollama_every_release_carries(const OllamaGfxCode& code, const std::string& gfx);
 
 void check_ollama_bundled_gfx(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 

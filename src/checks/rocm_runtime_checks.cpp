@@ -6,7 +6,9 @@
 
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
+#include "checks/rocm_override.hpp"
 #include "checks/rocm_runtime.hpp"
+#include "compat/compat_query.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -25,8 +27,10 @@ std::optional<std::string> gfx_of_override(const std::string& value) {
   return "gfx" + parts[0] + parts[1] + std::string(1, hex[step]);
 }
 
-std::optional<std::pair<std::string, std::string>> ollama_unit_override(const OllamaInstall& o,
-                                                                         const KfdNode& n) {
+std::optional<std::pair<std::string, std::string>> ollama_override(const OllamaInstall& o,
+                                                                   const RocmInfo& r,
+                                                                   const KfdNode& n) {
+  if (!o.unit) return node_override(r, n);
   const std::string per_node = "HSA_OVERRIDE_GFX_VERSION_" + std::to_string(n.node);
   if (auto it = o.unit_env.find(per_node); it != o.unit_env.end()) return *it;
   if (auto it = o.unit_env.find("HSA_OVERRIDE_GFX_VERSION"); it != o.unit_env.end()) return *it;
@@ -60,39 +64,98 @@ std::string override_of_gfx(const std::string& gfx) {
   return major + "." + std::string(1, minor) + "." + std::to_string(s);
 }
 
+std::optional<OllamaGfxCode> ollama_gfx_code(const OllamaInstall& o, const CompatData& compat) {
+  OllamaGfxCode code;
+  if (o.rocblas_read && !o.rocblas_gfx.empty()) {
+    code.from_files = true;
+    code.gfx = o.rocblas_gfx;
+    code.where = o.rocblas_dir.value_or(o.lib_dir.value_or(o.binary));
+    return code;
+  }
+  // A lib/ollama without a ROCm bundle is judged by its backends (readiness: runtime
+  // libraries); only an install whose libraries are not there at all is judged by the table.
+  if (o.lib_dir || o.rocblas_read) return std::nullopt;
+  code.releases = runtime_gfx_targets(compat, "ollama", CompatOs::kLinux);
+  for (const auto& row : code.releases) {
+    for (const auto& g : row.gfx) {
+      if (std::find(code.gfx.begin(), code.gfx.end(), g) == code.gfx.end()) code.gfx.push_back(g);
+    }
+  }
+  if (code.gfx.empty()) return std::nullopt;
+  std::sort(code.gfx.begin(), code.gfx.end());
+  code.where = o.binary;
+  return code;
+}
+
+std::string ollama_releases_carrying(const OllamaGfxCode& code, const std::string& gfx) {
+  std::vector<std::string> spans;
+  std::string first, last;
+  auto flush = [&] {
+    if (!first.empty()) spans.push_back(first == last ? first : first + "–" + last);
+    first.clear();
+  };
+  for (const auto& row : code.releases) {
+    const bool has = std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end();
+    if (!has) {
+      flush();
+      continue;
+    }
+    const std::string lo = row.version.min ? row.version.min->text : "?";
+    const std::string hi = row.version.max ? row.version.max->text : "";
+    if (first.empty()) first = lo;
+    last = hi.empty() ? lo + "+" : hi;
+  }
+  flush();
+  return join(spans, ", ");
+}
+
+bool ollama_every_release_carries(const OllamaGfxCode& code, const std::string& gfx) {
+  if (code.from_files) return std::find(code.gfx.begin(), code.gfx.end(), gfx) != code.gfx.end();
+  return std::all_of(code.releases.begin(), code.releases.end(), [&](const RuntimeGfxTargets& row) {
+    return std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end();
+  });
+}
+
 void check_ollama_bundled_gfx(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   const Snapshot& s = in.snap;
   if (!s.runtimes || !s.rocm) return;
   for (const OllamaInstall& o : s.runtimes->ollama) {
-    if (!o.rocblas_read || o.rocblas_gfx.empty()) continue;
+    const auto code = ollama_gfx_code(o, in.compat);
+    if (!code) continue;
     for (const KfdNode& n : s.rocm->nodes) {
       if (!n.gfx_target) continue;
       const std::string& gfx = *n.gfx_target;
       std::string runs_as = gfx;
-      const auto ov = ollama_unit_override(o, n);
+      const auto ov = ollama_override(o, *s.rocm, n);
       if (ov) {
         if (auto g = gfx_of_override(ov->second)) runs_as = *g;
       }
-      if (std::find(o.rocblas_gfx.begin(), o.rocblas_gfx.end(), runs_as) != o.rocblas_gfx.end()) {
-        continue;
-      }
+      if (std::find(code->gfx.begin(), code->gfx.end(), runs_as) != code->gfx.end()) continue;
       const std::string name = n.name && !n.name->empty() ? *n.name + " (" + gfx + ")" : gfx;
       Finding f = make_finding(
           self, Severity::fail,
-          "ollama's bundled ROCm has no code for " + name +
+          std::string(code->from_files ? "ollama's bundled ROCm has" : "no ollama release (ollama's own builds) has") +
+              " code for " + name +
               (ov ? " run as " + runs_as + " (" + ov->first + "=" + ov->second + ")" : "") +
               ": ollama runs models on the CPU");
-      f.evidence.push_back(o.lib_dir.value_or(o.binary) + ": rocBLAS carries " +
-                           join(o.rocblas_gfx, ", "));
+      if (code->from_files) {
+        f.evidence.push_back(code->where + ": rocBLAS carries " + join(code->gfx, ", "));
+      } else {
+        f.evidence.push_back(code->where + ": its release could not be read (no lib/ollama beside "
+                             "it); ollama's releases 0.1.18 and later carry ROCm code for " +
+                             join(code->gfx, ", ") + " (their build files)");
+        for (const auto& row : code->releases) f.evidence.push_back(row.from.url);
+      }
       f.evidence.push_back("KFD node " + std::to_string(n.node) + ": " + gfx);
       if (o.unit) {
         f.evidence.push_back(*o.unit + ": " +
                              (ov ? ov->first + "=" + ov->second : "no HSA_OVERRIDE_GFX_VERSION"));
       }
-      if (auto near = ollama_nearest_gfx(gfx, o.rocblas_gfx); near && !ov) {
+      if (auto near = ollama_nearest_gfx(gfx, code->gfx); near && !ov) {
         f.fix = "sudo systemctl edit ollama, add Environment=\"HSA_OVERRIDE_GFX_VERSION=" +
                 override_of_gfx(*near) + "\" (" + *near +
-                ", the same generation, is in the bundle), then sudo systemctl restart ollama";
+                ", the same generation, is " + (code->from_files ? "in the bundle" : "among its targets") +
+                "), then sudo systemctl restart ollama";
       } else {
         f.fix = "use a build of ollama (or of its ROCm libraries) that carries " + gfx +
                 ", or ollama's Vulkan backend";

@@ -222,6 +222,16 @@ struct RocmGpu {
   Provenance from;
 };
 /// HSA_OVERRIDE_GFX_VERSION=`value` makes the runtime report these targets as `runs_as`.
+/// The gfx targets one range of a runtime's releases carries GPU code for on one OS (ollama's
+/// ROCm runner: the AMDGPU_TARGETS of its release build), for where the files cannot be read.
+struct RuntimeGfxTargets {
+  std::string runtime;  ///< "ollama"
+  CompatOs os = CompatOs::kLinux;
+  VersionRange version;
+  std::vector<std::string> gfx;
+  Provenance from;
+};
+
 struct RocmOverride {
   std::vector<std::string> gfx;  ///< "gfx1031"
   std::string value;             ///< "10.3.0"
@@ -311,6 +321,7 @@ struct CompatData {
   std::vector<RocmDistroKernels> rocm_kernels;
   std::vector<RocmGpu> rocm_gpus;
   std::vector<RocmOverride> rocm_overrides;
+  std::vector<RuntimeGfxTargets> runtime_gfx_targets;
   std::vector<Fp32Lanes> fp32_lanes;
   std::vector<CudaPlatformEnd> cuda_platform_ends;
   std::vector<FrameworkLibrarySearch> framework_library_search;

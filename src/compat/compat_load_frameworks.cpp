@@ -187,8 +187,12 @@ void rocm(const FileContext& file, const Json& rows, CompatData& data) {
       if (r.ok()) data.rocm_overrides.push_back(std::move(o));
     } else if (kind == "kfd") {
       kfd_chip(r, p, data);
+    } else if (kind == "runtime_targets") {
+      RuntimeGfxTargets g{r.str("runtime"), r.os("os"), r.range("version"), r.str_list("gfx"), p};
+      if (g.gfx.empty()) r.error("\"gfx\" must list at least one target");
+      if (r.ok()) data.runtime_gfx_targets.push_back(std::move(g));
     } else if (!kind.empty()) {
-      r.error("\"kind\" must be release, kernel, gpu, override or kfd: " + kind);
+      r.error("\"kind\" must be release, kernel, gpu, override, kfd or runtime_targets: " + kind);
     }
   });
 }

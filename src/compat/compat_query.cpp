@@ -302,6 +302,15 @@ std::vector<RocmOverride> rocm_overrides(const CompatData& data, std::string_vie
   return out;
 }
 
+std::vector<RuntimeGfxTargets> runtime_gfx_targets(const CompatData& data, std::string_view runtime,
+                                                   CompatOs os) {
+  std::vector<RuntimeGfxTargets> out;
+  for (const RuntimeGfxTargets& row : data.runtime_gfx_targets) {
+    if (row.runtime == runtime && row.os == os) out.push_back(row);
+  }
+  return out;
+}
+
 std::optional<AmdgpuKfdChip> amdgpu_kfd_chip(const CompatData& data, std::uint16_t device_id) {
   for (const AmdgpuKfdChip& c : data.amdgpu_kfd_chips) {
     if (std::find(c.device_ids.begin(), c.device_ids.end(), device_id) != c.device_ids.end()) {

@@ -103,6 +103,10 @@ std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_vi
 /// fix proposes).
 std::vector<RocmOverride> rocm_overrides(const CompatData& data, std::string_view gfx);
 
+/// The rows of `runtime`'s release gfx targets on `os`, in table order (oldest releases first).
+std::vector<RuntimeGfxTargets> runtime_gfx_targets(const CompatData& data, std::string_view runtime,
+                                                   CompatOs os);
+
 /// The amdgpu ASIC with this PCI device id (vendor 0x1002) among the pre-GFX9 ones KFD treats
 /// specially; nullopt for the others.
 std::optional<AmdgpuKfdChip> amdgpu_kfd_chip(const CompatData& data, std::uint16_t device_id);

@@ -26,12 +26,15 @@ struct OllamaInstall {
   /// The gfx targets its bundled rocBLAS carries code for (rocblas/library/*gfx*), sorted.
   std::vector<std::string> rocblas_gfx;
   bool rocblas_read = false;             ///< a rocblas/library directory was found and listed
+  /// The rocblas/library directory listed: under lib_dir, or the ROCm bundle the install script
+  /// of releases before 0.5 put in /usr/share/ollama/lib/rocm.
+  std::optional<std::string> rocblas_dir;
   std::optional<std::string> unit;       ///< "/etc/systemd/system/ollama.service"
   /// Environment= of the unit and its drop-ins (ollama.service.d/*.conf), later ones winning.
   std::map<std::string, std::string> unit_env;
 };
 GPUDOCTOR_JSON(OllamaInstall, binary, lib_dir, backends, cudart_versions, rocblas_gfx,
-               rocblas_read, unit, unit_env)
+               rocblas_read, rocblas_dir, unit, unit_env)
 
 /// One llama.cpp build: its binaries in one directory and the ggml backends beside them.
 struct LlamaCppInstall {

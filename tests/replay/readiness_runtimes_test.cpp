@@ -10,6 +10,7 @@
 #include "devices.hpp"
 #include "json.hpp"
 #include "runtime/runtime_probe.hpp"
+#include "temp_tree.hpp"
 #include "test_support.hpp"
 
 namespace gpudoctor {
@@ -69,8 +70,10 @@ TEST(RuntimeReadiness, AnOverrideInTheUnitsDropInIsAtRiskNotAFailure) {
   const auto pairs = pairs_of(j, "ollama");
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_TRUE(pairs[0]["first_failure"].is_null()) << pairs[0].dump(1);
-  // The tree's bundle was not shown: the code stage is not examined, never ok.
-  EXPECT_EQ(stage_of(pairs[0], "gpu_code")["state"], "not_examined");
+  // The tree's bundle was not shown, so the code stage is judged by ollama's build files: every
+  // release carries gfx1030, which the unit's override makes the GPU run as: at risk, never ok.
+  EXPECT_EQ(stage_of(pairs[0], "gpu_code")["state"], "at_risk");
+  EXPECT_NE(stage_of(pairs[0], "gpu_code").dump().find("runs as gfx1030"), std::string::npos);
   EXPECT_EQ(stage_of(pairs[0], "runtime_libraries")["state"], "not_examined");
 }
 
@@ -215,6 +218,64 @@ TEST(RuntimeReadiness, AnOllamaBundleWithoutRocmFailsAtRuntimeLibrariesForAnAmdG
   const auto again = runtime_readiness(CheckInput{s, devices, builtin_compat()}, findings);
   ASSERT_EQ(again.size(), 1u);
   EXPECT_FALSE(again[0].first_failure.has_value());
+}
+
+// ollama's releases by their build files (data/compat/rocm.json, kind runtime_targets: the
+// AMDGPU_TARGETS of each release's Linux ROCm runner), for an install whose own files are not
+// there to read: a target no release carries is certain, one only some carry is not.
+TEST(RuntimeReadiness, OllamasReleasesAreJudgedByTheirBuildFilesWhereNoFileSays) {
+  OllamaInstall bare;
+  bare.binary = "/usr/bin/ollama";
+  const auto code = ollama_gfx_code(bare, builtin_compat());
+  ASSERT_TRUE(code.has_value());
+  EXPECT_FALSE(code->from_files);
+  for (const char* g : {"gfx900", "gfx906", "gfx1030", "gfx1100", "gfx1151", "gfx1201", "gfx803"}) {
+    EXPECT_NE(std::find(code->gfx.begin(), code->gfx.end(), g), code->gfx.end()) << g;
+  }
+  // The RDNA 2 and 3 iGPUs and the Navi 22/23/24 cards: never in any release's list.
+  for (const char* g : {"gfx1031", "gfx1032", "gfx1034", "gfx1035", "gfx1036", "gfx90c"}) {
+    EXPECT_EQ(std::find(code->gfx.begin(), code->gfx.end(), g), code->gfx.end()) << g;
+    EXPECT_EQ(ollama_releases_carrying(*code, g), "") << g;
+  }
+  // v0.18.0 built ROCm 7 with gfx1103; v0.31.2 removed it (ollama#17010).
+  EXPECT_EQ(ollama_releases_carrying(*code, "gfx1103"), "0.18.0–0.31.1");
+  EXPECT_EQ(ollama_releases_carrying(*code, "gfx803"), "0.1.18–0.1.24");
+  // gfx906 left with v0.12.4 (its rocBLAS files deleted by the Dockerfile).
+  EXPECT_EQ(ollama_releases_carrying(*code, "gfx906"), "0.1.18–0.12.3");
+  EXPECT_TRUE(ollama_every_release_carries(*code, "gfx1030"));
+  EXPECT_FALSE(ollama_every_release_carries(*code, "gfx906"));
+
+  // A lib/ollama without rocBLAS is judged by its backends, not by the table.
+  OllamaInstall with_lib = bare;
+  with_lib.lib_dir = "/usr/lib/ollama";
+  EXPECT_FALSE(ollama_gfx_code(with_lib, builtin_compat()).has_value());
+  // Files, where read, win.
+  OllamaInstall read = with_lib;
+  read.rocblas_read = true;
+  read.rocblas_gfx = {"gfx1030", "gfx1100"};
+  read.rocblas_dir = "/usr/lib/ollama/rocm/rocblas/library";
+  const auto files = ollama_gfx_code(read, builtin_compat());
+  ASSERT_TRUE(files.has_value());
+  EXPECT_TRUE(files->from_files);
+  EXPECT_EQ(files->where, "/usr/lib/ollama/rocm/rocblas/library");
+  EXPECT_FALSE(ollama_every_release_carries(*files, "gfx1103"));
+}
+
+// The install script of ollama 0.3.x and 0.4.x put the ROCm bundle in
+// /usr/share/ollama/lib/rocm (https://github.com/ollama/ollama/blob/v0.4.0/scripts/install.sh):
+// its rocBLAS files are read there when no lib/ollama holds any.
+TEST(RuntimeReadiness, TheOldInstallScriptsRocmBundleIsRead) {
+  test::TempTree tree;
+  tree.write("usr/local/bin/ollama", "");
+  tree.write("usr/share/ollama/lib/rocm/rocblas/library/TensileLibrary_lazy_gfx1030.dat", "");
+  tree.write("usr/share/ollama/lib/rocm/rocblas/library/Kernels.so-000-gfx906-xnack-.hsaco", "");
+  const Root root(tree.path());
+  const Environment env(std::map<std::string, std::string>{});
+  const RuntimeInstalls r = probe_runtimes(ProbeContext{root, env, false});
+  ASSERT_EQ(r.ollama.size(), 1u);
+  EXPECT_TRUE(r.ollama[0].rocblas_read);
+  EXPECT_EQ(r.ollama[0].rocblas_dir, "/usr/share/ollama/lib/rocm/rocblas/library");
+  EXPECT_EQ(r.ollama[0].rocblas_gfx, (std::vector<std::string>{"gfx1030", "gfx906"}));
 }
 
 }  // namespace readiness_runtimes_test
