@@ -553,8 +553,11 @@ MaybeBase rocm_base(const Snapshot& s) {
   }
   const bool userland = !r.installs.empty() || (r.hip && r.hip->library) || torch_rocm;
   if (!userland && !r.nodes.empty()) {
+    // ollama brings its own ROCm libraries: its line under python judges them.
+    const bool ollama = s.runtimes && !s.runtimes->ollama.empty();
     return Base{AreaState::absent,
-                summary + " · no ROCm installed: nothing to judge the GPU's target against"};
+                summary + (ollama ? " · no ROCm installed beside ollama's own"
+                                  : " · no ROCm installed: nothing to judge the GPU's target against")};
   }
   if (r.nodes.empty() && pci_shows_no_gpu_of(s, kPciVendorAmd)) {
     return Base{AreaState::absent, summary + " · no AMD GPU on this machine: nothing for it to run on"};
