@@ -122,6 +122,47 @@ std::optional<std::string> apply_recorded_nodes(const Root& root,
   return any ? std::optional<std::string>(record) : std::nullopt;
 }
 
+/// The [nvidia-container-cli] root of the toolkit's config.toml: the driver root the toolkit
+/// mounts the driver from (config.toml as nvidia-ctk writes it; comments start with '#').
+void read_toolkit_driver_root(const Root& root, ContainerEngines& e) {
+  for (const char* path : {"/etc/nvidia-container-runtime/config.toml",
+                           "/usr/local/nvidia/toolkit/.config/nvidia-container-runtime/config.toml"}) {
+    auto text = root.read(path, 256 * 1024);
+    if (!text) continue;
+    e.toolkit_config = path;
+    std::string section;
+    for (const auto& raw : split_lines(*text)) {
+      const std::string line(trim(raw));
+      if (line.empty() || line[0] == '#') continue;
+      if (line[0] == '[') {
+        section = std::string(trim(line.substr(1, line.find(']') == std::string::npos
+                                                       ? std::string::npos
+                                                       : line.find(']') - 1)));
+        continue;
+      }
+      if (section != "nvidia-container-cli") continue;
+      const auto eq = line.find('=');
+      if (eq == std::string::npos || trim(line.substr(0, eq)) != "root") continue;
+      std::string value(trim(line.substr(eq + 1)));
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+        value = value.substr(1, value.size() - 2);
+      }
+      if (!value.empty()) e.toolkit_driver_root = value;
+    }
+    break;
+  }
+  if (!e.toolkit_driver_root || *e.toolkit_driver_root == "/" ||
+      e.toolkit_driver_root->front() != '/') {
+    return;
+  }
+  bool found = false;
+  for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib",
+                          "/usr/lib/aarch64-linux-gnu", "/lib/x86_64-linux-gnu", "/lib64"}) {
+    found = found || root.exists(*e.toolkit_driver_root + dir + "/libnvidia-ml.so.1");
+  }
+  e.toolkit_driver_root_has_driver = found;
+}
+
 /// Docker, Podman and the NVIDIA Container Toolkit's files, in the directories their packages
 /// install to (the toolkit's packages: nvidia-container-toolkit, -base, libnvidia-container-tools).
 std::optional<ContainerEngines> probe_container_engines(const Root& root) {
@@ -148,6 +189,7 @@ std::optional<ContainerEngines> probe_container_engines(const Root& root) {
   if (root.exists("/etc/nvidia-container-runtime/config.toml")) {
     e.nvidia_toolkit.push_back("/etc/nvidia-container-runtime/config.toml");
   }
+  read_toolkit_driver_root(root, e);
   if (auto text = root.read("/etc/docker/daemon.json")) {
     e.daemon_json = true;
     parse_docker_daemon_json(*text, e);

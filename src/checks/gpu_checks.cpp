@@ -381,6 +381,30 @@ void check_nvidia_container_toolkit(const CheckSpec& self, const CheckInput& in,
   const bool driver = nvidia_kernel_up(in.snap) ||
                       std::any_of(a.device_nodes.begin(), a.device_nodes.end(),
                                   [](const DeviceNode& d) { return d.path == "/dev/nvidiactl"; });
+  if (driver && e.toolkit_driver_root_has_driver == std::optional<bool>(false)) {
+    // The GPU Operator's setting (a containerised driver under /run/nvidia/driver) on a host
+    // whose driver is its own: nvidia-container-cli finds no driver to mount
+    // (NVIDIA/nvidia-container-toolkit#154).
+    Finding f = make_finding(
+        self, Severity::fail,
+        "The NVIDIA Container Toolkit looks for the driver under " + *e.toolkit_driver_root +
+            ", where there is none; the driver is installed on this host: GPU containers fail "
+            "with \"load library failed: libnvidia-ml.so.1\"");
+    f.id = "nvidia.container_toolkit";
+    f.evidence.push_back(e.toolkit_config.value_or("config.toml") + ": [nvidia-container-cli] root = \"" +
+                         *e.toolkit_driver_root + "\"");
+    f.evidence.push_back("no libnvidia-ml.so.1 under " + *e.toolkit_driver_root);
+    f.evidence.push_back(
+        "NVIDIA driver: " +
+        std::string(nvidia_kernel_up(in.snap) ? "kernel module loaded" : "/dev/nvidiactl present"));
+    f.fix = "set root = \"/\" under [nvidia-container-cli] in " +
+            e.toolkit_config.value_or("config.toml") +
+            " (a containerised driver's setting, e.g. the GPU Operator's with driver.enabled; with "
+            "the driver on the host the toolkit must look at /), then restart the container "
+            "runtime";
+    out.push_back(std::move(f));
+    return;
+  }
   if (!driver || !e.nvidia_toolkit.empty()) return;
   const bool cdi = std::any_of(a.cdi_specs.begin(), a.cdi_specs.end(), [](const RuntimeFile& f) {
     return f.kind && starts_with(*f.kind, "nvidia.com/");

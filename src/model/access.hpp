@@ -102,9 +102,19 @@ struct ContainerEngines {
   /// The NVIDIA Container Toolkit's files found: nvidia-ctk, nvidia-container-runtime(-hook),
   /// nvidia-container-cli, /etc/nvidia-container-runtime/config.toml.
   std::vector<std::string> nvidia_toolkit;
+  /// The toolkit's config.toml read (/etc/nvidia-container-runtime/config.toml, or the GPU
+  /// Operator's under /usr/local/nvidia/toolkit/.config) and its [nvidia-container-cli] root:
+  /// where the toolkit looks for the driver ("/" for a driver on the host, "/run/nvidia/driver"
+  /// for the GPU Operator's containerised one).
+  std::optional<std::string> toolkit_config;
+  std::optional<std::string> toolkit_driver_root;
+  /// Whether libnvidia-ml.so.1 is under that root (its library directories); null when the root
+  /// is "/" or not set.
+  std::optional<bool> toolkit_driver_root_has_driver;
 };
 GPUDOCTOR_JSON(ContainerEngines, docker, podman, daemon_json, docker_runtimes, default_runtime,
-               daemon_json_error, nvidia_toolkit)
+               daemon_json_error, nvidia_toolkit, toolkit_config, toolkit_driver_root,
+               toolkit_driver_root_has_driver)
 
 /// The access facts of the host (read under the root; open checks and $USER only live).
 struct HostAccess {
