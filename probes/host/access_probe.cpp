@@ -163,6 +163,45 @@ void read_toolkit_driver_root(const Root& root, ContainerEngines& e) {
   e.toolkit_driver_root_has_driver = found;
 }
 
+/// containerd's config.toml (versions 1 to 3 of its format): whether a runtime runs
+/// nvidia-container-runtime, whether the CRI plugin's default is it, and whether CDI is on
+/// (https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html,
+/// "Configuring containerd (for Kubernetes)").
+void read_containerd_config(const std::string& text, ContainerEngines& e) {
+  std::string section;
+  std::string default_name;
+  for (const auto& raw : split_lines(text)) {
+    std::string line(trim(raw));
+    if (line.empty() || line[0] == '#') continue;
+    if (line[0] == '[') {
+      section = line;
+      if (section.find("runtimes.nvidia") != std::string::npos ||
+          section.find("runtimes.\"nvidia\"") != std::string::npos ||
+          section.find("runtimes.'nvidia'") != std::string::npos) {
+        e.containerd_nvidia_runtime = true;
+      }
+      continue;
+    }
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key(trim(line.substr(0, eq)));
+    std::string value(trim(line.substr(eq + 1)));
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) {
+      value = value.substr(1, value.size() - 2);
+    }
+    const bool nvidia_binary = value.find("nvidia-container-runtime") != std::string::npos;
+    if (nvidia_binary) e.containerd_nvidia_runtime = true;
+    if (key == "default_runtime_name") default_name = value;
+    // v1 (containerd 1.2): [plugins.cri.containerd.default_runtime] runtime_engine = "…"
+    if (section.find("default_runtime]") != std::string::npos && key == "runtime_engine" &&
+        nvidia_binary) {
+      e.containerd_nvidia_default = true;
+    }
+    if (key == "enable_cdi" && value == "true") e.containerd_cdi = true;
+  }
+  if (default_name == "nvidia") e.containerd_nvidia_default = true;
+}
+
 /// Docker, Podman and the NVIDIA Container Toolkit's files, in the directories their packages
 /// install to (the toolkit's packages: nvidia-container-toolkit, -base, libnvidia-container-tools).
 std::optional<ContainerEngines> probe_container_engines(const Root& root) {
@@ -179,6 +218,10 @@ std::optional<ContainerEngines> probe_container_engines(const Root& root) {
     }
     const std::string podman = std::string(dir) + "/podman";
     if (root.exists(podman)) e.podman.push_back(podman);
+    if (root.exists(std::string(dir) + "/kubelet")) e.kubelet.push_back(std::string(dir) + "/kubelet");
+    if (root.exists(std::string(dir) + "/containerd")) {
+      e.containerd.push_back(std::string(dir) + "/containerd");
+    }
     for (const char* name : {"nvidia-container-toolkit", "nvidia-container-runtime",
                              "nvidia-container-runtime-hook", "nvidia-ctk",
                              "nvidia-container-cli"}) {
@@ -194,7 +237,14 @@ std::optional<ContainerEngines> probe_container_engines(const Root& root) {
     e.daemon_json = true;
     parse_docker_daemon_json(*text, e);
   }
-  if (e.docker.empty() && e.podman.empty() && !e.daemon_json) return std::nullopt;
+  if (auto text = root.read("/etc/containerd/config.toml", 1024 * 1024)) {
+    e.containerd_config = "/etc/containerd/config.toml";
+    read_containerd_config(*text, e);
+  }
+  if (e.docker.empty() && e.podman.empty() && !e.daemon_json && e.containerd.empty() &&
+      e.kubelet.empty()) {
+    return std::nullopt;
+  }
   return e;
 }
 

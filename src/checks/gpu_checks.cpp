@@ -371,16 +371,54 @@ void check_nvidia_version_mismatch(const CheckSpec& self, const CheckInput& in,
   out.push_back(std::move(f));
 }
 
+namespace {
+
+/// A Kubernetes node whose containerd would run pods without the NVIDIA runtime: the device
+/// plugin's pod sees no GPU and the node advertises nvidia.com/gpu: 0
+/// (NVIDIA/k8s-device-plugin#107; the toolkit's guide, "Configuring containerd (for Kubernetes)").
+void containerd_runtime_finding(const CheckSpec& self, const ContainerEngines& e, bool cdi_spec,
+                                std::vector<Finding>& out) {
+  if (e.containerd_nvidia_default || (e.containerd_cdi && cdi_spec)) return;
+  const std::string config = e.containerd_config.value_or("/etc/containerd/config.toml");
+  Finding f = make_finding(
+      self, e.containerd_nvidia_runtime ? Severity::warn : Severity::fail,
+      e.containerd_nvidia_runtime
+          ? "containerd's default runtime is not the NVIDIA one: a pod gets the GPU only with "
+            "runtimeClassName: nvidia, the device plugin's pod too (else the node advertises "
+            "nvidia.com/gpu: 0)"
+          : "Kubernetes runs pods through containerd, whose configuration has no NVIDIA runtime: "
+            "pods get no GPU and the device plugin advertises nvidia.com/gpu: 0");
+  f.id = "nvidia.container_toolkit";
+  f.evidence.push_back("kubelet: " + join(e.kubelet, ", "));
+  f.evidence.push_back(
+      e.containerd_config
+          ? config + ": " +
+                (e.containerd_nvidia_runtime ? "an nvidia runtime, not the CRI default"
+                                             : "no runtime runs nvidia-container-runtime") +
+                (e.containerd_cdi ? "; CDI on, but no CDI spec for nvidia.com/gpu" : "")
+          : "no " + config + ": containerd's built-in default (runc)");
+  f.fix = std::string(e.containerd_nvidia_runtime
+                          ? "deploy the device plugin (and GPU pods) with runtimeClassName: nvidia, "
+                            "or make it the default: "
+                          : "") +
+          "sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default && sudo "
+          "systemctl restart containerd (nvidia-ctk comes with nvidia-container-toolkit)";
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
 void check_nvidia_container_toolkit(const CheckSpec& self, const CheckInput& in,
                                     std::vector<Finding>& out) {
   const HostAccess& a = host_access(in.snap);
-  if (!a.container_engines || a.container_engines->docker.empty()) return;
+  if (!a.container_engines) return;
   // Inside a container the engine's configuration is the host's: nvidia.container_without_gpu.
   if (in.snap.host && (in.snap.host->container || in.snap.host->wsl)) return;
   const ContainerEngines& e = *a.container_engines;
   const bool driver = nvidia_kernel_up(in.snap) ||
                       std::any_of(a.device_nodes.begin(), a.device_nodes.end(),
                                   [](const DeviceNode& d) { return d.path == "/dev/nvidiactl"; });
+  if (e.docker.empty() && e.kubelet.empty()) return;
   if (driver && e.toolkit_driver_root_has_driver == std::optional<bool>(false)) {
     // The GPU Operator's setting (a containerised driver under /run/nvidia/driver) on a host
     // whose driver is its own: nvidia-container-cli finds no driver to mount
@@ -405,10 +443,13 @@ void check_nvidia_container_toolkit(const CheckSpec& self, const CheckInput& in,
     out.push_back(std::move(f));
     return;
   }
-  if (!driver || !e.nvidia_toolkit.empty()) return;
   const bool cdi = std::any_of(a.cdi_specs.begin(), a.cdi_specs.end(), [](const RuntimeFile& f) {
     return f.kind && starts_with(*f.kind, "nvidia.com/");
   });
+  if (driver && !e.kubelet.empty() && (!e.containerd.empty() || e.containerd_config)) {
+    containerd_runtime_finding(self, e, cdi, out);
+  }
+  if (e.docker.empty() || !driver || !e.nvidia_toolkit.empty()) return;
   if (cdi) return;
   const bool named = std::find(e.docker_runtimes.begin(), e.docker_runtimes.end(), "nvidia") !=
                          e.docker_runtimes.end() ||

@@ -111,10 +111,21 @@ struct ContainerEngines {
   /// Whether libnvidia-ml.so.1 is under that root (its library directories); null when the root
   /// is "/" or not set.
   std::optional<bool> toolkit_driver_root_has_driver;
+  /// Kubernetes' node agent and containerd, and what containerd's config.toml says of the NVIDIA
+  /// runtime: named at all (nvidia-container-runtime as a runtime's binary or engine), and the
+  /// CRI plugin's default (default_runtime_name = "nvidia", or a v1 default_runtime whose engine
+  /// is nvidia-container-runtime). The device plugin's pod gets the GPU only through it or CDI.
+  std::vector<std::string> kubelet;
+  std::vector<std::string> containerd;
+  std::optional<std::string> containerd_config;
+  bool containerd_nvidia_runtime = false;
+  bool containerd_nvidia_default = false;
+  bool containerd_cdi = false;  ///< enable_cdi = true
 };
 GPUDOCTOR_JSON(ContainerEngines, docker, podman, daemon_json, docker_runtimes, default_runtime,
                daemon_json_error, nvidia_toolkit, toolkit_config, toolkit_driver_root,
-               toolkit_driver_root_has_driver)
+               toolkit_driver_root_has_driver, kubelet, containerd, containerd_config,
+               containerd_nvidia_runtime, containerd_nvidia_default, containerd_cdi)
 
 /// The access facts of the host (read under the root; open checks and $USER only live).
 struct HostAccess {

@@ -69,5 +69,59 @@ TEST(ToolkitDriverRoot, AContainerisedDriversRootOnAHostDriverFails) {
   EXPECT_NE((*f)["fix"].get<std::string>().find("root = \"/\""), std::string::npos);
 }
 
+// containerd's config as nvidia-ctk writes it (format 2): the runtime named and made the CRI
+// default, a RuntimeClass-only setup, and a commented copy of the default that counts for nothing.
+TEST(ContainerdRuntime, TheNvidiaRuntimeAndItsDefaultAreRead) {
+  const std::string runtime =
+      "version = 2\n"
+      "[plugins.\"io.containerd.grpc.v1.cri\".containerd]\n"
+      "  %DEFAULT%\n"
+      "  [plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.nvidia]\n"
+      "    runtime_type = \"io.containerd.runc.v2\"\n"
+      "    [plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.nvidia.options]\n"
+      "      BinaryName = \"/usr/bin/nvidia-container-runtime\"\n";
+  auto with_default = [&](const std::string& line) {
+    std::string s = runtime;
+    s.replace(s.find("%DEFAULT%"), 9, line);
+    return s;
+  };
+  {
+    test::TempTree tree;
+    tree.write("usr/bin/containerd", "");
+    tree.write("usr/bin/kubelet", "");
+    tree.write("etc/containerd/config.toml", with_default("default_runtime_name = \"nvidia\""));
+    const ContainerEngines e = engines_of(tree);
+    EXPECT_TRUE(e.containerd_nvidia_runtime);
+    EXPECT_TRUE(e.containerd_nvidia_default);
+  }
+  {
+    test::TempTree tree;
+    tree.write("usr/bin/containerd", "");
+    tree.write("usr/bin/kubelet", "");
+    tree.write("etc/containerd/config.toml",
+               with_default("# default_runtime_name = \"nvidia\"\n  default_runtime_name = \"runc\""));
+    const ContainerEngines e = engines_of(tree);
+    EXPECT_TRUE(e.containerd_nvidia_runtime);
+    EXPECT_FALSE(e.containerd_nvidia_default);
+  }
+}
+
+// NVIDIA/k8s-device-plugin#107 (corpus-k8s-containerd-runc-device-plugin): containerd 1.2's
+// default runtime is runc and no runtime is NVIDIA's: the node's pods get no GPU.
+TEST(ContainerdRuntime, AKubernetesNodeWhoseContainerdHasNoNvidiaRuntimeFails) {
+  const auto r = test::run_gpudoctor(
+      {"check", "--json", "--no-smoke", "--sysroot",
+       test::fixture_path("corpus-k8s-containerd-runc-device-plugin")},
+      {"HOME=/nonexistent"});
+  const Json j = Json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.err;
+  const Json* f = test::find_finding(j, "nvidia.container_toolkit");
+  ASSERT_NE(f, nullptr) << r.out;
+  EXPECT_EQ((*f)["severity"], "fail");
+  EXPECT_NE((*f)["title"].get<std::string>().find("nvidia.com/gpu: 0"), std::string::npos);
+  EXPECT_NE((*f)["fix"].get<std::string>().find("--runtime=containerd --set-as-default"),
+            std::string::npos);
+}
+
 }  // namespace toolkit_driver_root_test
 }  // namespace gpudoctor
