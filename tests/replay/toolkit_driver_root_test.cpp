@@ -21,6 +21,18 @@ ContainerEngines engines_of(const test::TempTree& tree) {
   return a.container_engines.value_or(ContainerEngines{});
 }
 
+/// `check --json` on a fixture: its nvidia.container_toolkit finding, or null.
+Json toolkit_finding(const std::string& fixture) {
+  const auto r = test::run_gpudoctor(
+      {"check", "--json", "--no-smoke", "--sysroot", test::fixture_path(fixture)},
+      {"HOME=/nonexistent"});
+  const Json j = Json::parse(r.out, nullptr, false);
+  EXPECT_TRUE(j.is_object()) << r.err;
+  const Json* f = j.is_object() ? test::find_finding(j, "nvidia.container_toolkit") : nullptr;
+  EXPECT_NE(f, nullptr) << r.out;
+  return f ? *f : Json();
+}
+
 // nvidia-ctk's default config.toml carries the key commented out, and other sections have keys
 // of their own: neither is the driver root.
 TEST(ToolkitDriverRoot, CommentedKeysAndOtherSectionsAreNotTheRoot) {
@@ -56,17 +68,11 @@ TEST(ToolkitDriverRoot, ARootThatHoldsTheDriverIsRead) {
 // corpus-container-toolkit-root-run-nvidia-driver: the thread's non-working config on a host
 // whose driver is installed: the finding names the root and the fix sets it to "/".
 TEST(ToolkitDriverRoot, AContainerisedDriversRootOnAHostDriverFails) {
-  const auto r = test::run_gpudoctor(
-      {"check", "--json", "--no-smoke", "--sysroot",
-       test::fixture_path("corpus-container-toolkit-root-run-nvidia-driver")},
-      {"HOME=/nonexistent"});
-  const Json j = Json::parse(r.out, nullptr, false);
-  ASSERT_TRUE(j.is_object()) << r.err;
-  const Json* f = test::find_finding(j, "nvidia.container_toolkit");
-  ASSERT_NE(f, nullptr) << r.out;
-  EXPECT_EQ((*f)["severity"], "fail");
-  EXPECT_NE((*f)["title"].get<std::string>().find("/run/nvidia/driver"), std::string::npos);
-  EXPECT_NE((*f)["fix"].get<std::string>().find("root = \"/\""), std::string::npos);
+  const Json f = toolkit_finding("corpus-container-toolkit-root-run-nvidia-driver");
+  ASSERT_TRUE(f.is_object());
+  EXPECT_EQ(f["severity"], "fail");
+  EXPECT_NE(f["title"].get<std::string>().find("/run/nvidia/driver"), std::string::npos);
+  EXPECT_NE(f["fix"].get<std::string>().find("root = \"/\""), std::string::npos);
 }
 
 // containerd's config as nvidia-ctk writes it (format 2): the runtime named and made the CRI
@@ -109,17 +115,11 @@ TEST(ContainerdRuntime, TheNvidiaRuntimeAndItsDefaultAreRead) {
 // NVIDIA/k8s-device-plugin#107 (corpus-k8s-containerd-runc-device-plugin): containerd 1.2's
 // default runtime is runc and no runtime is NVIDIA's: the node's pods get no GPU.
 TEST(ContainerdRuntime, AKubernetesNodeWhoseContainerdHasNoNvidiaRuntimeFails) {
-  const auto r = test::run_gpudoctor(
-      {"check", "--json", "--no-smoke", "--sysroot",
-       test::fixture_path("corpus-k8s-containerd-runc-device-plugin")},
-      {"HOME=/nonexistent"});
-  const Json j = Json::parse(r.out, nullptr, false);
-  ASSERT_TRUE(j.is_object()) << r.err;
-  const Json* f = test::find_finding(j, "nvidia.container_toolkit");
-  ASSERT_NE(f, nullptr) << r.out;
-  EXPECT_EQ((*f)["severity"], "fail");
-  EXPECT_NE((*f)["title"].get<std::string>().find("nvidia.com/gpu: 0"), std::string::npos);
-  EXPECT_NE((*f)["fix"].get<std::string>().find("--runtime=containerd --set-as-default"),
+  const Json f = toolkit_finding("corpus-k8s-containerd-runc-device-plugin");
+  ASSERT_TRUE(f.is_object());
+  EXPECT_EQ(f["severity"], "fail");
+  EXPECT_NE(f["title"].get<std::string>().find("nvidia.com/gpu: 0"), std::string::npos);
+  EXPECT_NE(f["fix"].get<std::string>().find("--runtime=containerd --set-as-default"),
             std::string::npos);
 }
 
