@@ -150,7 +150,8 @@ std::vector<CheckSpec> runtime_checks() {
        "python.torch_windows_dll, cuda.error_code, vulkan.error_code, opencl.error_code, gpu.level_zero_error, ggml.cpu_only_build, "
        "nvidia.xid, python.bitsandbytes, "
        "intel.level_zero_missing, python.torch_xpu_init, python.torch_no_xpu, amdgpu.gpu_reset, "
-       "macos.mps_memory, metal.tensorflow_device", "any",
+       "macos.mps_memory, metal.tensorflow_device, cuda.out_of_memory, cuda.library_shadowed, "
+       "cuda.libcuda_unversioned", "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.
       {"symptom.unexplained", "python",

@@ -84,6 +84,9 @@ const std::array kStageRows = {
     StageRow{"macos.mps", Stage::user_driver, "any", "torch"},
     // torch reached MPS's memory limit: the GPU works, the workload is too big (a note).
     StageRow{"macos.mps_memory", kNoStage},
+    StageRow{"cuda.out_of_memory", kNoStage},  // the workload's size, not a stage of the chain
+    StageRow{"cuda.library_shadowed", Stage::runtime_libraries, "nvidia"},
+    StageRow{"cuda.libcuda_unversioned", Stage::user_driver, "nvidia"},
     StageRow{"rocm.hip_init", Stage::user_driver, "amd"},
     StageRow{"intel.compute_runtime_missing", Stage::user_driver, "intel"},
     StageRow{"intel.level_zero_missing", Stage::user_driver, "intel"},
