@@ -122,6 +122,16 @@ std::optional<std::string> apply_recorded_nodes(const Root& root,
   return any ? std::optional<std::string>(record) : std::nullopt;
 }
 
+/// A TOML value as written after '=': its quotes (basic or literal) taken off.
+std::string toml_value(std::string_view raw) {
+  std::string value(trim(raw));
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+      value.back() == value.front()) {
+    value = value.substr(1, value.size() - 2);
+  }
+  return value;
+}
+
 /// The [nvidia-container-cli] root of the toolkit's config.toml: the driver root the toolkit
 /// mounts the driver from (config.toml as nvidia-ctk writes it; comments start with '#').
 void read_toolkit_driver_root(const Root& root, ContainerEngines& e) {
@@ -143,10 +153,7 @@ void read_toolkit_driver_root(const Root& root, ContainerEngines& e) {
       if (section != "nvidia-container-cli") continue;
       const auto eq = line.find('=');
       if (eq == std::string::npos || trim(line.substr(0, eq)) != "root") continue;
-      std::string value(trim(line.substr(eq + 1)));
-      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-        value = value.substr(1, value.size() - 2);
-      }
+      const std::string value = toml_value(line.substr(eq + 1));
       if (!value.empty()) e.toolkit_driver_root = value;
     }
     break;
@@ -185,10 +192,7 @@ void read_containerd_config(const std::string& text, ContainerEngines& e) {
     const auto eq = line.find('=');
     if (eq == std::string::npos) continue;
     const std::string key(trim(line.substr(0, eq)));
-    std::string value(trim(line.substr(eq + 1)));
-    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) {
-      value = value.substr(1, value.size() - 2);
-    }
+    const std::string value = toml_value(line.substr(eq + 1));
     const bool nvidia_binary = value.find("nvidia-container-runtime") != std::string::npos;
     if (nvidia_binary) e.containerd_nvidia_runtime = true;
     if (key == "default_runtime_name") default_name = value;

@@ -419,6 +419,9 @@ void check_nvidia_container_toolkit(const CheckSpec& self, const CheckInput& in,
                       std::any_of(a.device_nodes.begin(), a.device_nodes.end(),
                                   [](const DeviceNode& d) { return d.path == "/dev/nvidiactl"; });
   if (e.docker.empty() && e.kubelet.empty()) return;
+  const std::string driver_evidence =
+      std::string("NVIDIA driver: ") +
+      (nvidia_kernel_up(in.snap) ? "kernel module loaded" : "/dev/nvidiactl present");
   if (driver && e.toolkit_driver_root_has_driver == std::optional<bool>(false)) {
     // The GPU Operator's setting (a containerised driver under /run/nvidia/driver) on a host
     // whose driver is its own: nvidia-container-cli finds no driver to mount
@@ -432,9 +435,7 @@ void check_nvidia_container_toolkit(const CheckSpec& self, const CheckInput& in,
     f.evidence.push_back(e.toolkit_config.value_or("config.toml") + ": [nvidia-container-cli] root = \"" +
                          *e.toolkit_driver_root + "\"");
     f.evidence.push_back("no libnvidia-ml.so.1 under " + *e.toolkit_driver_root);
-    f.evidence.push_back(
-        "NVIDIA driver: " +
-        std::string(nvidia_kernel_up(in.snap) ? "kernel module loaded" : "/dev/nvidiactl present"));
+    f.evidence.push_back(driver_evidence);
     f.fix = "set root = \"/\" under [nvidia-container-cli] in " +
             e.toolkit_config.value_or("config.toml") +
             " (a containerised driver's setting, e.g. the GPU Operator's with driver.enabled; with "
@@ -465,9 +466,7 @@ void check_nvidia_container_toolkit(const CheckSpec& self, const CheckInput& in,
               "\"\" with capabilities: [[gpu]]\"");
   f.id = "nvidia.container_toolkit";
   f.evidence.push_back("Docker: " + join(e.docker, ", "));
-  f.evidence.push_back(
-      "NVIDIA driver: " +
-      std::string(nvidia_kernel_up(in.snap) ? "kernel module loaded" : "/dev/nvidiactl present"));
+  f.evidence.push_back(driver_evidence);
   f.evidence.push_back(
       "/etc/docker/daemon.json: " +
       (!e.daemon_json ? std::string("none")

@@ -245,9 +245,8 @@ StageVerdict ollama_code(const CheckInput& in, const OllamaInstall& o, const Mer
   if (!code) return unexamined(st, "the gfx targets of ollama's bundled rocBLAS were not read");
   const KfdNode& n = s.rocm->nodes[*k];
   const auto ov = ollama_override(o, *s.rocm, n);
-  const std::string runs_as = ov ? gfx_of_override(ov->second).value_or(*n.gfx_target) : *n.gfx_target;
-  const bool carried = std::find(code->gfx.begin(), code->gfx.end(), runs_as) != code->gfx.end();
-  if (!carried) {
+  const std::string runs_as = ollama_runs_as(ov, n);
+  if (!ollama_carries(*code, runs_as)) {
     return fails(st, std::string(code->from_files ? "ollama's bundled rocBLAS has" : "no ollama release (ollama's own builds) has") +
                          " code for " + runs_as + " (" + (code->from_files ? "it carries " : "they carry ") +
                          join(code->gfx, ", ") + ")");

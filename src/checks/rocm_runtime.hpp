@@ -21,6 +21,9 @@ std::string override_of_gfx(const std::string& gfx);
 std::optional<std::pair<std::string, std::string>> ollama_override(const OllamaInstall& o,
                                                                    const RocmInfo& r,
                                                                    const KfdNode& n);
+/// The target KFD node `n` runs as under ollama: its own, or the one ollama's override names.
+std::string ollama_runs_as(const std::optional<std::pair<std::string, std::string>>& ov,
+                           const KfdNode& n);
 /// The lowest target of `gfx`'s generation among `carried`.
 std::optional<std::string> ollama_nearest_gfx(const std::string& gfx,
                                               const std::vector<std::string>& carried);
@@ -41,6 +44,8 @@ struct OllamaGfxCode {
 std::optional<OllamaGfxCode> ollama_gfx_code(const OllamaInstall& o, const CompatData& compat);
 /// The releases of a table answer that carry `gfx`: "0.18.0–0.31.1", "" for none.
 std::string ollama_releases_carrying(const OllamaGfxCode& code, const std::string& gfx);
+/// Whether the files, or some release of a table answer, carry `gfx`.
+bool ollama_carries(const OllamaGfxCode& code, const std::string& gfx);
 /// Whether every release of a table answer (or the files) carries `gfx`.
 bool ollama_every_release_carries(const OllamaGfxCode& code, const std::string& gfx);
 

@@ -109,8 +109,18 @@ std::string ollama_releases_carrying(const OllamaGfxCode& code, const std::strin
   return join(spans, ", ");
 }
 
+std::string ollama_runs_as(const std::optional<std::pair<std::string, std::string>>& ov,
+                           const KfdNode& n) {
+  const std::string own = n.gfx_target.value_or("");
+  return ov ? gfx_of_override(ov->second).value_or(own) : own;
+}
+
+bool ollama_carries(const OllamaGfxCode& code, const std::string& gfx) {
+  return std::find(code.gfx.begin(), code.gfx.end(), gfx) != code.gfx.end();
+}
+
 bool ollama_every_release_carries(const OllamaGfxCode& code, const std::string& gfx) {
-  if (code.from_files) return std::find(code.gfx.begin(), code.gfx.end(), gfx) != code.gfx.end();
+  if (code.from_files) return ollama_carries(code, gfx);
   return std::all_of(code.releases.begin(), code.releases.end(), [&](const RuntimeGfxTargets& row) {
     return std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end();
   });
@@ -125,12 +135,9 @@ void check_ollama_bundled_gfx(const CheckSpec& self, const CheckInput& in, std::
     for (const KfdNode& n : s.rocm->nodes) {
       if (!n.gfx_target) continue;
       const std::string& gfx = *n.gfx_target;
-      std::string runs_as = gfx;
       const auto ov = ollama_override(o, *s.rocm, n);
-      if (ov) {
-        if (auto g = gfx_of_override(ov->second)) runs_as = *g;
-      }
-      if (std::find(code->gfx.begin(), code->gfx.end(), runs_as) != code->gfx.end()) continue;
+      const std::string runs_as = ollama_runs_as(ov, n);
+      if (ollama_carries(*code, runs_as)) continue;
       const std::string name = n.name && !n.name->empty() ? *n.name + " (" + gfx + ")" : gfx;
       Finding f = make_finding(
           self, Severity::fail,
