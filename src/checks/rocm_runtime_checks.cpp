@@ -159,10 +159,19 @@ void check_ollama_bundled_gfx(const CheckSpec& self, const CheckInput& in, std::
                              (ov ? ov->first + "=" + ov->second : "no HSA_OVERRIDE_GFX_VERSION"));
       }
       if (auto near = ollama_nearest_gfx(gfx, code->gfx); near && !ov) {
-        f.fix = "sudo systemctl edit ollama, add Environment=\"HSA_OVERRIDE_GFX_VERSION=" +
-                override_of_gfx(*near) + "\" (" + *near +
-                ", the same generation, is " + (code->from_files ? "in the bundle" : "among its targets") +
-                "), then sudo systemctl restart ollama";
+        // Where ollama runs decides where the variable goes: its service's unit, else the
+        // container's environment, else the shell that starts `ollama serve`.
+        const std::string var = "HSA_OVERRIDE_GFX_VERSION=" + override_of_gfx(*near);
+        const std::string why = " (" + *near + ", the same generation, is " +
+                                (code->from_files ? "in the bundle" : "among its targets") + ")";
+        if (o.unit) {
+          f.fix = "sudo systemctl edit ollama, add Environment=\"" + var + "\"" + why +
+                  ", then sudo systemctl restart ollama";
+        } else if (s.host && s.host->container) {
+          f.fix = "start the container with -e " + var + why;
+        } else {
+          f.fix = "start ollama with " + var + " in its environment (" + var + " ollama serve)" + why;
+        }
       } else {
         f.fix = "use a build of ollama (or of its ROCm libraries) that carries " + gfx +
                 ", or ollama's Vulkan backend";

@@ -278,5 +278,21 @@ TEST(RuntimeReadiness, TheOldInstallScriptsRocmBundleIsRead) {
   EXPECT_EQ(r.ollama[0].rocblas_gfx, (std::vector<std::string>{"gfx1030", "gfx906"}));
 }
 
+// The fix names the place ollama reads its environment from: inside the ollama:rocm container
+// (no unit) it is the container's -e, never systemctl. corpus-healthy-ollama-rocm-docker-rx6600
+// run without the override its replay.txt sets: the gfx1032 fails, with that fix.
+TEST(RuntimeReadiness, TheOverrideFixIsTheContainersEnvironmentInAContainer) {
+  const Json j = check_json("corpus-healthy-ollama-rocm-docker-rx6600");
+  const Json* f = test::find_finding(j, "ollama.gfx_unsupported");
+  ASSERT_NE(f, nullptr);
+  const std::string fix = (*f)["fix"].get<std::string>();
+  EXPECT_NE(fix.find("-e HSA_OVERRIDE_GFX_VERSION=10.3.0"), std::string::npos) << fix;
+  EXPECT_EQ(fix.find("systemctl"), std::string::npos) << fix;
+  // With the container's override set, as the thread ran it: nothing fails.
+  const Json with = check_json("corpus-healthy-ollama-rocm-docker-rx6600",
+                               {"HSA_OVERRIDE_GFX_VERSION=10.3.0"});
+  EXPECT_EQ(test::find_finding(with, "ollama.gfx_unsupported"), nullptr);
+}
+
 }  // namespace readiness_runtimes_test
 }  // namespace gpudoctor
