@@ -139,10 +139,38 @@ class Merger {
     } else if (auto it = by_vendor_.find(*id.vendor_id); it != by_vendor_.end()) {
       fit = it->second;
     }
+    if (fit.count > 1 && list.one_per_device && !address && !uuid) {
+      return interchangeable(list, *id.vendor_id, id.device_id, fit.count);
+    }
     if (fit.count != 1) return std::nullopt;
     // A list that names each device once saw that one already: this is another device.
     if (list.one_per_device && out_[fit.xor_of].saw(list.api)) return std::nullopt;
     return fit.xor_of;
+  }
+
+  /// A list that sees each device once and gives it no address (KFD nodes of a tree or paste
+  /// without location_id, a rocminfo without its PCI lines) among several GPUs of its vendor:
+  /// where every such GPU it has not seen yet is the same chip (one known device id), whichever
+  /// it is gets the same model facts (gfx target, compute units), so it joins the first of them
+  /// rather than standing beside them as a second, unnamed device. Chips that differ stay apart.
+  std::optional<std::size_t> interchangeable(const DeviceList& list, std::uint64_t vendor,
+                                             std::optional<std::uint64_t> device,
+                                             std::size_t fitting) {
+    // Bounded: a node has a few GPUs; a paste of thousands is not matched this way.
+    constexpr std::size_t kMaxInterchangeable = 64;
+    if (fitting > kMaxInterchangeable) return std::nullopt;
+    const auto it = vendor_members_.find(vendor);
+    if (it == vendor_members_.end()) return std::nullopt;
+    std::optional<std::size_t> first;
+    std::optional<std::uint64_t> chip = device;
+    for (std::size_t at : it->second) {
+      const MergedDevice& m = out_[at];
+      if (m.software || !m.pci || m.saw(list.api)) continue;  // not a bus device, or seen
+      if (!m.device_id || (chip && *chip != *m.device_id)) return std::nullopt;
+      chip = m.device_id;
+      if (!first) first = at;
+    }
+    return first;
   }
 
   /// Metal's view of system_profiler's GPU: the same name, or it after a vendor prefix ("AMD
@@ -185,6 +213,7 @@ class Merger {
     const MergedDevice& made = out_.back();
     if (by_ids(made)) {
       by_vendor_[*made.vendor_id].add(at);
+      vendor_members_[*made.vendor_id].push_back(at);
       if (made.device_id) {
         by_vendor_device_[ids_key(*made.vendor_id, *made.device_id)].add(at);
       } else {
@@ -325,6 +354,7 @@ class Merger {
   std::unordered_map<std::string, std::size_t> by_address_;
   std::unordered_map<std::string, std::size_t> by_uuid_;
   std::unordered_map<std::uint64_t, Fit> by_vendor_;         ///< vendor → GPUs of it
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> vendor_members_;  ///< the same, listed
   std::unordered_map<std::uint64_t, Fit> by_vendor_device_;  ///< vendor:device → GPUs
   std::unordered_map<std::uint64_t, Fit> by_vendor_only_;    ///< vendor → GPUs without device id
   std::vector<NameIndex> names_;

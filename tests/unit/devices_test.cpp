@@ -364,6 +364,32 @@ TEST(MergeDevices, AListThatNamesEachDeviceOnceNeverJoinsOneItSawByIds) {
   EXPECT_EQ(d[1].in("kfd"), std::vector<std::size_t>{1});
 }
 
+// KFD nodes with no location_id (a tree or paste that kept only gfx_target_version and
+// vendor_id, tests/fixtures/corpus-healthy-ollama-rocm-gfx1030-dual) beside two PCI functions of
+// one chip: whichever node is whichever GPU, each GPU gets one node and its gfx target. Two
+// different chips cannot be told apart that way and stay apart.
+TEST(MergeDevices, UnaddressedKfdNodesJoinInterchangeableGpus) {
+  Snapshot s;
+  s.pci = PciInfo{};
+  s.pci->devices.push_back(pci("0000:03:00.0", 0x1002, 0x73ef));
+  s.pci->devices.push_back(pci("0000:04:00.0", 0x1002, 0x73ef));
+  s.rocm = RocmInfo{};
+  for (int i = 0; i < 2; ++i) {
+    s.rocm->nodes.push_back(KfdNode{});
+    s.rocm->nodes.back().vendor_id = 0x1002;
+    s.rocm->nodes.back().gfx_target = "gfx1032";
+  }
+  auto d = merge_devices(s);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].in("kfd"), std::vector<std::size_t>{0});
+  EXPECT_EQ(d[1].in("kfd"), std::vector<std::size_t>{1});
+
+  s.pci->devices[1].device_id = 0x744c;  // a Navi 31 beside the Navi 23
+  d = merge_devices(s);
+  EXPECT_EQ(d.size(), 4u);
+  EXPECT_TRUE(d[0].in("kfd").empty());
+}
+
 // Many GPUs merge in time linear in their number: 20,000 GPUs seen by PCI, NVML and Vulkan.
 TEST(MergeDevices, TwentyThousandGpusMergeQuickly) {
   Snapshot s;
