@@ -9,9 +9,21 @@
 
 namespace gpudoctor {
 
+namespace {
+
+std::string parent_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+}  // namespace
+
 LibrarySearch::LibrarySearch(const Root& root, const Environment& env) : root_(root) {
   if (auto v = env.get_nonempty("LD_LIBRARY_PATH")) {
-    for (auto& d : split_path_list(*v)) add_dir(d);
+    for (auto& d : split_path_list(*v)) {
+      add_dir(d);
+      searched_directly_.insert(d);
+    }
   }
   add_conf("/etc/ld.so.conf", 0);
   std::vector<std::string> machines;
@@ -22,8 +34,41 @@ LibrarySearch::LibrarySearch(const Root& root, const Environment& env) : root_(r
     machines = {"x86_64", "aarch64", "ppc64le"};
   }
   for (const auto& m : machines) {
-    for (auto& d : default_library_dirs(m)) add_dir(d);
+    for (auto& d : default_library_dirs(m)) {
+      add_dir(d);
+      searched_directly_.insert(d);
+    }
   }
+  read_cache();
+}
+
+void LibrarySearch::read_cache() {
+  // The cache of a machine with many libraries is a few hundred KB; 16 MiB bounds a hostile one.
+  constexpr std::size_t kMaxCache = 16u << 20;
+  if (auto bytes = root_.read("/etc/ld.so.cache", kMaxCache)) {
+    cache_ = parse_ld_so_cache(*bytes);
+    if (cache_) cache_source_ = "/etc/ld.so.cache";
+  }
+  if (!cache_) {
+    if (auto text = root_.read("/.gpudoctor/ldconfig-p.txt", kMaxCache)) {
+      cache_ = parse_ldconfig_print(*text);
+      if (cache_) cache_source_ = "/.gpudoctor/ldconfig-p.txt";
+    }
+  }
+}
+
+bool LibrarySearch::cache_only(const std::string& dir) const {
+  return cache_ && searched_directly_.count(dir) == 0;
+}
+
+bool LibrarySearch::hidden_from_cache(const std::string& dir, const std::string& name) const {
+  if (!cache_only(dir)) return false;
+  const std::string real_dir = root_.resolve(dir);
+  for (const auto& path : cache_->lookup(name)) {
+    const std::string from = parent_of(path);
+    if (from == dir || root_.resolve(from) == real_dir) return false;
+  }
+  return true;
 }
 
 void LibrarySearch::add_dir(const std::string& dir) {
@@ -60,7 +105,7 @@ std::vector<std::string> LibrarySearch::find_all(const std::string& name) const 
   }
   for (const auto& d : dirs_) {
     std::string p = d + "/" + name;
-    if (root_.exists(p)) found.push_back(p);
+    if (root_.exists(p) && !hidden_from_cache(d, name)) found.push_back(p);
   }
   return found;
 }

@@ -66,9 +66,11 @@ std::vector<LibraryFile> find_loader_libraries(const ProbeContext& ctx, const Ro
       if (paths.exists(real)) f.real_path = real;
       f.version = library_name_version(file_name(real), stem);
       f.stub = is_stub_path(f.path) || is_stub_path(real);
-      f.shadowed = !seen_names.insert(name).second;
+      f.hidden_from_cache = searched && search.hidden_from_cache(dir, name);
+      // A file the loader cannot reach by its name shadows nothing.
+      f.shadowed = !f.hidden_from_cache && !seen_names.insert(name).second;
       f.elf_bits = elf_bits(paths, real);
-      f.on_search_path = searched;
+      f.on_search_path = searched && !f.hidden_from_cache;
       out.push_back(std::move(f));
     }
   }

@@ -126,6 +126,15 @@ std::vector<CheckSpec> machine_checks() {
        "The toolkit's lib64/stubs/libcuda.so exists for linking; loaded at run time it makes "
        "every CUDA call fail with CUDA_ERROR_STUB_LIBRARY.",
        kCudaDriverApiTypes, check_stub_libcuda, "", kOnlyLinux},
+      {"cuda.libcuda_unversioned", "cuda",
+       "Whether the unversioned libcuda.so can be opened by that name: ld.so sees the "
+       "directories of ld.so.conf only through its cache (/etc/ld.so.cache), which lists a "
+       "plain file under its soname, libcuda.so.1.",
+       "Programs that dlopen(\"libcuda.so\") (cuda-python 11, cuDF, cudarc and candle, "
+       "ctypes.CDLL('libcuda.so')) find no driver where only libcuda.so.1 is reachable, as on "
+       "WSL 2; those that open libcuda.so.1 (torch, TensorFlow, JAX) are unaffected.",
+       "https://github.com/NVIDIA/cuda-python/issues/17", check_libcuda_unversioned, "",
+       kOnlyLinux},
       {"cuda.init", "cuda",
        "Whether libcuda.so.1 loads and what cuInit returns, by error name.",
        "cuInit is the first thing every CUDA program and framework calls; its error code says "

@@ -23,6 +23,7 @@ void check_nvidia_slurm_job_without_gpu(const CheckSpec&, const CheckInput&, std
 void check_nvidia_workload_access(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_version_mismatch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_stub_libcuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_libcuda_unversioned(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_cuda_init(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_cuda_visible_devices(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_toolkit_symlink_vs_nvcc(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

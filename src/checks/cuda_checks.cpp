@@ -110,6 +110,44 @@ void check_stub_libcuda(const CheckSpec& self, const CheckInput& in, std::vector
   out.push_back(std::move(f));
 }
 
+void check_libcuda_unversioned(const CheckSpec& self, const CheckInput& in,
+                               std::vector<Finding>& out) {
+  if (!in.snap.nvidia) return;
+  const auto& libs = in.snap.nvidia->libcuda;
+  const auto hidden = std::find_if(libs.begin(), libs.end(), [](const LibraryFile& l) {
+    return l.name == "libcuda.so" && l.hidden_from_cache && !l.stub;
+  });
+  if (hidden == libs.end()) return;
+  // Only where the driver itself is reachable: without libcuda.so.1 other checks name the cause.
+  const auto so1 = std::find_if(libs.begin(), libs.end(), [](const LibraryFile& l) {
+    return l.name == "libcuda.so.1" && l.on_search_path && !l.stub;
+  });
+  if (so1 == libs.end()) return;
+  const std::string dir = parent_dir(hidden->path);
+  // ldconfig caches a plain file under its soname only, and a link under the link's name: a
+  // plain file stays out of the cache whatever ldconfig is run, a link is missing only from a
+  // cache older than it.
+  const bool plain_file = !hidden->real_path || hidden->real_path->substr(hidden->real_path->rfind('/') + 1) == hidden->name;
+  Finding f = make_finding(
+      self, Severity::info,
+      "libcuda.so (the unversioned name) is not in the loader's cache, only libcuda.so.1: a "
+      "program that opens \"libcuda.so\" (cuda-python 11, cuDF, cudarc/candle, "
+      "ctypes.CDLL('libcuda.so')) finds no driver");
+  f.evidence.push_back(hidden->path + (plain_file ? ": a plain file" : ": a link") + "; " + dir +
+                       " is seen by the loader only through its cache (ld.so.conf), which "
+                       "lists " + so1->path + " and no libcuda.so there");
+  const auto& ldp = in.snap.nvidia->ld_library_path;
+  f.evidence.push_back("LD_LIBRARY_PATH: " + (ldp ? *ldp : std::string("not set")));
+  if (plain_file) {
+    f.fix = "export LD_LIBRARY_PATH=" + dir + ":$LD_LIBRARY_PATH (in ~/.bashrc, or the "
+            "environment of the service that runs the program): ld.so searches that directory "
+            "itself; ldconfig keeps caching a plain file only as libcuda.so.1";
+  } else {
+    f.fix = "sudo ldconfig (the cache is older than " + hidden->path + ")";
+  }
+  out.push_back(std::move(f));
+}
+
 void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   if (!in.snap.cuda) return;
   const CudaInfo& c = *in.snap.cuda;
@@ -132,6 +170,24 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
                                             "run them on this machine");
     f.id = "cuda.no_driver";
     f.evidence.push_back("dlopen(" + lib + ") found nothing");
+    // The file is there, in a directory of ld.so.conf, but the loader's cache does not list it:
+    // a driver copied in (a .run install, an image layer) without `ldconfig` after it.
+    const LibraryFile* uncached = nullptr;
+    if (in.snap.nvidia) {
+      for (const auto& l : in.snap.nvidia->libcuda) {
+        if (l.name == lib && l.hidden_from_cache && !l.stub) uncached = &l;
+      }
+    }
+    if (uncached) {
+      f.title = lib + " is installed but the loader's cache does not list it: dlopen(\"" + lib +
+                "\") finds nothing, so no program can use the GPU through CUDA";
+      f.evidence.push_back(uncached->path + " is there; its directory is named by ld.so.conf, "
+                           "which the loader reads only through /etc/ld.so.cache");
+      f.fix = "sudo ldconfig (rebuilds the cache; run it after installing a driver by hand)";
+      f.source = "https://man7.org/linux/man-pages/man8/ldconfig.8.html";
+      out.push_back(std::move(f));
+      return;
+    }
     if (gpus > 0 && mac) {
       f.fix = "install NVIDIA's CUDA driver for macOS (cudadriver_<version>_macos.dmg, from "
               "https://www.nvidia.com/object/mac-driver-archive.html) that supports both the "

@@ -19,10 +19,15 @@ struct LibraryFile {
   bool shadowed = false;                    ///< an earlier directory wins
   std::optional<int> elf_bits;              ///< 32 or 64, from the ELF header
   bool on_search_path = true;               ///< false: found only in /usr/lib/wsl/lib, which
-                                            ///< the loader's configuration does not name
+                                            ///< the loader's configuration does not name, or
+                                            ///< hidden_from_cache
+  /// Its directory is one the loader sees only through /etc/ld.so.cache, and the cache lists no
+  /// file of this name there: dlopen("name") does not find it (WSL's plain-file libcuda.so; a
+  /// library copied in without `ldconfig`).
+  bool hidden_from_cache = false;
 };
 GPUDOCTOR_JSON(LibraryFile, name, path, real_path, version, stub, shadowed, elf_bits,
-               on_search_path)
+               on_search_path, hidden_from_cache)
 
 /// The NVIDIA kernel driver as files show it, without loading anything.
 struct NvidiaKernel {

@@ -90,9 +90,6 @@ const std::map<std::string, std::string> kMissed = {
     {"corpus-torch-nvjitlink-ld-library-path-cuda124", "no check: LD_LIBRARY_PATH naming a CUDA toolkit whose libraries shadow torch's nvidia-* wheels"},
     {"corpus-mig-two-instances-torch-assert", "MIG mode and instances are NVML state a tree does not carry"},
     {"corpus-wsl2-insider-21343-known-issue", "the Windows build is not in a Linux tree"},
-    {"corpus-wsl2-cuda-python-dlopen-libcuda-so", "the loader cache is not read: an unversioned libcuda.so is not in it under WSL"},
-    {"corpus-wsl2-libcuda-so-not-in-ld-cache", "the loader cache is not read: an unversioned libcuda.so is not in it under WSL"},
-    {"corpus-wsl2-cudarc-libcuda-not-found", "the loader cache is not read: an unversioned libcuda.so is not in it under WSL"},
     {"corpus-cluster-nccl-tests-system-nccl-2234", "no check: a program's libnccl.so.2 resolving to an older system NCCL than the one built beside it"},
     // Rows 117-150 (machines4's batch), as first measured.
     {"corpus-vulkan-nvidia-icd-libgl", "a manifest naming libGL.so.1 (there, but no Vulkan driver) is not told apart from a driver"},

@@ -222,6 +222,68 @@ TEST(Checks, StubLibcudaOnLdLibraryPathNamesTheCleanPath) {
   EXPECT_EQ(f->fix->find("stubs:"), std::string::npos);
 }
 
+// A driver library copied into a directory of ld.so.conf without `ldconfig`: the file is there,
+// dlopen finds nothing. The fix is the cache, not a driver install.
+TEST(Checks, LibcudaMissingFromTheLoaderCacheSaysLdconfig) {
+  Snapshot s = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"), "550.54.15");
+  s.live = true;
+  s.cuda = CudaInfo{};
+  LibraryFile so1;
+  so1.name = "libcuda.so.1";
+  so1.path = "/usr/local/nvidia/lib64/libcuda.so.1";
+  so1.hidden_from_cache = true;
+  so1.on_search_path = false;
+  s.nvidia->libcuda.push_back(so1);
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "cuda.no_driver");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->fix->find("sudo ldconfig"), std::string::npos) << *f->fix;
+  EXPECT_NE(f->title.find("cache"), std::string::npos) << f->title;
+  // Without the file, the driver is missing: install it.
+  s.nvidia->libcuda.clear();
+  const auto without = run(s);
+  const Finding* missing = test::find_finding(without, "cuda.no_driver");
+  ASSERT_NE(missing, nullptr);
+  EXPECT_EQ(missing->fix->find("ldconfig"), std::string::npos) << *missing->fix;
+}
+
+// WSL 2's /usr/lib/wsl/lib holds libcuda.so as a plain file: ldconfig caches it as libcuda.so.1
+// only (NVIDIA/cuda-python#17). A note with LD_LIBRARY_PATH; a link missing from the cache is an
+// older cache, and ldconfig mends it.
+TEST(Checks, UnversionedLibcudaOutsideTheCacheIsANoteWithTheFixForItsKind) {
+  Snapshot s;
+  s.nvidia = NvidiaSystem{};
+  LibraryFile plain;
+  plain.name = "libcuda.so";
+  plain.path = "/usr/lib/wsl/lib/libcuda.so";
+  plain.real_path = plain.path;
+  plain.hidden_from_cache = true;
+  plain.on_search_path = false;
+  LibraryFile so1;
+  so1.name = "libcuda.so.1";
+  so1.path = "/usr/lib/wsl/lib/libcuda.so.1";
+  s.nvidia->libcuda = {plain, so1};
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "cuda.libcuda_unversioned");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::info);
+  EXPECT_NE(f->fix->find("export LD_LIBRARY_PATH=/usr/lib/wsl/lib:"), std::string::npos) << *f->fix;
+
+  s.nvidia->libcuda[0].real_path = "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15";
+  const auto linked = run(s);
+  const Finding* link = test::find_finding(linked, "cuda.libcuda_unversioned");
+  ASSERT_NE(link, nullptr);
+  EXPECT_EQ(link->fix->rfind("sudo ldconfig", 0), 0u) << *link->fix;
+
+  // Nothing to say where the loader reaches libcuda.so, or where no libcuda.so.1 is reachable.
+  s.nvidia->libcuda[0].hidden_from_cache = false;
+  EXPECT_EQ(test::find_finding(run(s), "cuda.libcuda_unversioned"), nullptr);
+  s.nvidia->libcuda[0].hidden_from_cache = true;
+  s.nvidia->libcuda[1].on_search_path = false;
+  EXPECT_EQ(test::find_finding(run(s), "cuda.libcuda_unversioned"), nullptr);
+}
+
 TEST(Checks, CudaVisibleDevicesHidingEveryGpu) {
   for (const char* value : {"", "1", "-1,0"}) {
     Snapshot s = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"),
