@@ -1,6 +1,12 @@
 #include "nvidia/nvidia_system_probe.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <iterator>
+
 #include "nvidia/nvidia_readers.hpp"
+#include "parse/slurm_gres.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -48,6 +54,75 @@ std::optional<SlurmJob> probe_slurm_job(const ProbeContext& ctx, const Root& pat
   return j;
 }
 
+/// A Slurm compute node: slurmd installed and a gres.conf. What gres.conf gives this node, which
+/// of its GPU files exist, and whether the plugin its AutoDetect needs is installed.
+std::optional<SlurmNode> probe_slurm_node(const ProbeContext& ctx, const Root& paths) {
+  static constexpr const char* kSlurmd[] = {"/usr/sbin/slurmd", "/usr/local/sbin/slurmd",
+                                            "/usr/bin/slurmd", "/opt/slurm/sbin/slurmd"};
+  if (std::none_of(std::begin(kSlurmd), std::end(kSlurmd),
+                   [&](const char* p) { return paths.exists(p); })) {
+    return std::nullopt;
+  }
+  // Debian's older packages used /etc/slurm-llnl; a build from source /usr/local/etc.
+  const std::vector<std::string> conf_dirs = {"/etc/slurm", "/etc/slurm-llnl", "/usr/local/etc",
+                                              "/opt/slurm/etc"};
+  SlurmNode n;
+  std::optional<std::string> gres;
+  std::vector<std::string> plugin_dirs;
+  for (const auto& d : conf_dirs) {
+    if (!gres) {
+      if (auto text = paths.read(d + "/gres.conf", 1 << 20)) {
+        gres = std::move(text);
+        n.gres_conf = d + "/gres.conf";
+      }
+    }
+    if (auto conf = paths.read(d + "/slurm.conf", 1 << 20); conf && plugin_dirs.empty()) {
+      for (std::string_view line : split_lines(*conf)) {
+        line = trim(line.substr(0, line.find('#')));
+        if (to_lower(std::string(line.substr(0, 10))) == "plugindir=") {
+          plugin_dirs = split_path_list(line.substr(10));
+        }
+      }
+    }
+  }
+  if (!gres) return std::nullopt;
+  if (ctx.root.is_host()) {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) == 0 && name[0] != '\0') n.hostname = name;
+  } else if (auto h = paths.read_line("/etc/hostname"); h && !h->empty()) {
+    n.hostname = *h;
+  }
+  const GresConfForNode g = parse_gres_conf(*gres, n.hostname);
+  n.autodetect = g.autodetect;
+  n.autodetect_line = g.autodetect_line;
+  n.gpu_files = g.gpu_files;
+  n.files_line = g.files_line;
+  n.lines_not_matched = g.lines_not_matched;
+  n.dev_listed = ctx.live || !paths.list("/dev").empty();
+  if (n.dev_listed) {
+    for (const auto& f : n.gpu_files) {
+      if (!paths.exists(f)) n.missing_files.push_back(f);
+    }
+  }
+  // Where packages and source builds put the plugins, after slurm.conf's PluginDir.
+  for (const char* d : {"/usr/lib64/slurm", "/usr/lib/x86_64-linux-gnu/slurm-wlm",
+                        "/usr/lib/aarch64-linux-gnu/slurm-wlm", "/usr/lib/x86_64-linux-gnu/slurm",
+                        "/usr/lib/slurm", "/usr/local/lib/slurm", "/usr/local/lib64/slurm",
+                        "/opt/slurm/lib/slurm", "/opt/slurm/lib64/slurm"}) {
+    plugin_dirs.emplace_back(d);
+  }
+  for (const auto& d : plugin_dirs) {
+    if (paths.exists(d + "/gres_gpu.so")) {
+      n.plugin_dir = d;
+      break;
+    }
+  }
+  if (n.plugin_dir && n.autodetect && *n.autodetect != "off") {
+    n.autodetect_plugin = paths.exists(*n.plugin_dir + "/gpu_" + *n.autodetect + ".so");
+  }
+  return n;
+}
+
 }  // namespace
 
 NvidiaSystem probe_nvidia_system(const ProbeContext& ctx) {
@@ -71,6 +146,7 @@ NvidiaSystem probe_nvidia_system(const ProbeContext& ctx) {
   s.nvidia_visible_devices = ctx.env.get("NVIDIA_VISIBLE_DEVICES");
   s.ld_library_path = ctx.env.get("LD_LIBRARY_PATH");
   s.slurm = probe_slurm_job(ctx, paths);
+  s.slurm_node = probe_slurm_node(ctx, paths);
   return s;
 }
 

@@ -91,6 +91,18 @@ std::vector<CheckSpec> machine_checks() {
        "/dev/nvidia*, and nvidia-smi says it cannot communicate with the driver.",
        "https://slurm.schedmd.com/gres.html",
        check_nvidia_slurm_job_without_gpu, "", kOnlyLinux},
+      {"slurm.gres_device_missing", "host",
+       "On a Slurm compute node (slurmd installed): the GPU device files gres.conf's Name=gpu "
+       "lines give this node (File=, NodeName= matched to its host name), against /dev.",
+       "slurmd stats every File= at start: one that does not exist is fatal and the node stays "
+       "down (a GPU-less node under a cluster-wide line, a driver not loaded).",
+       "https://slurm.schedmd.com/gres.conf.html", check_slurm_gres_devices, "", kOnlyLinux},
+      {"slurm.autodetect_plugin_missing", "host",
+       "On a Slurm compute node: gres.conf's AutoDetect= for this node, against the gpu_<name>.so "
+       "plugin in Slurm's plugin directory (PluginDir, or where packages put it).",
+       "Slurm builds gpu_nvml.so only where its configure found NVML: AutoDetect=nvml with a "
+       "Slurm built without it stops slurmd or drains the node.",
+       "https://slurm.schedmd.com/gres.conf.html", check_slurm_autodetect_plugin, "", kOnlyLinux},
       {"nvidia.workload_access", "nvidia",
        "The account a GPU service's unit runs as (User=) against the owner, group and mode of "
        "/dev/nvidiactl and /dev/nvidia<N> (or the driver's DeviceFile parameters).",

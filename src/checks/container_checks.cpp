@@ -2,6 +2,7 @@
 // (a Slurm job's environment and the node's Slurm files).
 #include <algorithm>
 
+#include "checks/area_status.hpp"
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 #include "model/access_view.hpp"
@@ -57,6 +58,64 @@ void check_nvidia_slurm_job_without_gpu(const CheckSpec& self, const CheckInput&
   }
   f.fix = "request GPUs for the job: #SBATCH --gres=gpu:1 (or --gpus=1) in the batch script, "
           "and the same on srun inside it";
+  out.push_back(std::move(f));
+}
+
+namespace {
+
+constexpr const char* kGresConfDoc = "https://slurm.schedmd.com/gres.conf.html";
+
+}  // namespace
+
+void check_slurm_gres_devices(const CheckSpec& self, const CheckInput& in,
+                              std::vector<Finding>& out) {
+  if (!in.snap.nvidia || !in.snap.nvidia->slurm_node) return;
+  const SlurmNode& n = *in.snap.nvidia->slurm_node;
+  if (n.missing_files.empty()) return;
+  Finding f = make_finding(self, Severity::fail,
+                           "gres.conf gives this node GPU device files it does not have: slurmd "
+                           "stops at start (\"can't stat gres.conf file " +
+                               n.missing_files.front() + "\") and the node stays down");
+  f.evidence.push_back(n.gres_conf + ": " + n.files_line.value_or("Name=gpu File=…"));
+  f.evidence.push_back("missing: " + join(n.missing_files, ", "));
+  const bool bus_read = pci_was_read(in.snap);
+  const std::size_t gpus = bus_read ? pci_gpus(in.snap).size() : 0;
+  if (bus_read) f.evidence.push_back(std::to_string(gpus) + " GPU(s) on the PCI bus");
+  const std::string no_gpu =
+      "restrict the Name=gpu line to the GPU nodes (NodeName=<their hostlist> Name=gpu File=…) "
+      "and drop Gres=gpu from this node's line in slurm.conf";
+  const std::string driver =
+      "load the GPU driver so the device files exist (NVIDIA: nvidia-smi or nvidia-persistenced "
+      "creates /dev/nvidia*), or correct File= to this node's devices";
+  if (bus_read) {
+    f.fix = (gpus == 0 ? "this node has no GPU: " + no_gpu : driver) + "; then systemctl restart slurmd";
+  } else {
+    f.fix = "a node without a GPU: " + no_gpu + "; a GPU node: " + driver +
+            "; then systemctl restart slurmd";
+  }
+  f.source = kGresConfDoc;
+  out.push_back(std::move(f));
+}
+
+void check_slurm_autodetect_plugin(const CheckSpec& self, const CheckInput& in,
+                                   std::vector<Finding>& out) {
+  if (!in.snap.nvidia || !in.snap.nvidia->slurm_node) return;
+  const SlurmNode& n = *in.snap.nvidia->slurm_node;
+  if (n.autodetect_plugin != std::optional<bool>(false) || !n.autodetect || !n.plugin_dir) return;
+  const std::string plugin = "gpu_" + *n.autodetect + ".so";
+  Finding f = make_finding(self, Severity::fail,
+                           "gres.conf sets AutoDetect=" + *n.autodetect + " but this Slurm has no " +
+                               plugin + " (it was built where that library was not found): "
+                               "slurmd cannot detect the GPUs and stops at start, or the node is "
+                               "drained with fewer GPUs than slurm.conf says");
+  f.evidence.push_back(n.gres_conf + ": " + n.autodetect_line.value_or("AutoDetect=" + *n.autodetect));
+  f.evidence.push_back(*n.plugin_dir + " holds gres_gpu.so and no " + plugin);
+  f.fix = "install a Slurm built where " +
+          std::string(*n.autodetect == "nvml" ? "NVML (libnvidia-ml and nvml.h)" : "the GPU library") +
+          " was found at configure time (its plugins then include " + plugin +
+          "), or replace AutoDetect with explicit lines (Name=gpu File=/dev/nvidia[0-N]); then "
+          "systemctl restart slurmd";
+  f.source = kGresConfDoc;
   out.push_back(std::move(f));
 }
 

@@ -157,6 +157,26 @@ struct SlurmJob {
 };
 GPUDOCTOR_JSON(SlurmJob, job_id, gpus, gres_conf, constrain_devices, cgroup_conf)
 
+/// A Slurm compute node's GPU configuration (slurmd installed, gres.conf read), inside a job or
+/// not: what slurmd will look for when it starts.
+struct SlurmNode {
+  std::string gres_conf;                        ///< "/etc/slurm/gres.conf"
+  std::optional<std::string> hostname;          ///< the node's name gres.conf's NodeName= is matched to
+  std::optional<std::string> autodetect;        ///< "nvml", "rsmi", "oneapi", "nvidia", "off"
+  std::optional<std::string> autodetect_line;
+  std::vector<std::string> gpu_files;           ///< File= of its Name=gpu lines, expanded
+  std::optional<std::string> files_line;
+  std::vector<std::string> missing_files;       ///< of gpu_files, absent under a /dev that was read
+  bool dev_listed = false;                      ///< /dev could be looked at
+  std::optional<std::string> plugin_dir;        ///< where Slurm's plugins are (gres_gpu.so)
+  /// gpu_<autodetect>.so in plugin_dir (AutoDetect=nvml needs gpu_nvml.so, built only where
+  /// Slurm's configure found NVML); null: no AutoDetect, or no plugin directory found.
+  std::optional<bool> autodetect_plugin;
+  std::size_t lines_not_matched = 0;            ///< NodeName= lines not matched to this node
+};
+GPUDOCTOR_JSON(SlurmNode, gres_conf, hostname, autodetect, autodetect_line, gpu_files, files_line,
+               missing_files, dev_listed, plugin_dir, autodetect_plugin, lines_not_matched)
+
 /// NVIDIA files and environment: kernel side, userspace driver libraries, toolkits.
 struct NvidiaSystem {
   NvidiaKernel kernel;
@@ -178,10 +198,11 @@ struct NvidiaSystem {
                                 ///< was not looked at
   std::optional<DriverGpuTable> driver_gpu_table;  ///< null: no supported-gpus.json found
   std::optional<SlurmJob> slurm;  ///< null: not in a Slurm job (no SLURM_JOB_ID)
+  std::optional<SlurmNode> slurm_node;  ///< null: no slurmd, or no gres.conf
 };
 GPUDOCTOR_JSON(NvidiaSystem, kernel, libcuda, libnvidia_ml, toolkits, usr_local_cuda,
                nvcc_on_path, cuda_home, cuda_path, cuda_visible_devices, nvidia_visible_devices,
                ld_library_path, cuda_libraries, nvswitches, fabricmanager, dev_dxg,
-               driver_gpu_table, slurm)
+               driver_gpu_table, slurm, slurm_node)
 
 }  // namespace gpudoctor

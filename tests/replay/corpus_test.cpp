@@ -77,9 +77,7 @@ const std::map<std::string, std::string> kMissed = {
     {"corpus-ollama-780m-gfx1103-phoenix", "ollama's release is not read and only 0.18.0-0.31.1 carry gfx1103: the pair's code stage is at risk, behind its unexamined libraries"},
     {"corpus-wsl2-missing-libdxcore-20226", "no check for a WSL library folder without libdxcore"},
     {"corpus-container-nvml-daemon-reload", "no check: systemd cgroup driver with no /dev/char links for the NVIDIA nodes"},
-    {"corpus-cluster-slurm-gres-no-dev-nvidia0", "Slurm's gres.conf is not read"},
-    {"corpus-cluster-slurm-gres-duplicate", "Slurm's gres.conf is not read"},
-    {"corpus-cluster-deepops-slurm-without-nvml", "Slurm's gres.conf and plugins are not read"},
+    {"corpus-cluster-slurm-gres-duplicate", "HOLDOUT: duplicate Name=gpu lines beside AutoDetect=nvml are not judged"},
     // Rows 83-116 (third batch, machines3), as measured after nvidia.cdi_spec_stale and
     // nvidia.slurm_job_without_gpu.
     {"corpus-container-debian11-cgroupv2-nvml", "no check: cgroup v2 with a libnvidia-container that cannot set device access under it (the toolkit's version is not in the tree)"},
@@ -112,7 +110,6 @@ const std::set<std::string> kSilent = {
     "corpus-ollama-780m-gfx1103-phoenix",
     "corpus-container-nvml-daemon-reload",
     "corpus-cluster-slurm-gres-duplicate",
-    "corpus-cluster-deepops-slurm-without-nvml",
     "corpus-container-debian11-cgroupv2-nvml",
     "corpus-podman-cdi-spec-in-run-cdi",
     "corpus-podman-301-without-cdi",
