@@ -151,7 +151,8 @@ std::vector<CheckSpec> runtime_checks() {
        "nvidia.xid, python.bitsandbytes, "
        "intel.level_zero_missing, python.torch_xpu_init, python.torch_no_xpu, amdgpu.gpu_reset, "
        "macos.mps_memory, metal.tensorflow_device, cuda.out_of_memory, cuda.library_shadowed, "
-       "cuda.libcuda_unversioned, slurm.gres_device_missing, slurm.autodetect_plugin_missing", "any",
+       "cuda.libcuda_unversioned, slurm.gres_device_missing, slurm.autodetect_plugin_missing, "
+       "tensorflow.numa_node_unknown, intel.gmmlib_mismatch", "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.
       {"symptom.unexplained", "python",

@@ -90,6 +90,7 @@ const std::array kStageRows = {
     StageRow{"rocm.hip_init", Stage::user_driver, "amd"},
     StageRow{"intel.compute_runtime_missing", Stage::user_driver, "intel"},
     StageRow{"intel.level_zero_missing", Stage::user_driver, "intel"},
+    StageRow{"intel.gmmlib_mismatch", Stage::user_driver, "intel"},
     StageRow{"intel.legacy_runtime", Stage::user_driver, "intel"},
     StageRow{"gpu.level_zero_error", Stage::user_driver, "intel"},
     StageRow{"python.torch_xpu_init", Stage::user_driver, "intel", "torch"},
