@@ -100,6 +100,15 @@ void probe_nvidia_fabric(const ProbeContext& ctx, const Root& paths, NvidiaSyste
   s.nvswitches = nvswitches(paths);
   s.fabricmanager = fabricmanager(paths);
   if (ctx.live || !paths.list("/dev").empty()) s.dev_dxg = paths.exists("/dev/dxg");
+  // WSL 2's libcuda reaches the GPU through DXCore (libdxcore.so beside it, from Windows). A
+  // tree that carries only libcuda's files of the folder says nothing of the rest: judged live,
+  // or where the tree lists the folder's Direct3D/DirectML libraries too.
+  if (paths.is_directory("/usr/lib/wsl/lib")) {
+    const bool listed = ctx.live || paths.exists("/usr/lib/wsl/lib/libd3d12.so") ||
+                        paths.exists("/usr/lib/wsl/lib/libd3d12core.so") ||
+                        paths.exists("/usr/lib/wsl/lib/libdirectml.so");
+    if (listed) s.wsl_dxcore = paths.exists("/usr/lib/wsl/lib/libdxcore.so");
+  }
 }
 
 }  // namespace gpudoctor

@@ -328,6 +328,24 @@ MaybeBase nvidia_base(const Snapshot& s) {
     }
   }
   if (has_nvidia_pci_gpu(s)) return Base{AreaState::absent, "no NVIDIA kernel driver loaded"};
+  // WSL 2 has no NVIDIA kernel module to look at: the Windows driver reaches Linux through
+  // /dev/dxg and its libraries in /usr/lib/wsl/lib (nvidia.wsl_gpu judges them).
+  if (s.host && s.host->wsl && s.nvidia->dev_dxg != std::optional<bool>(false)) {
+    const auto& libs = s.nvidia->libcuda;
+    const bool wsl_lib = std::any_of(libs.begin(), libs.end(), [](const LibraryFile& l) {
+      return l.path.rfind("/usr/lib/wsl/lib/", 0) == 0;
+    });
+    if (wsl_lib && s.nvml && s.nvml->driver_version) {
+      return Base{AreaState::ok, "WSL 2: the Windows NVIDIA driver " + *s.nvml->driver_version};
+    }
+    if (wsl_lib) {
+      // Its files are here; whether it works, and its version, only NVML or CUDA can say.
+      return Base{AreaState::not_examined,
+                  std::string("WSL 2: the driver is Windows' (") +
+                      (s.nvidia->dev_dxg ? "/dev/dxg, " : "") +
+                      "/usr/lib/wsl/lib); its version and state are not in Linux's files"};
+    }
+  }
   if (!k.modules_listed) {
     return Base{AreaState::not_examined,
                 "no /proc/modules or /proc/driver/nvidia under the root: the kernel driver "

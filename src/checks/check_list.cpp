@@ -251,6 +251,13 @@ std::vector<CheckSpec> machine_checks() {
        "nvcc of another CUDA major than its own; a minor difference only warns.",
        "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py",
        check_torch_extension_cuda, "", kOnlyLinux},
+      {"cuda.library_shadowed", "cuda",
+       "Each CUDA library of a pip nvidia-* wheel (cuBLAS, cuDNN, cuSPARSE, nvJitLink, NCCL, …) "
+       "against a copy of the same name in an LD_LIBRARY_PATH directory, by version.",
+       "ld.so searches LD_LIBRARY_PATH before the wheels' RUNPATH: an older toolkit's copy there "
+       "is what torch's CUDA libraries load (undefined symbol __nvJitLinkCreate_12_8).",
+       "https://man7.org/linux/man-pages/man8/ld.so.8.html", check_wheel_library_shadowed, "",
+       kOnlyLinux},
       {"python.nvidia_wheel_conflict", "python",
        "The nvidia-cudnn-cu* requirement in the METADATA of every framework of an environment "
        "(torch, tensorflow[and-cuda], jax-cuda*-plugin, …) against the wheel installed.",

@@ -26,6 +26,9 @@ inline bool on_macos(const Snapshot& snap) { return snapshot_platform(snap) == k
 /// The PCI GPUs (display / 3D / accelerator functions) of one vendor, or of all when vendor is 0.
 std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendor = 0);
 
+/// A PATH-like value (LD_LIBRARY_PATH) without its entries naming `dir` (trailing slashes aside).
+std::string without_dir(const std::string& value, const std::string& dir);
+
 /// How many NVIDIA GPUs the snapshot shows: NVML's list, a Mac's system_profiler list, else PCI.
 std::size_t nvidia_gpu_count(const Snapshot& snap);
 

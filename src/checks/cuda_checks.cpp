@@ -15,17 +15,6 @@ std::string parent_dir(const std::string& path) {
   return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
 }
 
-/// LD_LIBRARY_PATH without the entries that contain the given directory.
-std::string without_dir(const std::string& value, const std::string& dir) {
-  std::vector<std::string> kept;
-  for (auto& d : split_path_list(value)) {
-    std::string norm = d;
-    while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
-    if (norm != dir) kept.push_back(d);
-  }
-  return join(kept, ":");
-}
-
 /// CUDA_VISIBLE_DEVICES leaving no GPU to CUDA: CUDA reads the list up to its first entry that
 /// names no GPU (an index out of range, a UUID that starts no GPU's). nullopt when it leaves one,
 /// or is unset, or no NVIDIA GPU is known.

@@ -2,6 +2,7 @@
 // of libcudart / libcudnn TensorFlow's loader reaches (and whether any), and the CUDA of the
 // toolkit torch builds extensions with.
 #include <algorithm>
+#include <set>
 
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
@@ -302,6 +303,48 @@ void check_torch_extension_cuda(const CheckSpec& self, const CheckInput& in,
       }
       f.fix = fix;
       f.source = kTorchExtensions;
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+void check_wheel_library_shadowed(const CheckSpec& self, const CheckInput& in,
+                                  std::vector<Finding>& out) {
+  if (!in.snap.nvidia || !in.snap.nvidia->cuda_libraries || !in.snap.nvidia->ld_library_path) return;
+  const NvidiaSystem& n = *in.snap.nvidia;
+  std::vector<std::string> ldp;
+  for (const auto& d : split_path_list(*n.ld_library_path)) ldp.push_back(strip_slash(d));
+  // A pip nvidia-* wheel's library is found by its dependants through their RUNPATH
+  // ($ORIGIN/../../nvjitlink/lib, …), which ld.so searches after LD_LIBRARY_PATH: a copy of the
+  // same name in an LD_LIBRARY_PATH directory wins, and an older one lacks the wheel's symbols.
+  std::set<std::string> said;
+  for (const auto& wheel : *n.cuda_libraries) {
+    if (wheel.found_in != "pip" || !wheel.version) continue;
+    const auto wheel_version = parse_version(*wheel.version);
+    if (!wheel_version) continue;
+    for (const auto& copy : *n.cuda_libraries) {
+      if (copy.name != wheel.name || copy.found_in == "pip" || !copy.version) continue;
+      const std::string dir = strip_slash(dir_of(copy.path));
+      if (std::find(ldp.begin(), ldp.end(), dir) == ldp.end()) continue;
+      const auto copy_version = parse_version(*copy.version);
+      if (!copy_version || compare_versions(*copy_version, *wheel_version) >= 0) continue;
+      if (!said.insert(copy.name).second) continue;
+      Finding f = make_finding(
+          self, Severity::fail,
+          "LD_LIBRARY_PATH puts an older " + copy.name + " (" + *copy.version + ") before the " +
+              *wheel.version + " of the pip wheel the framework's CUDA libraries were installed "
+              "with: they load the older one and fail (undefined symbol …, version " +
+              copy.name + ")");
+      f.evidence.push_back("LD_LIBRARY_PATH=" + *n.ld_library_path);
+      f.evidence.push_back("first: " + copy.path + " (" + *copy.version + ", " +
+                           copy.version_from.value_or("?") + ")");
+      f.evidence.push_back("the wheel's: " + wheel.path + " (" + *wheel.version + ")");
+      const std::string rest = without_dir(*n.ld_library_path, dir);
+      f.fix = "take " + dir + " out of LD_LIBRARY_PATH for the Python programs (" +
+              (rest.empty() ? std::string("unset LD_LIBRARY_PATH") : "export LD_LIBRARY_PATH=" + rest) +
+              "; look for it in ~/.bashrc, the environment's activate scripts or a module load): "
+              "the wheels find their own libraries without it";
+      f.source = "https://github.com/pytorch/pytorch/issues/152783";
       out.push_back(std::move(f));
     }
   }

@@ -216,6 +216,19 @@ void check_wsl_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Find
     out.push_back(std::move(f));
     return;
   }
+  if (n.wsl_dxcore == std::optional<bool>(false)) {
+    Finding f = make_finding(self, Severity::fail,
+                             std::string(kWslLibDir) + " holds libcuda but no libdxcore.so, "
+                             "through which it reaches the GPU (/dev/dxg): CUDA finds no usable "
+                             "device (\"all CUDA-capable devices are busy or unavailable\")");
+    f.evidence.push_back("kernel " + kernel);
+    f.evidence.push_back(std::string(kWslLibDir) + "/libdxcore.so: missing");
+    f.fix = "the folder is Windows' (C:\\Windows\\System32\\lxss\\lib): update Windows "
+            "and run wsl --update, reinstall the NVIDIA Windows driver, then wsl --shutdown";
+    f.source = "https://github.com/microsoft/WSL/issues/6014";
+    out.push_back(std::move(f));
+    return;
+  }
   const LibraryFile* picked = picked_libcuda(n);
   if (!picked) {
     Finding f = make_finding(self, Severity::fail,

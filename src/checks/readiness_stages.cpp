@@ -38,6 +38,11 @@ const std::array kStageRows = {
     StageRow{"live.pending_reset", Stage::hardware},
     StageRow{"live.memory_held", kNoStage},
     StageRow{"live.throttled", kNoStage},
+    // A node's Slurm configuration keeps slurmd from starting: no job reaches the node at all, which
+    // is the scheduler's state, not a stage of a framework's run on it.
+    StageRow{"slurm.gres_device_missing", kNoStage},
+    StageRow{"slurm.autodetect_plugin_missing", kNoStage},
+    StageRow{"tensorflow.numa_node_unknown", kNoStage},  // harmless: TensorFlow uses node 0
     // The kernel driver.
     StageRow{"gpu.no_driver", Stage::kernel_driver},
     StageRow{"gpu.firmware_missing", Stage::kernel_driver},

@@ -39,6 +39,16 @@ std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendo
   return out;
 }
 
+std::string without_dir(const std::string& value, const std::string& dir) {
+  std::vector<std::string> kept;
+  for (auto& d : split_path_list(value)) {
+    std::string norm = d;
+    while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
+    if (norm != dir) kept.push_back(d);
+  }
+  return join(kept, ":");
+}
+
 std::size_t nvidia_gpu_count(const Snapshot& s) {
   if (s.nvml && !s.nvml->devices.empty()) return s.nvml->devices.size();
   if (s.macos) {  // a Mac has no PCI list: system_profiler's

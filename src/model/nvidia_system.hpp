@@ -196,6 +196,7 @@ struct NvidiaSystem {
   std::optional<FabricManager> fabricmanager;     ///< null: none of its files found
   std::optional<bool> dev_dxg;  ///< /dev/dxg (WSL 2's GPU paravirtualization); null when /dev
                                 ///< was not looked at
+  std::optional<bool> wsl_dxcore;  ///< /usr/lib/wsl/lib/libdxcore.so; null: no such folder
   std::optional<DriverGpuTable> driver_gpu_table;  ///< null: no supported-gpus.json found
   std::optional<SlurmJob> slurm;  ///< null: not in a Slurm job (no SLURM_JOB_ID)
   std::optional<SlurmNode> slurm_node;  ///< null: no slurmd, or no gres.conf
@@ -203,6 +204,6 @@ struct NvidiaSystem {
 GPUDOCTOR_JSON(NvidiaSystem, kernel, libcuda, libnvidia_ml, toolkits, usr_local_cuda,
                nvcc_on_path, cuda_home, cuda_path, cuda_visible_devices, nvidia_visible_devices,
                ld_library_path, cuda_libraries, nvswitches, fabricmanager, dev_dxg,
-               driver_gpu_table, slurm, slurm_node)
+               wsl_dxcore, driver_gpu_table, slurm, slurm_node)
 
 }  // namespace gpudoctor

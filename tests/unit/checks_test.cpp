@@ -284,6 +284,38 @@ TEST(Checks, UnversionedLibcudaOutsideTheCacheIsANoteWithTheFixForItsKind) {
   EXPECT_EQ(test::find_finding(run(s), "cuda.libcuda_unversioned"), nullptr);
 }
 
+// pytorch/pytorch#152783: LD_LIBRARY_PATH names CUDA 12.4's lib64, whose libnvJitLink.so.12 the
+// cu128 wheels' cuSPARSE loads before its own wheel's 12.8 (RUNPATH comes after LD_LIBRARY_PATH).
+TEST(Checks, AnOlderLibraryOnLdLibraryPathShadowsTheWheels) {
+  Snapshot s;
+  s.nvidia = NvidiaSystem{};
+  s.nvidia->ld_library_path = "/usr/local/cuda-12.4/lib64:/opt/other";
+  CudaLibrary toolkit;
+  toolkit.library = "nvJitLink";
+  toolkit.name = "libnvJitLink.so.12";
+  toolkit.path = "/usr/local/cuda-12.4/lib64/libnvJitLink.so.12";
+  toolkit.version = "12.4.127";
+  toolkit.found_in = "loader";
+  CudaLibrary wheel = toolkit;
+  wheel.path = "/home/user/venv/lib/python3.12/site-packages/nvidia/nvjitlink/lib/libnvJitLink.so.12";
+  wheel.version = "12.8.61";
+  wheel.found_in = "pip";
+  s.nvidia->cuda_libraries = std::vector<CudaLibrary>{toolkit, wheel};
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "cuda.library_shadowed");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->fix->find("export LD_LIBRARY_PATH=/opt/other;"), std::string::npos) << *f->fix;
+
+  // The same copy outside LD_LIBRARY_PATH (ld.so.conf, the cache) comes after RUNPATH: no harm.
+  s.nvidia->ld_library_path = "/opt/other";
+  EXPECT_EQ(test::find_finding(run(s), "cuda.library_shadowed"), nullptr);
+  // A copy as new as the wheel's carries its symbols.
+  s.nvidia->ld_library_path = "/usr/local/cuda-12.4/lib64";
+  (*s.nvidia->cuda_libraries)[0].version = "12.8.93";
+  EXPECT_EQ(test::find_finding(run(s), "cuda.library_shadowed"), nullptr);
+}
+
 TEST(Checks, CudaVisibleDevicesHidingEveryGpu) {
   for (const char* value : {"", "1", "-1,0"}) {
     Snapshot s = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"),
