@@ -161,6 +161,17 @@ RuntimeInstalls probe_runtimes(const ProbeContext& ctx) {
     }
     out.ollama.push_back(std::move(o));
   }
+  // The macOS app keeps its binary inside the bundle (and links /usr/local/bin/ollama to it,
+  // found above when the link is there).
+  constexpr const char* kMacApp = "/Applications/Ollama.app/Contents/Resources/ollama";
+  const bool linked = std::any_of(out.ollama.begin(), out.ollama.end(), [&](const OllamaInstall& o) {
+    return root.resolve(o.binary) == root.resolve(kMacApp);
+  });
+  if (root.exists(kMacApp) && !linked) {
+    OllamaInstall o;
+    o.binary = kMacApp;
+    out.ollama.push_back(std::move(o));
+  }
   for (const char* dir : kRuntimeLlamaDirs) {
     LlamaCppInstall l;
     l.dir = dir;

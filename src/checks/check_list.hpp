@@ -24,6 +24,7 @@ void check_nvidia_workload_access(const CheckSpec&, const CheckInput&, std::vect
 void check_nvidia_version_mismatch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_stub_libcuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_libcuda_unversioned(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_ollama_intel_mac(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_wheel_library_shadowed(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_slurm_gres_devices(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_slurm_autodetect_plugin(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

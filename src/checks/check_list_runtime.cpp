@@ -127,6 +127,13 @@ std::vector<CheckSpec> runtime_checks() {
        "override onto one that is, leaves the GPU unused and models run on the CPU.",
        "https://github.com/ollama/ollama/blob/main/docs/gpu.md", check_ollama_bundled_gfx, "",
        "linux"},
+      {"ollama.macos_cpu_only", "macos",
+       "ollama's install on a Mac (the app's binary, /usr/local/bin/ollama) against the CPU "
+       "(hw.optional.arm64).",
+       "ollama's macOS build uses the GPU (Metal) on Apple silicon only; on an Intel Mac every "
+       "model runs on the CPU whatever its GPU.",
+       "https://github.com/ollama/ollama/blob/fb30760996871fa9460115c753afd2c60d4ab0f7/docs/macos.mdx",
+       check_ollama_intel_mac, "", kOnlyMacos},
       // Last: it reads what the checks above reported, so a message whose cause the installed
       // facts already showed adds nothing.
       {"symptom.runtime", "python",

@@ -145,6 +145,7 @@ const std::array kStageRows = {
     StageRow{"python.vllm_dtype", Stage::gpu_code, "nvidia", "vllm"},
     StageRow{"ollama.gfx_unsupported", Stage::gpu_code, "amd", "ollama"},
     StageRow{"ollama.gpu_too_old", Stage::gpu_code, "any", "ollama"},
+    StageRow{"ollama.macos_cpu_only", Stage::gpu_code, "any", "ollama"},
     // The driver new enough for the runtime the framework carries.
     StageRow{"cuda.driver_too_old", Stage::driver_version, "nvidia"},
     StageRow{"cudnn.driver_too_old", Stage::driver_version, "nvidia"},

@@ -13,6 +13,13 @@
 
 namespace gpudoctor {
 
+namespace {
+
+constexpr const char* kOllamaMacosDoc =
+    "https://github.com/ollama/ollama/blob/fb30760996871fa9460115c753afd2c60d4ab0f7/docs/macos.mdx";
+
+}  // namespace
+
 std::optional<std::string> gfx_of_override(const std::string& value) {
   const auto parts = split_words(value, ".");
   if (parts.size() != 3) return std::nullopt;
@@ -179,6 +186,21 @@ void check_ollama_bundled_gfx(const CheckSpec& self, const CheckInput& in, std::
       out.push_back(std::move(f));
     }
   }
+}
+
+void check_ollama_intel_mac(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.macos || in.snap.macos->arm64 != std::optional<bool>(false)) return;
+  if (!in.snap.runtimes || in.snap.runtimes->ollama.empty()) return;
+  Finding f = make_finding(self, Severity::warn,
+                           "ollama runs on the CPU on an Intel Mac: its GPU support (Metal) is "
+                           "for Apple silicon only, so this Mac's GPU is not used");
+  for (const auto& o : in.snap.runtimes->ollama) f.evidence.push_back("ollama: " + o.binary);
+  f.evidence.push_back("CPU: " + in.snap.macos->cpu_brand.value_or("Intel") +
+                       " (hw.optional.arm64 is 0)");
+  f.fix = "nothing in ollama's setup changes this: its macOS requirements are \"Apple M series "
+          "(CPU and GPU support) or x86 (CPU only)\"; a model that fits the CPU's memory still runs";
+  f.source = kOllamaMacosDoc;
+  out.push_back(std::move(f));
 }
 
 }  // namespace gpudoctor

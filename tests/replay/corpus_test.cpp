@@ -91,7 +91,6 @@ const std::map<std::string, std::string> kMissed = {
     {"corpus-vulkan-nvidia-icd-libgl", "a manifest naming libGL.so.1 (there, but no Vulkan driver) is not told apart from a driver"},
     {"corpus-llamacpp-hip-no-amdgpu-targets-6700xt", "the code objects of a llama.cpp HIP build are not read"},
     {"corpus-rocm-opal-r7-m265-unsupported", "rocm.amdgpu_not_loaded says radeon holds it; nothing says ROCm never supported this GCN 1 part"},
-    {"corpus-ollama-intel-mac-vega64", "ollama's macOS build (its arm64-only GPU runner) is not read"},
     {"corpus-rocm30-opencl-no-comgr", "opencl.icd_broken says the ICD's library is not found in the tree; libamd_comgr's absence is not read"},
     {"corpus-ollama-gfx1030-gfx906-dual", "HOLDOUT: ollama installed under a build directory the runtime probe does not search"},
     {"corpus-ollama-0126-no-rocm-runner", "HOLDOUT: a release that embeds its runners in the binary: the binary is not read"},
