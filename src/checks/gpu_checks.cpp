@@ -132,7 +132,15 @@ void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
     Finding f = make_finding(self, Severity::fail, pci_label(*p) + " has no kernel driver bound");
     f.evidence.push_back("PCI " + p->address + ": no kernel driver in use");
     if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));
-    if (p->vendor_id == kPciVendorNvidia) {
+    const auto* mods = in.snap.nvidia ? &in.snap.nvidia->kernel.loaded_modules : nullptr;
+    const bool nvidia_loaded =
+        mods && std::find(mods->begin(), mods->end(), "nvidia") != mods->end();
+    if (p->vendor_id == kPciVendorNvidia && nvidia_loaded) {
+      f.evidence.push_back("the nvidia module is loaded, and did not take this GPU");
+      f.fix = "sudo dmesg | grep NVRM says why the loaded nvidia module refused it (the open "
+              "module and a GPU older than Turing, a driver branch that no longer supports it); "
+              "install the driver flavour and branch that support this GPU, then reboot";
+    } else if (p->vendor_id == kPciVendorNvidia) {
       f.fix = nvidia_driver_install(in.snap) + ", then reboot";
     } else if (p->vendor_id == kPciVendorAmd) {
       f.fix = "amdgpu is part of the kernel: install the firmware (Debian: sudo apt install "

@@ -144,8 +144,39 @@ bool open_module_leaves_out(const CheckInput& in, const std::string& pci_address
   return false;
 }
 
+/// The nvidia module is loaded, its flavour unread, and a GPU older than Turing on the bus has
+/// no driver bound: what the open module does with a GPU it refuses (its NVRM line says "not
+/// supported by open nvidia.ko because it does not include the required GPU System Processor").
+void open_module_suspected(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.nvidia || !in.snap.pci) return;
+  const auto& k = in.snap.nvidia->kernel;
+  const auto& mods = k.loaded_modules;
+  if (k.module_flavor || std::find(mods.begin(), mods.end(), "nvidia") == mods.end()) return;
+  const auto caps = nvidia_capabilities(in);
+  std::size_t i = 0;
+  for (const auto& m : in.devices) {
+    if (m.vendor_id != std::optional<std::uint32_t>(kPciVendorNvidia) || m.software) continue;
+    if (i >= caps.size()) break;
+    const auto& g = caps[i++];
+    if (!m.pci || *m.pci >= in.snap.pci->devices.size()) continue;
+    const PciDevice& p = in.snap.pci->devices[*m.pci];
+    if (p.driver || !g.cc || g.cc->parts.empty() || !(*g.cc < turing())) continue;
+    Finding f = make_finding(self, Severity::warn,
+                             "The nvidia kernel module is loaded but did not take " + g.name +
+                                 " (compute capability " + g.cc->text +
+                                 ", older than Turing): the open kernel module refuses such GPUs, "
+                                 "and which flavour is loaded is not readable here");
+    f.evidence.push_back(p.address + ": no driver bound; nvidia in the loaded modules");
+    f.fix = "modinfo nvidia | grep -i license (\"Dual MIT/GPL\" is the open module) and "
+            "dmesg | grep NVRM: if it is the open module, install the proprietary flavour "
+            "(Ubuntu: nvidia-driver-<branch> rather than nvidia-driver-<branch>-open), then reboot";
+    out.push_back(std::move(f));
+  }
+}
+
 void check_nvidia_open_module(const CheckSpec& self, const CheckInput& in,
                               std::vector<Finding>& out) {
+  open_module_suspected(self, in, out);
   if (!open_module_loaded(in.snap)) return;
   for (const auto& g : nvidia_capabilities(in)) {
     if (!g.cc || g.cc->parts.empty() || !(*g.cc < turing())) continue;

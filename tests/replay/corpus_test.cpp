@@ -63,7 +63,6 @@ std::vector<Row> corpus_rows() {
 
 // Broken machines whose established cause the code does not name today, and why.
 const std::map<std::string, std::string> kMissed = {
-    {"corpus-nv-open-module-v100", "no check: open kernel module on a GPU without GSP"},
     {"corpus-h100-snp-guest-kernel", "no check: the guest kernel (gpu.no_driver says it generically)"},
     {"corpus-tf23-cudnn8-gtx960m-laptop", "python.tensorflow_cuda_libraries now fires (libcudnn.so.7 not on the loader path); the cuDNN 8 behind the .so.7 is not told apart"},
     {"corpus-tf23-cuda102-cudnn8-gt710", "python.tensorflow_cuda_libraries now fires (libcudnn.so.7 not on the loader path); the cuDNN 8 behind the .so.7 is not told apart"},
