@@ -46,6 +46,12 @@ TEST(LdCache, TruncatedOrForeignBytesAreNotACache) {
   EXPECT_FALSE(parse_ld_so_cache(whole.substr(0, 30)));  // the header cut short
   EXPECT_FALSE(parse_ld_so_cache("\x7f" "ELF not a cache"));
   EXPECT_FALSE(parse_ld_so_cache(""));
+  // An old table whose count puts the new one past the end, and one cut inside its entries.
+  std::string old_only = "ld.so-1.7.0";
+  old_only.push_back('\0');
+  const std::uint32_t many = 1;  // fits the count check; its entry and the new table do not
+  old_only.append(reinterpret_cast<const char*>(&many), 4);
+  EXPECT_FALSE(parse_ld_so_cache(old_only));
   // A count of entries the file cannot hold sizes nothing.
   std::string lying = whole;
   const std::uint32_t huge = 0x7fffffff;

@@ -31,7 +31,7 @@ std::optional<std::string> c_string(std::string_view b, std::size_t at) {
 /// strings; flags and padding; extension offset; 3 unused words), then 24-byte entries (flags,
 /// key, value, osversion, hwcap). Keys and values are offsets from `base`.
 std::optional<LdCache> parse_new(std::string_view b, std::size_t base) {
-  if (b.substr(base, kNewMagic.size()) != kNewMagic) return std::nullopt;
+  if (base > b.size() || b.substr(base, kNewMagic.size()) != kNewMagic) return std::nullopt;
   const auto n = u32(b, base + 20);
   if (!n) return std::nullopt;
   constexpr std::size_t kHeader = 48, kEntry = 24;
