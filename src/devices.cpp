@@ -160,14 +160,18 @@ class Merger {
     constexpr std::size_t kMaxInterchangeable = 64;
     if (fitting > kMaxInterchangeable) return std::nullopt;
     const auto it = vendor_members_.find(vendor);
-    if (it == vendor_members_.end()) return std::nullopt;
+    if (it == vendor_members_.end() || it->second.size() > kMaxInterchangeable) return std::nullopt;
     std::optional<std::size_t> first;
-    std::optional<std::uint64_t> chip = device;
+    std::optional<std::uint64_t> chip;
     for (std::size_t at : it->second) {
       const MergedDevice& m = out_[at];
       if (m.software || !m.pci || m.saw(list.api)) continue;  // not a bus device, or seen
-      if (!m.device_id || (chip && *chip != *m.device_id)) return std::nullopt;
-      chip = m.device_id;
+      if (device) {
+        if (m.device_id != device) continue;  // the list's own id picks the chip
+      } else {
+        if (!m.device_id || (chip && *chip != *m.device_id)) return std::nullopt;
+        chip = m.device_id;
+      }
       if (!first) first = at;
     }
     return first;

@@ -388,6 +388,15 @@ TEST(MergeDevices, UnaddressedKfdNodesJoinInterchangeableGpus) {
   d = merge_devices(s);
   EXPECT_EQ(d.size(), 4u);
   EXPECT_TRUE(d[0].in("kfd").empty());
+
+  // Nodes that carry their device id (no address) go to the GPU of that chip.
+  s.rocm->nodes[0].device_id = 0x744c;
+  s.rocm->nodes[1].device_id = 0x73ef;
+  s.pci->devices.push_back(pci("0000:05:00.0", 0x1002, 0x73ef));
+  d = merge_devices(s);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[1].in("kfd"), std::vector<std::size_t>{0});  // the Navi 31
+  EXPECT_EQ(d[0].in("kfd"), std::vector<std::size_t>{1});  // the first Navi 23
 }
 
 // Many GPUs merge in time linear in their number: 20,000 GPUs seen by PCI, NVML and Vulkan.
