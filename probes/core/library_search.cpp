@@ -6,17 +6,9 @@
 #include <algorithm>
 
 #include "api/ld_so/ld_config.hpp"
+#include "core/paths.hpp"
 
 namespace gpudoctor {
-
-namespace {
-
-std::string parent_of(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? std::string() : path.substr(0, slash);
-}
-
-}  // namespace
 
 LibrarySearch::LibrarySearch(const Root& root, const Environment& env) : root_(root) {
   if (auto v = env.get_nonempty("LD_LIBRARY_PATH")) {
@@ -65,7 +57,7 @@ bool LibrarySearch::hidden_from_cache(const std::string& dir, const std::string&
   if (!cache_only(dir)) return false;
   const std::string real_dir = root_.resolve(dir);
   for (const auto& path : cache_->lookup(name)) {
-    const std::string from = parent_of(path);
+    const std::string from = parent_path(path);
     if (from == dir || root_.resolve(from) == real_dir) return false;
   }
   return true;

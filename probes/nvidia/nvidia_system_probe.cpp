@@ -56,7 +56,8 @@ std::optional<SlurmJob> probe_slurm_job(const ProbeContext& ctx, const Root& pat
 
 /// A Slurm compute node: slurmd installed and a gres.conf. What gres.conf gives this node, which
 /// of its GPU files exist, and whether the plugin its AutoDetect needs is installed.
-std::optional<SlurmNode> probe_slurm_node(const ProbeContext& ctx, const Root& paths) {
+std::optional<SlurmNode> probe_slurm_node(const ProbeContext& ctx, const Root& paths,
+                                          bool dev_listed) {
   static constexpr const char* kSlurmd[] = {"/usr/sbin/slurmd", "/usr/local/sbin/slurmd",
                                             "/usr/bin/slurmd", "/opt/slurm/sbin/slurmd"};
   if (std::none_of(std::begin(kSlurmd), std::end(kSlurmd),
@@ -98,7 +99,7 @@ std::optional<SlurmNode> probe_slurm_node(const ProbeContext& ctx, const Root& p
   n.gpu_files = g.gpu_files;
   n.files_line = g.files_line;
   n.lines_not_matched = g.lines_not_matched;
-  n.dev_listed = ctx.live || !paths.list("/dev").empty();
+  n.dev_listed = dev_listed;
   if (n.dev_listed) {
     for (const auto& f : n.gpu_files) {
       if (!paths.exists(f)) n.missing_files.push_back(f);
@@ -146,7 +147,7 @@ NvidiaSystem probe_nvidia_system(const ProbeContext& ctx) {
   s.nvidia_visible_devices = ctx.env.get("NVIDIA_VISIBLE_DEVICES");
   s.ld_library_path = ctx.env.get("LD_LIBRARY_PATH");
   s.slurm = probe_slurm_job(ctx, paths);
-  s.slurm_node = probe_slurm_node(ctx, paths);
+  s.slurm_node = probe_slurm_node(ctx, paths, s.kernel.dev_listed);
   return s;
 }
 

@@ -132,9 +132,7 @@ void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
     Finding f = make_finding(self, Severity::fail, pci_label(*p) + " has no kernel driver bound");
     f.evidence.push_back("PCI " + p->address + ": no kernel driver in use");
     if (!p->modules.empty()) f.evidence.push_back("modules that match it: " + join(p->modules, ", "));
-    const auto* mods = in.snap.nvidia ? &in.snap.nvidia->kernel.loaded_modules : nullptr;
-    const bool nvidia_loaded =
-        mods && std::find(mods->begin(), mods->end(), "nvidia") != mods->end();
+    const bool nvidia_loaded = in.snap.nvidia && module_loaded(*in.snap.nvidia, "nvidia");
     if (p->vendor_id == kPciVendorNvidia && nvidia_loaded) {
       f.evidence.push_back("the nvidia module is loaded, and did not take this GPU");
       f.fix = "sudo dmesg | grep NVRM says why the loaded nvidia module refused it (the open "
