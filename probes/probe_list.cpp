@@ -3,6 +3,7 @@
 #include "backends.hpp"
 #include "cuda/cuda_probe.hpp"
 #include "host/host_probe.hpp"
+#include "host/kernel_log_probe.hpp"
 #include "level_zero/level_zero_probe.hpp"
 #include "macos/macos_probe.hpp"
 #include "metal/metal_probe.hpp"
@@ -41,6 +42,8 @@ const std::vector<ProbeSteps>& all_probes() {
       {kBackendHost, nullptr, nullptr,
        [](const Context& ctx, const Request&, Snapshot& s, ProbeOutcome&) {
          s.host = probe_host(ctx);
+         // The kernel's log of this boot: its GPU lines read as symptoms (Linux only).
+         if (ctx.platform == kPlatformLinux) s.host->kernel_log = probe_kernel_log(ctx, s.symptoms);
          // ollama and llama.cpp installs: files only, read with the host (probes/runtime).
          auto runtimes = probe_runtimes(ctx);
          if (!runtimes.ollama.empty() || !runtimes.llama_cpp.empty()) s.runtimes = std::move(runtimes);

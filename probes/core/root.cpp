@@ -99,6 +99,14 @@ std::string Root::resolve(std::string_view target_path) const {
 }
 
 FileText Root::read_file(std::string_view target_path, std::size_t max_bytes) const {
+  return read_bounded(target_path, max_bytes, false);
+}
+
+FileText Root::read_tail(std::string_view target_path, std::size_t max_bytes) const {
+  return read_bounded(target_path, max_bytes, true);
+}
+
+FileText Root::read_bounded(std::string_view target_path, std::size_t max_bytes, bool tail) const {
   FileText out;
   if (!*fd_) {
     out.error = base_.string() + " cannot be opened";
@@ -126,6 +134,14 @@ FileText Root::read_file(std::string_view target_path, std::size_t max_bytes) co
         S_ISREG(opened.st_mode) ? "changed while it was opened" : not_regular(opened.st_mode);
     return out;
   }
+  if (tail && opened.st_size > 0 && static_cast<std::uint64_t>(opened.st_size) > max_bytes) {
+    // The last max_bytes, from the start of a line.
+    const off_t from = opened.st_size - static_cast<off_t>(max_bytes);
+    if (::lseek(fd.get(), from, SEEK_SET) != from) {
+      out.error = std::strerror(errno);
+      return out;
+    }
+  }
   std::string text;
   char buf[65536];
   while (text.size() < max_bytes) {
@@ -138,6 +154,10 @@ FileText Root::read_file(std::string_view target_path, std::size_t max_bytes) co
     }
     if (n == 0) break;
     text.append(buf, static_cast<std::size_t>(n));
+  }
+  if (tail && opened.st_size > 0 && static_cast<std::uint64_t>(opened.st_size) > max_bytes) {
+    const auto nl = text.find('\n');
+    text.erase(0, nl == std::string::npos ? text.size() : nl + 1);
   }
   out.text = std::move(text);
   return out;

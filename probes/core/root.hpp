@@ -45,6 +45,8 @@ class Root {
                                   std::size_t max_bytes = 1 << 20) const;
   /// The same, saying why not.
   FileText read_file(std::string_view target_path, std::size_t max_bytes = 1 << 20) const;
+  /// The last max_bytes of a regular file, from the first whole line in them (a log).
+  FileText read_tail(std::string_view target_path, std::size_t max_bytes) const;
   /// First line without the newline and surrounding blanks (sysfs attributes).
   std::optional<std::string> read_line(std::string_view target_path) const;
   /// Names in a directory, sorted, at most kMaxDirEntries; empty when it is not there.
@@ -60,6 +62,8 @@ class Root {
   static constexpr std::size_t kMaxDirEntries = 65536;
 
  private:
+  FileText read_bounded(std::string_view target_path, std::size_t max_bytes, bool tail) const;
+
   std::filesystem::path base_;
   std::shared_ptr<const UniqueFd> fd_;  ///< the root directory, opened once
 };

@@ -29,6 +29,11 @@ std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendo
 /// A PATH-like value (LD_LIBRARY_PATH) without its entries naming `dir` (trailing slashes aside).
 std::string without_dir(const std::string& value, const std::string& dir);
 
+/// A failure the machine's own kernel log states for one area's GPUs ("nvidia", "rocm"): a
+/// symptom read from the log (values["kernel_log"]) whose message entry names a failing finding
+/// of that area. Its finding (symptom.runtime) says why; guesses about the same GPU stand down.
+const Symptom* kernel_log_failure(const Snapshot& snap, std::string_view area);
+
 /// How many NVIDIA GPUs the snapshot shows: NVML's list, a Mac's system_profiler list, else PCI.
 std::size_t nvidia_gpu_count(const Snapshot& snap);
 

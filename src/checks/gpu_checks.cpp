@@ -6,6 +6,7 @@
 #include "checks/check_list.hpp"
 #include "checks/intel_checks.hpp"
 #include "checks/check_util.hpp"
+#include "checks/rocm_util.hpp"
 #include "model/access_view.hpp"
 
 namespace gpudoctor {
@@ -58,7 +59,8 @@ bool container_without_nvidia_gpu(const Snapshot& s, bool* gpu_on_host) {
 /// An NVIDIA GPU no driver claimed, on a machine whose NVIDIA kernel state was read:
 /// nvidia.module_not_loaded says it, with what it knows of the module.
 bool left_to_module_check(const Snapshot& s, const PciDevice& p) {
-  return p.vendor_id == kPciVendorNvidia && !p.driver && s.nvidia && !nvidia_kernel_up(s);
+  if (p.vendor_id == kPciVendorNvidia) return !p.driver && s.nvidia && !nvidia_kernel_up(s);
+  return p.vendor_id == kPciVendorAmd && !p.driver && amdgpu_not_loaded(s);  // rocm.amdgpu_not_loaded
 }
 
 }  // namespace
@@ -127,6 +129,9 @@ void check_gpu_without_driver(const CheckSpec& self, const CheckInput& in,
     if (left_to_module_check(in.snap, *p)) continue;  // one cause, one finding
     if (p->vendor_id == kPciVendorNvidia && open_module_leaves_out(in, p->address)) {
       continue;  // nvidia.open_module_gpu names why
+    }
+    if (p->vendor_id == kPciVendorNvidia && kernel_log_failure(in.snap, "nvidia")) {
+      continue;  // the kernel log's NVRM line says why (symptom.runtime)
     }
     if (intel_kernel_explains(in.snap, *p)) continue;  // intel.kernel_too_old says why
     Finding f = make_finding(self, Severity::fail, pci_label(*p) + " has no kernel driver bound");

@@ -152,6 +152,7 @@ void open_module_suspected(const CheckSpec& self, const CheckInput& in, std::vec
   const auto& k = in.snap.nvidia->kernel;
   const auto& mods = k.loaded_modules;
   if (k.module_flavor || std::find(mods.begin(), mods.end(), "nvidia") == mods.end()) return;
+  if (kernel_log_failure(in.snap, "nvidia")) return;  // the log says why, no guess needed
   const auto caps = nvidia_capabilities(in);
   std::size_t i = 0;
   for (const auto& m : in.devices) {

@@ -29,6 +29,7 @@ const std::array kStageRows = {
     // Hardware: on the bus, identified, still there.
     StageRow{"gpu.none", Stage::hardware},
     StageRow{"nvidia.gpu_lost", Stage::hardware, "nvidia"},
+    StageRow{"nvidia.bar_unassigned", Stage::hardware, "nvidia"},
     StageRow{"ollama.no_gpu", Stage::hardware, "any", "ollama"},
     StageRow{"nvidia.xid", Stage::hardware, "nvidia"},
     // The live state of this moment (live_checks.cpp): memory errors that stop programs or wait
@@ -90,6 +91,7 @@ const std::array kStageRows = {
     // torch reached MPS's memory limit: the GPU works, the workload is too big (a note).
     StageRow{"macos.mps_memory", kNoStage},
     StageRow{"cuda.out_of_memory", kNoStage},  // the workload's size, not a stage of the chain
+    StageRow{"nccl.shm_too_small", kNoStage},  // the container's /dev/shm, not a stage of the chain
     StageRow{"cuda.library_shadowed", Stage::runtime_libraries, "nvidia"},
     StageRow{"cuda.libcuda_unversioned", Stage::user_driver, "nvidia"},
     StageRow{"rocm.hip_init", Stage::user_driver, "amd"},

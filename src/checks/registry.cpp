@@ -3,6 +3,7 @@
 #include "platform/platform.hpp"
 
 #include "api/pci/gpu_ids.hpp"
+#include "knowledge/messages.hpp"
 
 namespace gpudoctor {
 
@@ -47,6 +48,19 @@ std::string without_dir(const std::string& value, const std::string& dir) {
     if (norm != dir) kept.push_back(d);
   }
   return join(kept, ":");
+}
+
+const Symptom* kernel_log_failure(const Snapshot& snap, std::string_view area) {
+  for (const Symptom& s : snap.symptoms) {
+    if (!s.values.count("kernel_log")) continue;
+    for (const auto& e : builtin_messages().entries) {
+      if (e.id != s.id || !e.finding || e.finding->severity != "fail") continue;
+      const std::string& id = e.finding->id;
+      const std::string own = e.finding->area.value_or(id.substr(0, id.find('.')));
+      if (own == area) return &s;
+    }
+  }
+  return nullptr;
 }
 
 std::size_t nvidia_gpu_count(const Snapshot& s) {

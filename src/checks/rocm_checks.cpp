@@ -279,7 +279,7 @@ void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
   const bool userland = !r.installs.empty() || (r.hip && r.hip->library);
   if (!userland || (r.nodes.empty() && pci_shows_no_gpu_of(in.snap, kPciVendorAmd))) return;
   const std::string what = install ? "ROCm " + *install->version : "ROCm";
-  if (r.modules_listed && !r.amdgpu_module) {
+  if (amdgpu_not_loaded(in.snap)) {
     Finding f = make_finding(self, Severity::fail,
                              what +
                                  " is installed but the amdgpu kernel module is not loaded: "
@@ -287,7 +287,8 @@ void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
     f.id = "rocm.amdgpu_not_loaded";
     for (const auto& i : r.installs)
       f.evidence.push_back("installed: " + i.path + opt_text(i.version));
-    f.evidence.push_back("/proc/modules and /sys/module: no amdgpu");
+    f.evidence.push_back(r.modules_listed ? "/proc/modules and /sys/module: no amdgpu"
+                                          : "/sys/module: no amdgpu; no KFD node");
     for (const PciDevice* p : pci_gpus(in.snap, kPciVendorAmd)) {
       f.evidence.push_back("AMD GPU on PCI: " + pci_label(*p) + " driver " +
                            p->driver.value_or("none"));
@@ -295,6 +296,13 @@ void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
     f.fix =
         "sudo modprobe amdgpu and read dmesg | grep -i amdgpu; with AMD's packaged driver: "
         "sudo apt install amdgpu-dkms (or dnf), then reboot";
+    if (in.snap.nvidia && in.snap.nvidia->kernel.secure_boot == std::optional<bool>(true)) {
+      // amdgpu-dkms builds an unsigned module unless its key is enrolled: Secure Boot refuses it.
+      f.evidence.push_back("Secure Boot is on");
+      *f.fix = "Secure Boot is on and refuses modules signed by no enrolled key (amdgpu-dkms's "
+               "build): enrol the DKMS signing key (sudo mokutil --import /var/lib/dkms/mok.pub, "
+               "reboot, choose Enroll MOK) or disable Secure Boot; then sudo modprobe amdgpu";
+    }
     out.push_back(std::move(f));
     return;
   }

@@ -58,6 +58,17 @@ std::string node_label(const CheckInput& in, std::size_t i) {
   return extra.empty() ? name : name + " (" + join(extra, ", ") + ")";
 }
 
+bool amdgpu_not_loaded(const Snapshot& s) {
+  if (!s.rocm) return false;
+  const RocmInfo& r = *s.rocm;
+  const bool userland = !r.installs.empty() || (r.hip && r.hip->library);
+  if (!userland || r.amdgpu_module) return false;
+  if (r.modules_listed) return !(r.nodes.empty() && pci_shows_no_gpu_of(s, kPciVendorAmd));
+  const auto amd = pci_gpus(s, kPciVendorAmd);
+  return !amd.empty() && r.nodes.empty() &&
+         std::all_of(amd.begin(), amd.end(), [](const PciDevice* p) { return !p->driver; });
+}
+
 bool lists(const RocmRelease& row, const std::string& gfx) {
   return std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end();
 }

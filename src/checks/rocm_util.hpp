@@ -31,4 +31,9 @@ std::string node_label(const CheckInput& in, std::size_t i);
 /// Whether a compatibility-matrix row lists `gfx`.
 bool lists(const RocmRelease& row, const std::string& gfx);
 
+/// ROCm's userland is here and the amdgpu module is not loaded: /proc/modules lists no amdgpu,
+/// or (a tree without it) every AMD GPU on the bus has no driver bound while no amdgpu module
+/// and no KFD node are there. rocm.amdgpu_not_loaded says so; gpu.no_driver leaves it that GPU.
+bool amdgpu_not_loaded(const Snapshot& s);
+
 }  // namespace gpudoctor

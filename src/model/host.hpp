@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -7,6 +8,15 @@
 #include "model/access.hpp"
 
 namespace gpudoctor {
+
+/// The kernel's log as read for the running boot: where from, how many of its lines were the
+/// GPU drivers', or why it could not be read (then every source tried is named).
+struct KernelLogRead {
+  std::optional<std::string> source;  ///< "/dev/kmsg", "/var/log/kern.log"; none when unread
+  std::size_t gpu_lines = 0;          ///< lines of the running boot the GPU knowledge read
+  std::optional<std::string> error;   ///< why no source could be read
+};
+GPUDOCTOR_JSON(KernelLogRead, source, gpu_lines, error)
 
 struct HostInfo {
   std::optional<std::string> hostname;
@@ -33,10 +43,12 @@ struct HostInfo {
   /// Device files, accounts, container mounts; null in a report written before they moved here
   /// from the rocm section (read back from there: json_model_reader.hpp).
   std::optional<HostAccess> access;
+  /// The kernel log (Linux); its messages are in the snapshot's symptoms.
+  std::optional<KernelLogRead> kernel_log;
 };
 GPUDOCTOR_JSON(HostInfo, hostname, os_id, os_name, os_version, os_pretty_name, kernel_release,
                kernel_version, architecture, cpu_model, cpu_cores, cpu_threads,
                memory_total_bytes, memory_available_bytes, glibc_version, container, wsl,
-               wsl_version, vm, virtualization, machine_vendor, machine_model, access)
+               wsl_version, vm, virtualization, machine_vendor, machine_model, access, kernel_log)
 
 }  // namespace gpudoctor

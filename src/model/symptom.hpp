@@ -10,7 +10,8 @@ namespace gpudoctor {
 
 /// A message a program printed, seen in a log or a pasted dump: evidence of what happened at
 /// run time ("The NVIDIA driver on your system is too old (found version 11040)"). Checks read
-/// these next to the installed facts; a live probe fills none.
+/// these next to the installed facts; on a machine (live or --sysroot) they come from the
+/// kernel log of the running boot (probes/host/kernel_log_probe.hpp, values["kernel_log"]).
 struct Symptom {
   std::string id;                  ///< what it means: "torch.driver_too_old", "jax.cpu_fallback", …
   std::string tool;                ///< who printed it: "torch", "nvidia-smi", "jax", "rocminfo", …

@@ -70,6 +70,22 @@ TEST_P(RootReading, FifoIsNotOpenedAndSaysWhatItIs) {
   EXPECT_FALSE(root.read_line("/etc/OpenCL/vendors/blocker.icd"));
 }
 
+TEST_P(RootReading, TailOfALogStartsAtAWholeLine) {
+  TempTree t;
+  std::string log;
+  for (int i = 0; i < 1000; ++i) log += "line " + std::to_string(i) + "\n";
+  t.write("var/log/kern.log", log);
+  const Root root(t.path());
+  FileText r = root.read_tail("/var/log/kern.log", 100);
+  ASSERT_TRUE(r.text) << r.error;
+  EXPECT_LE(r.text->size(), 100u);
+  EXPECT_EQ(r.text->rfind("line 999\n"), r.text->size() - 9);
+  EXPECT_EQ(r.text->rfind("line ", 0), 0u) << "starts at a whole line: " << *r.text;
+  EXPECT_EQ(*root.read_tail("/var/log/kern.log", 1 << 20).text, log);  // small: all of it
+  make_fifo(t.path() + "/var/log/dmesg");
+  EXPECT_FALSE(root.read_tail("/var/log/dmesg", 100).text);  // a FIFO is not waited for
+}
+
 TEST_P(RootReading, SocketIsNotOpened) {
   TempTree t;
   const int fd = make_socket(t.path() + "/s.icd");
