@@ -137,7 +137,8 @@ std::vector<CheckSpec> runtime_checks() {
       // Last: it reads what the checks above reported, so a message whose cause the installed
       // facts already showed adds nothing.
       {"symptom.runtime", "python",
-       "Messages programs printed, read from a pasted dump or log, or from the machine's kernel log: torch's \"driver too old\" "
+       "Messages programs printed, read from a pasted dump or log, or from the machine's "
+       "kernel log: torch's \"driver too old\" "
        "and \"sm_XX is not compatible\", JAX's fallback to the CPU, TensorFlow's dlopen "
        "failures, nvidia-smi's and rocminfo's errors, ollama's GPU discovery.",
        "The program's own words name the cause, even where the installed facts are not in the "
@@ -159,7 +160,8 @@ std::vector<CheckSpec> runtime_checks() {
        "intel.level_zero_missing, python.torch_xpu_init, python.torch_no_xpu, amdgpu.gpu_reset, "
        "macos.mps_memory, metal.tensorflow_device, cuda.out_of_memory, cuda.library_shadowed, "
        "cuda.libcuda_unversioned, slurm.gres_device_missing, slurm.autodetect_plugin_missing, "
-       "tensorflow.numa_node_unknown, intel.gmmlib_mismatch, nvidia.bar_unassigned, nccl.shm_too_small", "any",
+       "tensorflow.numa_node_unknown, intel.gmmlib_mismatch, nvidia.bar_unassigned, "
+       "nccl.shm_too_small", "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.
       {"symptom.unexplained", "python",
