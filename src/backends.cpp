@@ -65,7 +65,7 @@ const std::vector<Backend>& all_backends() {
        "display, 3D and accelerator PCI functions, their drivers and links (libpci, sysfs)", {},
        false, nullptr, pci_device_view, nullptr, device_lists::pci()},
       {"opencl", "OpenCL", "OpenCL ICDs, one isolated child per ICD",
-       {"OCL_ICD_*", "OPENCL_VENDOR_PATH", "POCL_*"}, true, opencl_facts, opencl_device_view,
+       {"OCL_ICD_*", "OPENCL_VENDOR_PATH", "POCL_*", "RUSTICL_ENABLE"}, true, opencl_facts, opencl_device_view,
        smoke_of<&Snapshot::opencl>, device_lists::opencl()},
       {"vulkan", "Vulkan",
        "Vulkan drivers through the loader, one isolated child per driver manifest",

@@ -47,6 +47,7 @@ class Discovery {
     const LibraryNames& names = library_names(ctx_.platform);
     if (!names.opencl_has_icds) return framework(names.opencl);
     info_.loader = search_.find(names.opencl.front());
+    if (auto v = ctx_.env.get("RUSTICL_ENABLE")) info_.rusticl_enable = *v;
     // The Khronos loader takes these first; ocl-icd before late 2025 ignores them.
     if (auto names = ctx_.env.get_nonempty("OCL_ICD_FILENAMES")) {
       for (const auto& lib : split_path_list(*names)) add_library("OCL_ICD_FILENAMES", lib);

@@ -138,7 +138,14 @@ void opencl_platforms_without_devices(const CheckSpec& self, const CheckInput& i
     f.evidence.push_back("clGetDeviceIDs(" + name + ", CL_DEVICE_TYPE_ALL): 0 devices");
     const bool pocl = name.find("Portable Computing Language") != std::string::npos ||
                       plat.library.find("pocl") != std::string::npos;
-    if (pocl) {
+    const bool rusticl = name == "rusticl" || plat.library.find("Rusticl") != std::string::npos;
+    if (rusticl) {
+      f.evidence.push_back("RUSTICL_ENABLE: " + in.snap.opencl->rusticl_enable.value_or("unset"));
+      f.fix = "Mesa's rusticl offers devices only for the Gallium drivers RUSTICL_ENABLE names: "
+              "export RUSTICL_ENABLE=radeonsi (AMD), iris (Intel) or nouveau, and keep it in "
+              "~/.config/environment.d/ or /etc/environment";
+      f.source = "https://docs.mesa3d.org/rusticl.html";
+    } else if (pocl) {
       f.fix = "PoCL compiles kernels into a cache directory ($POCL_CACHE_DIR, else "
               "$XDG_CACHE_HOME/pocl or $HOME/.cache/pocl) and offers no device when it cannot "
               "write one: export POCL_CACHE_DIR=<a writable directory>, or give this user a "
@@ -254,6 +261,53 @@ void software_only_from_files(const CheckSpec& self, const CheckInput& in, bool 
 
 }  // namespace
 
+/// The Gallium driver Mesa's rusticl runs on for a GPU bound to this kernel driver.
+std::optional<std::string_view> gallium_driver(const std::string& kernel_driver) {
+  if (kernel_driver == "amdgpu") return "radeonsi";
+  if (kernel_driver == "i915" || kernel_driver == "xe") return "iris";
+  if (kernel_driver == "nouveau") return "nouveau";
+  if (kernel_driver == "radeon") return "r600";
+  return std::nullopt;
+}
+
+/// Read from files (a --sysroot tree, a report): Mesa's rusticl advertises no device for a
+/// driver RUSTICL_ENABLE does not name, unless its build enabled that driver by default
+/// (https://docs.mesa3d.org/rusticl.html). A GPU whose only OpenCL driver is rusticl is then at
+/// risk. Live, the platform's own device list says it (opencl_platforms_without_devices).
+void rusticl_not_enabled(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  const OpenClInfo& cl = *in.snap.opencl;
+  if (in.snap.live) return;
+  const OpenClIcd* rusticl = nullptr;
+  bool other_driver = false;
+  for (const auto& icd : cl.icds) {
+    const std::string file = icd.library.substr(icd.library.rfind('/') + 1);
+    if (starts_with(file, "libRusticlOpenCL")) {
+      rusticl = &icd;
+    } else if (!starts_with(file, "libpocl")) {
+      other_driver = true;  // a vendor's own driver may serve the GPU
+    }
+  }
+  if (rusticl == nullptr || other_driver || rusticl->error) return;
+  const auto enabled = split_words(cl.rusticl_enable.value_or(""), ",");
+  for (const PciDevice* p : bound_gpus(in.snap)) {
+    const auto gallium = gallium_driver(*p->driver);
+    if (!gallium || std::find(enabled.begin(), enabled.end(), *gallium) != enabled.end()) continue;
+    Finding f = make_finding(self, Severity::warn,
+                             "Mesa's rusticl is the only OpenCL driver for " + pci_label(*p) +
+                                 ", and it advertises no device for it unless RUSTICL_ENABLE "
+                                 "names " + std::string(*gallium));
+    f.id = "opencl.no_device";
+    f.evidence.push_back("ICD " + rusticl->file.value_or(rusticl->source) + " → " + rusticl->library);
+    f.evidence.push_back("RUSTICL_ENABLE: " + cl.rusticl_enable.value_or("unset"));
+    f.evidence.push_back("GPU " + pci_label(*p) + " (driver " + *p->driver + ")");
+    f.fix = "export RUSTICL_ENABLE=" + std::string(*gallium) +
+            " and keep it in ~/.config/environment.d/ or /etc/environment (a distribution may "
+            "have enabled the driver when building rusticl: clinfo -l shows it)";
+    f.source = "https://docs.mesa3d.org/rusticl.html";
+    out.push_back(std::move(f));
+  }
+}
+
 void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   if (!in.snap.opencl) return;
   const OpenClInfo& cl = *in.snap.opencl;
@@ -274,6 +328,7 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
     return;
   }
   opencl_platforms_without_devices(self, in, out);
+  rusticl_not_enabled(self, in, out);
   for (const auto& icd : cl.icds) {
     if (!icd.error && icd.loads != std::optional<bool>(false)) continue;
     // A pasted loader message names the library, not the .icd file.

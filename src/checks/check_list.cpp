@@ -153,11 +153,14 @@ std::vector<CheckSpec> machine_checks() {
        "which layer is broken.",
        kCudaDriverApiTypes, check_cuda_init, "cuda.no_driver"},
       {"cuda.visible_devices", "cuda",
-       "CUDA_VISIBLE_DEVICES against the number of NVIDIA GPUs (NVML, or PCI).",
-       "An empty value, or a list whose first entry is not a valid index, hides every GPU.",
+       "CUDA_VISIBLE_DEVICES against the number of NVIDIA GPUs (NVML, or PCI); AMD's "
+       "ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES where only NVIDIA GPUs are.",
+       "An empty value, or a list whose first entry is not a valid index, hides every GPU; "
+       "Slurm sets ROCR_VISIBLE_DEVICES in GPU jobs on NVIDIA nodes too, and ollama then loads "
+       "no GPU (https://github.com/ollama/ollama/issues/11220).",
        "https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/"
        "environment-variables.html",
-       check_cuda_visible_devices},
+       check_cuda_visible_devices, "gpu.foreign_visible_devices"},
       {"cuda.toolkit_mismatch", "cuda",
        "The CUDA toolkits installed, which one /usr/local/cuda points to, and which nvcc is "
        "first on PATH.",

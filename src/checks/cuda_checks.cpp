@@ -252,8 +252,43 @@ void check_cuda_init(const CheckSpec& self, const CheckInput& in, std::vector<Fi
   out.push_back(std::move(f));
 }
 
+namespace {
+
+/// AMD's GPU selection (ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES) set where the bus has NVIDIA
+/// GPUs and no AMD one: Slurm sets ROCR_VISIBLE_DEVICES in every GPU job unless gres.conf says
+/// which vendor's variable to set, and a runtime that reads both vendors' variables (ollama)
+/// then loads no GPU.
+void foreign_visible_devices(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  const Snapshot& s = in.snap;
+  if (!s.rocm || nvidia_gpu_count(s) == 0 || !pci_shows_no_gpu_of(s, kPciVendorAmd)) return;
+  std::vector<std::string> set;
+  if (s.rocm->rocr_visible_devices) set.push_back("ROCR_VISIBLE_DEVICES=" + *s.rocm->rocr_visible_devices);
+  if (s.rocm->hip_visible_devices) set.push_back("HIP_VISIBLE_DEVICES=" + *s.rocm->hip_visible_devices);
+  if (set.empty()) return;
+  const bool ollama = s.runtimes && !s.runtimes->ollama.empty();
+  Finding f = make_finding(
+      self, ollama ? Severity::warn : Severity::info,
+      join(set, " and ") + " set on a machine with NVIDIA GPUs and no AMD GPU" +
+          (ollama ? ": ollama reads AMD's selection beside CUDA's and then loads no GPU"
+                  : ": it selects nothing here"));
+  f.id = "gpu.foreign_visible_devices";
+  for (const auto& v : set) f.evidence.push_back(v);
+  f.evidence.push_back("NVIDIA GPUs here: " + std::to_string(nvidia_gpu_count(s)) + "; no AMD GPU on PCI");
+  if (ollama) {
+    for (const auto& o : s.runtimes->ollama) f.evidence.push_back("ollama: " + o.binary);
+  }
+  f.fix = "unset ROCR_VISIBLE_DEVICES (and HIP_VISIBLE_DEVICES) before starting the workload (an "
+          "empty value is not the same as unset); on a Slurm node with only NVIDIA GPUs add "
+          "Flags=nvidia_gpu_env to its gres.conf line, so jobs get CUDA_VISIBLE_DEVICES only";
+  f.source = "https://slurm.schedmd.com/gres.conf.html";
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
 void check_cuda_visible_devices(const CheckSpec& self, const CheckInput& in,
                                 std::vector<Finding>& out) {
+  foreign_visible_devices(self, in, out);
   const auto hidden = cuda_visible_devices_hide_all(in.snap);
   if (!hidden) return;
   const std::string& v = *in.snap.nvidia->cuda_visible_devices;

@@ -65,6 +65,7 @@ const std::array kStageRows = {
     StageRow{"nvidia.workload_access", Stage::access, "nvidia"},
     StageRow{"nvidia.container*", Stage::access, "nvidia"},
     StageRow{"cuda.visible_devices", Stage::access, "nvidia", "", "vulkan"},
+    StageRow{"gpu.foreign_visible_devices", Stage::access, "nvidia", "ollama"},
     StageRow{"rocm.device_access", Stage::access, "amd"},
     StageRow{"intel.not_in_render_group", Stage::access, "intel"},
     StageRow{"intel.group_not_active", Stage::access, "intel"},

@@ -90,10 +90,13 @@ struct OpenClInfo {
   /// "OCL_ICD_VENDORS" or "OPENCL_VENDOR_PATH" when one of them chose vendors_dir.
   std::optional<std::string> vendors_env;
   std::vector<OpenClIcd> icds;
+  /// RUSTICL_ENABLE as this process has it: the Gallium drivers Mesa's rusticl advertises
+  /// devices for (https://docs.mesa3d.org/rusticl.html); null when unset.
+  std::optional<std::string> rusticl_enable;
   std::vector<OpenClPlatform> platforms;
   std::vector<SmokeResult> smoke;               ///< one per device, when check ran the smoke test
 };
-GPUDOCTOR_JSON(OpenClInfo, loader, loader_name, loader_version, vendors_dir, vendors_env, icds,
+GPUDOCTOR_JSON(OpenClInfo, loader, loader_name, loader_version, vendors_dir, vendors_env, icds, rusticl_enable,
                platforms, smoke)
 
 /// How smoke results name an OpenCL device: "<device name> on <platform name>".

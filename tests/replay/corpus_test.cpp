@@ -102,7 +102,6 @@ const std::map<std::string, std::string> kMissed = {
     {"corpus-k8s-gpu-operator-driver-on-host-aws", "HOLDOUT: silent"},
     {"corpus-cloud-azure-nva10v5-grid535-xid78", "no check: a vGPU guest driver against the host's vGPU manager (the thread's Xid 78 line is a paraphrase, not carried as a log)"},
     {"corpus-container-compat-libcuda-rtx3060-570", "HOLDOUT: silent"},
-    {"corpus-cluster-slurm-rocr-visible-devices-nvidia", "no check: ROCR_VISIBLE_DEVICES set by Slurm on an NVIDIA-only node"},
     {"corpus-wsl2-tesla-p4-tcc-mode", "HOLDOUT: nvidia.wsl_gpu fails"},
     {"corpus-mig-a100-egl-habitat", "HOLDOUT: silent"},
     {"corpus-laptop-bbswitch-d3cold-550", "HOLDOUT: gpu.no_driver fails; the kernel log's D3cold line has no entry"},
@@ -110,7 +109,6 @@ const std::map<std::string, std::string> kMissed = {
     {"corpus-mac-jax-metal-011-jax052", "no check: jax-metal's supported jax/jaxlib releases"},
     {"corpus-mac-jax-metal-004-macos13", "HOLDOUT: metal and opencl not examined"},
     {"corpus-ollama-7900xtx-raphael-igpu-crash", "HOLDOUT: ollama.gfx_unsupported fails for the iGPU; the row's cause is listed as none yet"},
-    {"corpus-opencl-rusticl-not-enabled-4600h", "rusticl's RUSTICL_ENABLE is not read: the ICD is not examined under --sysroot"},
     {"corpus-intel-a380-neo-2518-regression", "HOLDOUT: intel.level_zero_missing warns"},
     {"corpus-intel-adls-4690-unknown-to-neo", "no check: the compute runtime's list of device ids"},
 };
@@ -138,7 +136,6 @@ const std::set<std::string> kSilent = {
     "corpus-container-debian8-ldconfig-real",
     "corpus-k8s-gpu-operator-driver-on-host-aws",
     "corpus-container-compat-libcuda-rtx3060-570",
-    "corpus-cluster-slurm-rocr-visible-devices-nvidia",
     "corpus-mig-a100-egl-habitat",
 };
 
