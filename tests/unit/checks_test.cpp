@@ -331,6 +331,63 @@ TEST(Checks, CudaVisibleDevicesHidingEveryGpu) {
   EXPECT_EQ(test::find_finding(run(ok), "cuda.visible_devices"), nullptr);
 }
 
+// https://github.com/ollama/ollama/issues/11220: Slurm sets ROCR_VISIBLE_DEVICES=0 in jobs on
+// a node with only NVIDIA GPUs; ollama then loads no GPU.
+TEST(Checks, AmdSelectionVariableWhereOnlyNvidiaGpusAre) {
+  Snapshot s = machine_with(nvidia_gpu(0x20b0, "GA100 [A100 SXM4 40GB]", "nvidia"), "570.86.15");
+  s.pci->devices_scanned = 1;
+  s.rocm = RocmInfo{};
+  s.rocm->rocr_visible_devices = "0";
+  auto fs = run(s);  // kept: the finding points into it
+  const Finding* f = test::find_finding(fs, "gpu.foreign_visible_devices");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::info);  // nothing here reads it
+  s.runtimes = RuntimeInstalls{};
+  s.runtimes->ollama.push_back(OllamaInstall{});
+  s.runtimes->ollama.back().binary = "/usr/local/bin/ollama";
+  fs = run(s);
+  f = test::find_finding(fs, "gpu.foreign_visible_devices");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::warn);
+  EXPECT_NE(f->fix->find("Flags=nvidia_gpu_env"), std::string::npos);
+  // An AMD GPU beside the NVIDIA one: the variable selects it.
+  PciDevice amd = nvidia_gpu(0x744c, "Navi 31", "amdgpu");
+  amd.vendor_id = 0x1002;
+  amd.address = "0000:03:00.0";
+  s.pci->devices.push_back(amd);
+  EXPECT_EQ(test::find_finding(run(s), "gpu.foreign_visible_devices"), nullptr);
+}
+
+// https://github.com/psygreg/linuxtoys/issues/92: Mesa's rusticl offers no device for radeonsi
+// until RUSTICL_ENABLE names it (https://docs.mesa3d.org/rusticl.html).
+TEST(Checks, RusticlWithoutItsDriverEnabled) {
+  PciDevice gpu = nvidia_gpu(0x1636, "Renoir", "amdgpu");
+  gpu.vendor_id = 0x1002;
+  Snapshot s;
+  s.pci = PciInfo{};
+  s.pci->devices.push_back(gpu);
+  s.live = false;
+  s.opencl = OpenClInfo{};
+  OpenClIcd icd;
+  icd.source = "/etc/OpenCL/vendors";
+  icd.file = "/etc/OpenCL/vendors/rusticl.icd";
+  icd.library = "libRusticlOpenCL.so.1";
+  s.opencl->icds.push_back(icd);
+  const auto fs = run(s);  // kept: the finding points into it
+  const Finding* f = test::find_finding(fs, "opencl.no_device");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::warn);
+  EXPECT_NE(f->fix->find("RUSTICL_ENABLE=radeonsi"), std::string::npos);
+  s.opencl->rusticl_enable = "iris,radeonsi";
+  EXPECT_EQ(test::find_finding(run(s), "opencl.no_device"), nullptr);
+  // A vendor's own driver beside rusticl may serve the GPU: not judged.
+  s.opencl->rusticl_enable.reset();
+  icd.file = "/etc/OpenCL/vendors/amdocl64.icd";
+  icd.library = "libamdocl64.so";
+  s.opencl->icds.push_back(icd);
+  EXPECT_EQ(test::find_finding(run(s), "opencl.no_device"), nullptr);
+}
+
 TEST(Checks, ToolkitSymlinkAndNvccDisagree) {
   Snapshot s;
   s.nvidia = NvidiaSystem{};
