@@ -35,7 +35,10 @@ inline Finding from_symptom(const CheckSpec& self, std::string id, Severity sev,
   Finding f = make_finding(self, sev, std::move(title));
   f.area = id.substr(0, id.find('.'));
   f.id = std::move(id);
-  f.evidence.push_back(s.tool + " printed: " + s.text);
+  // Read from this machine's kernel log: say which file (or /dev/kmsg), not who prints it.
+  const auto log = s.values.find("kernel_log");
+  f.evidence.push_back(log != s.values.end() ? "kernel log (" + log->second + "): " + s.text
+                                             : s.tool + " printed: " + s.text);
   return f;
 }
 
