@@ -62,29 +62,26 @@ std::optional<std::string> read_kmsg(std::string& why) {
 
 KernelLogRead probe_kernel_log(const ProbeContext& ctx, std::vector<Symptom>& symptoms) {
   KernelLogRead out;
+  // The log that could be read: its symptoms join the snapshot's.
+  auto take = [&](const std::string& text, KernelLogLayout layout, std::string source) {
+    out.source = std::move(source);
+    for (auto& s : kernel_log_symptoms(text, layout, *out.source, &out.gpu_lines)) {
+      symptoms.push_back(std::move(s));
+    }
+    return out;
+  };
   std::vector<std::string> tried;
 #if defined(__linux__)
   if (ctx.live && ctx.root.is_host()) {
     std::string why;
-    if (auto text = read_kmsg(why)) {
-      out.source = "/dev/kmsg";
-      auto found = kernel_log_symptoms(*text, KernelLogLayout::kernel, *out.source, &out.gpu_lines);
-      for (auto& s : found) symptoms.push_back(std::move(s));
-      return out;
-    }
+    if (auto text = read_kmsg(why)) return take(*text, KernelLogLayout::kernel, "/dev/kmsg");
     tried.push_back(why);
   }
 #endif
   for (const LogFile& f : kLogFiles) {
     FileText file = ctx.root.read_tail(f.path, kMaxLogBytes);
-    if (!file.text) {
-      if (file.error != std::strerror(ENOENT)) tried.push_back(std::string(f.path) + ": " + file.error);
-      continue;
-    }
-    out.source = f.path;
-    auto found = kernel_log_symptoms(*file.text, f.layout, *out.source, &out.gpu_lines);
-    for (auto& s : found) symptoms.push_back(std::move(s));
-    return out;
+    if (file.text) return take(*file.text, f.layout, f.path);
+    if (file.error != std::strerror(ENOENT)) tried.push_back(std::string(f.path) + ": " + file.error);
   }
   if (tried.empty()) {
     out.error = ctx.live ? "none of /var/log/kern.log, dmesg, messages or syslog exists (journald keeps "

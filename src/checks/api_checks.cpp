@@ -172,8 +172,13 @@ constexpr CpuDriver kCpuVulkanDrivers[] = {{"libvulkan_lvp.so", "lavapipe"},
                                            {"libvk_swiftshader.so", "SwiftShader"}};
 constexpr CpuDriver kCpuOpenClDrivers[] = {{"libpocl.so", "PoCL"}};
 
+/// "libRusticlOpenCL.so.1" of "/usr/lib64/libRusticlOpenCL.so.1": a driver library's file name.
+std::string library_file(const std::string& library) {
+  return library.substr(library.rfind('/') + 1);
+}
+
 std::optional<std::string_view> cpu_driver(const std::string& library, bool vulkan) {
-  const std::string file = library.substr(library.rfind('/') + 1);
+  const std::string file = library_file(library);
   for (const CpuDriver& d : kCpuVulkanDrivers) {
     if (vulkan && starts_with(file, d.library)) return d.name;
   }
@@ -259,8 +264,6 @@ void software_only_from_files(const CheckSpec& self, const CheckInput& in, bool 
   out.push_back(std::move(f));
 }
 
-}  // namespace
-
 /// The Gallium driver Mesa's rusticl runs on for a GPU bound to this kernel driver.
 std::optional<std::string_view> gallium_driver(const std::string& kernel_driver) {
   if (kernel_driver == "amdgpu") return "radeonsi";
@@ -280,7 +283,7 @@ void rusticl_not_enabled(const CheckSpec& self, const CheckInput& in, std::vecto
   const OpenClIcd* rusticl = nullptr;
   bool other_driver = false;
   for (const auto& icd : cl.icds) {
-    const std::string file = icd.library.substr(icd.library.rfind('/') + 1);
+    const std::string file = library_file(icd.library);
     if (starts_with(file, "libRusticlOpenCL")) {
       rusticl = &icd;
     } else if (!starts_with(file, "libpocl")) {
@@ -307,6 +310,8 @@ void rusticl_not_enabled(const CheckSpec& self, const CheckInput& in, std::vecto
     out.push_back(std::move(f));
   }
 }
+
+}  // namespace
 
 void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   if (!in.snap.opencl) return;

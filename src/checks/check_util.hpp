@@ -29,6 +29,11 @@ std::vector<const PciDevice*> pci_gpus(const Snapshot& snap, std::uint16_t vendo
 /// A PATH-like value (LD_LIBRARY_PATH) without its entries naming `dir` (trailing slashes aside).
 std::string without_dir(const std::string& value, const std::string& dir);
 
+/// How a module DKMS built is let past Secure Boot (the nvidia and amdgpu fixes say it alike).
+inline constexpr const char* kEnrolDkmsKey =
+    "enrol the DKMS signing key (sudo mokutil --import /var/lib/dkms/mok.pub, reboot, choose "
+    "Enroll MOK) or disable Secure Boot";
+
 /// A failure the machine's own kernel log states for one area's GPUs ("nvidia", "rocm"): a
 /// symptom read from the log (values["kernel_log"]) whose message entry names a failing finding
 /// of that area. Its finding (symptom.runtime) says why; guesses about the same GPU stand down.

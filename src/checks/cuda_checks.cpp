@@ -260,7 +260,8 @@ namespace {
 /// then loads no GPU.
 void foreign_visible_devices(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   const Snapshot& s = in.snap;
-  if (!s.rocm || nvidia_gpu_count(s) == 0 || !pci_shows_no_gpu_of(s, kPciVendorAmd)) return;
+  const std::size_t nvidia_gpus = nvidia_gpu_count(s);
+  if (!s.rocm || nvidia_gpus == 0 || !pci_shows_no_gpu_of(s, kPciVendorAmd)) return;
   std::vector<std::string> set;
   if (s.rocm->rocr_visible_devices) set.push_back("ROCR_VISIBLE_DEVICES=" + *s.rocm->rocr_visible_devices);
   if (s.rocm->hip_visible_devices) set.push_back("HIP_VISIBLE_DEVICES=" + *s.rocm->hip_visible_devices);
@@ -273,7 +274,7 @@ void foreign_visible_devices(const CheckSpec& self, const CheckInput& in, std::v
                   : ": it selects nothing here"));
   f.id = "gpu.foreign_visible_devices";
   for (const auto& v : set) f.evidence.push_back(v);
-  f.evidence.push_back("NVIDIA GPUs here: " + std::to_string(nvidia_gpu_count(s)) + "; no AMD GPU on PCI");
+  f.evidence.push_back("NVIDIA GPUs here: " + std::to_string(nvidia_gpus) + "; no AMD GPU on PCI");
   if (ollama) {
     for (const auto& o : s.runtimes->ollama) f.evidence.push_back("ollama: " + o.binary);
   }

@@ -251,9 +251,8 @@ void check_nvidia_module_not_loaded(const CheckSpec& self, const CheckInput& in,
   std::string fix = "sudo modprobe nvidia, and read the error it prints";
   if (k.secure_boot == std::optional<bool>(true)) {
     f.evidence.push_back("Secure Boot is on");
-    fix = "Secure Boot is on and rejects unsigned modules (\"Key was rejected by service\"): "
-          "enrol the DKMS signing key (sudo mokutil --import /var/lib/dkms/mok.pub, reboot, "
-          "choose Enroll MOK) or disable Secure Boot; then sudo modprobe nvidia";
+    fix = std::string("Secure Boot is on and rejects unsigned modules (\"Key was rejected by "
+                      "service\"): ") + kEnrolDkmsKey + "; then sudo modprobe nvidia";
   }
   if (!k.dkms.empty()) {
     f.evidence.push_back("dkms: " + join(k.dkms, "; "));

@@ -53,12 +53,10 @@ std::string without_dir(const std::string& value, const std::string& dir) {
 const Symptom* kernel_log_failure(const Snapshot& snap, std::string_view area) {
   for (const Symptom& s : snap.symptoms) {
     if (!s.values.count("kernel_log")) continue;
-    for (const auto& e : builtin_messages().entries) {
-      if (e.id != s.id || !e.finding || e.finding->severity != "fail") continue;
-      const std::string& id = e.finding->id;
-      const std::string own = e.finding->area.value_or(id.substr(0, id.find('.')));
-      if (own == area) return &s;
-    }
+    const MessageEntry* e = message_entry(builtin_messages(), s.id);
+    if (e == nullptr || !e->finding || e->finding->severity != "fail") continue;
+    const std::string& id = e->finding->id;
+    if (e->finding->area.value_or(id.substr(0, id.find('.'))) == area) return &s;
   }
   return nullptr;
 }

@@ -299,9 +299,8 @@ void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
     if (in.snap.nvidia && in.snap.nvidia->kernel.secure_boot == std::optional<bool>(true)) {
       // amdgpu-dkms builds an unsigned module unless its key is enrolled: Secure Boot refuses it.
       f.evidence.push_back("Secure Boot is on");
-      *f.fix = "Secure Boot is on and refuses modules signed by no enrolled key (amdgpu-dkms's "
-               "build): enrol the DKMS signing key (sudo mokutil --import /var/lib/dkms/mok.pub, "
-               "reboot, choose Enroll MOK) or disable Secure Boot; then sudo modprobe amdgpu";
+      *f.fix = std::string("Secure Boot is on and refuses modules signed by no enrolled key "
+                           "(amdgpu-dkms's build): ") + kEnrolDkmsKey + "; then sudo modprobe amdgpu";
     }
     out.push_back(std::move(f));
     return;
