@@ -18,7 +18,7 @@ namespace {
 // lines, and NVRM messages joined over their "NVRM:" lines.
 const std::set<std::string> kFormats = {"messages", "kernel log", "nvrm"};
 const std::set<std::string> kApis = {"cuda_runtime", "cuda_driver", "hip", "level_zero", "vulkan",
-                                     "opencl"};
+                                     "opencl", "nvidia_xid"};
 
 bool is_url(const std::string& s) { return starts_with(s, "https://") || starts_with(s, "http://"); }
 

@@ -263,6 +263,22 @@ const ErrorCode* code_of_match(const MessageTable& table, const MessageEntry& en
   return nullptr;
 }
 
+bool add_code_values(const MessageTable& table, const MessageEntry& entry,
+                     std::map<std::string, std::string>& values) {
+  const ErrorCode* code = code_of_match(table, entry, values);
+  if (code == nullptr) return false;
+  values["code_name"] = code->name;
+  values["code_number"] = std::to_string(code->code);
+  values["meaning"] = code->meaning;
+  values["cause"] = code->cause.value_or("no usual cause is documented for this code");
+  values["code_api"] = code->api;
+  if (code->finding) {
+    values["code_finding"] = *code->finding;
+    values["code_severity"] = code->severity.value_or("");
+  }
+  return true;
+}
+
 std::string normalise_message_line(std::string_view line) {
   std::string out;
   out.reserve(line.size());

@@ -141,6 +141,13 @@ std::optional<MessageMatch> match_message(const MessageTable& table, std::string
 const ErrorCode* code_of_match(const MessageTable& table, const MessageEntry& entry,
                                const std::map<std::string, std::string>& values);
 
+/// The values an error-code message adds to what it captured (code_name, code_number, meaning,
+/// cause, code_api; code_finding and code_severity where the code's row names a finding), so
+/// every reader of pasted text and of the kernel log words the code the same way. False where
+/// the entry has no code or the table does not list it.
+bool add_code_values(const MessageTable& table, const MessageEntry& entry,
+                     std::map<std::string, std::string>& values);
+
 /// `text` with every {name} replaced by values[name].
 std::string fill_template(std::string_view text, const std::map<std::string, std::string>& values);
 

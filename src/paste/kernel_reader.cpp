@@ -263,7 +263,8 @@ class KernelLog {
       // bare "NVRM: …" right under an NVRM line continues it.
       const std::string_view before = i > 0 ? trim(lines[i - 1].text) : std::string_view();
       const bool after_nvrm = !messages_.empty() && before.find("NVRM:") != std::string_view::npos;
-      bool continues = after_nvrm && starts_with(t, "NVRM:");
+      // An Xid event is one line of its own, whatever stands above it.
+      bool continues = after_nvrm && starts_with(t, "NVRM:") && !starts_with(words, "Xid (");
       // journalctl and dmesg -T put their prefix on every line of one message: a line with the
       // same prefix as the NVRM line above, under one that did not end a sentence, that goes on
       // in lower case ("…, but" / "this kernel module has the version …") continues it.
@@ -303,6 +304,8 @@ class KernelLog {
     const std::string_view t = m.text;
     // data/messages entries of format "nvrm" first ("GPU has fallen off the bus", Xid 79).
     if (auto d = match_message(builtin_messages(), kFormat_nvrm, t)) {
+      // An Xid's number names its meaning and how grave it is (data/messages/xid_codes.json).
+      add_code_values(builtin_messages(), *d->entry, d->values);
       once(d->entry->id, m, d->values);
     } else if (t.find("probe routine was not called") != std::string::npos &&
                names_nouveau()) {
@@ -339,12 +342,26 @@ class KernelLog {
     return false;
   }
 
+  /// One symptom per entry: the first line that says it, or, for an error-code message (an Xid),
+  /// the line whose code is gravest (a log with Xid 13 then 48 is read as the 48).
   void once(const std::string& id, const NvrmMessage& m,
             std::map<std::string, std::string> values = {}) {
-    for (const auto& s : sink_.snap.symptoms) {
-      if (s.id == id) return;
+    auto& all = sink_.snap.symptoms;
+    for (auto it = all.begin(); it != all.end(); ++it) {
+      if (it->id != id) continue;
+      if (gravity(values) <= gravity(it->values)) return;
+      all.erase(it);
+      break;
     }
     sink_.symptom(id, "dmesg", m.line, std::move(values));
+  }
+
+  /// How grave the code a message's values name is: its row's severity (fail > warn > info);
+  /// a code without one, or no code, ranks with info.
+  static int gravity(const std::map<std::string, std::string>& values) {
+    const auto s = values.find("code_severity");
+    if (s == values.end()) return 1;
+    return s->second == "fail" ? 3 : s->second == "warn" ? 2 : 1;
   }
 
   /// Single kernel-log lines data/messages describes (format "kernel log"): modprobe's refusals
@@ -356,6 +373,7 @@ class KernelLog {
       const std::string t = normalise_message_line(lines[i].text);
       if (auto d = match_message(builtin_messages(), kFormat_kernel_log, t)) {
         sink_.claim(i, kFormat_kernel_log);
+        add_code_values(builtin_messages(), *d->entry, d->values);
         once(d->entry->id, NvrmMessage{t, i}, d->values);
       }
     }

@@ -45,19 +45,9 @@ bool data_message(PasteSink& sink, std::size_t i) {
   if (!m) return false;
   const MessageEntry& e = *m->entry;
   std::map<std::string, std::string> values = m->values;
-  if (const ErrorCode* code = code_of_match(builtin_messages(), e, values)) {
-    // The code's name, number, meaning and usual cause (data/messages/*_codes.json) for the
-    // finding's templates; a code row that names a finding gives it that id.
-    values["code_name"] = code->name;
-    values["code_number"] = std::to_string(code->code);
-    values["meaning"] = code->meaning;
-    values["cause"] = code->cause.value_or("no usual cause is documented for this code");
-    values["code_api"] = code->api;
-    if (code->finding) {
-      values["code_finding"] = *code->finding;
-      values["code_severity"] = code->severity.value_or("");
-    }
-  }
+  // The code's name, number, meaning and usual cause (data/messages/*_codes.json) for the
+  // finding's templates; a code row that names a finding gives it that id.
+  add_code_values(builtin_messages(), e, values);
   if (e.cuda_init_error) {
     const std::string& c = *e.cuda_init_error;
     const bool capture = c.front() == '{';

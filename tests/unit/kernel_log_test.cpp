@@ -2,7 +2,9 @@
 // several boots, a syslog file with every program's lines. The NVRM and firmware lines are real
 // ones: https://github.com/xCuri0/ReBarUEFI/issues/252 (BAR1), https://github.com/endlessm/eos-meta/pull/811
 // (GSP firmware), https://github.com/illinois-scicomp/machine-shop-maintenance/issues/70 (API
-// mismatch, 520.56.06 module against 525.85.12 libraries).
+// mismatch, 520.56.06 module against 525.85.12 libraries), https://github.com/akash-network/support/issues/244
+// (Xid 43, 31 and 94 on one node), https://github.com/NVIDIA/gpu-operator/issues/1146 (Xid 48 and 64),
+// https://github.com/leptonai/gpud/pull/46 (Xid 109).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -91,6 +93,53 @@ TEST(KernelLog, AHugeLogKeepsItsNewestGpuLines) {
   const auto s = kernel_log_symptoms(log, KernelLogLayout::kernel, "/var/log/kern.log", &lines);
   EXPECT_EQ(lines, kKernelLogMaxLines);
   EXPECT_TRUE(has(s, "nvrm.bar_invalid"));
+}
+
+
+const Symptom* find(const std::vector<Symptom>& s, const std::string& id) {
+  for (const auto& x : s) {
+    if (x.id == id) return &x;
+  }
+  return nullptr;
+}
+
+// An Xid is read through data/messages/xid_codes.json: its meaning and how grave it is. A log with
+// several speaks for the gravest: the application faults (43, 31) come first in this node's log,
+// the contained ECC error (94) after them.
+TEST(KernelLog, SeveralXidsAreReadAsTheGravest) {
+  const std::string log =
+      "[Wed Jul 31 23:14:18 2024] NVRM: Xid (PCI:0000:00:05): 43, pid=1045242, name=pt_main_thread, Ch 00000008\n"
+      "[Mon Aug  5 03:54:13 2024] NVRM: Xid (PCI:0000:00:07): 31, pid=2512125, name=python3.10, Ch 00000008, intr 00000000. "
+      "MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_8 faulted @ 0x73ac_1c000000. Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_WRITE\n"
+      "[Fri Aug  9 13:32:56 2024] NVRM: Xid (PCI:0000:00:08): 94, pid='<unknown>', name=<unknown>, Contained: SM (0x1). RST: No, D-RST: No\n";
+  const auto s = kernel_log_symptoms(log, KernelLogLayout::kernel, "/var/log/kern.log");
+  const Symptom* x = find(s, "nvrm.xid");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->values.at("xid"), "94");
+  EXPECT_EQ(x->values.at("pci"), "0000:00:08");
+  EXPECT_EQ(x->values.at("code_name"), "ROBUST_CHANNEL_CONTAINED_ERROR");
+  EXPECT_EQ(x->values.at("code_finding"), "live.ecc_uncorrected");
+  EXPECT_EQ(x->values.at("code_severity"), "warn");
+  // The uncontained one after it is graver still; an application fault after it is not.
+  const auto t = kernel_log_symptoms(
+      log + "NVRM: Xid (PCI:0000:00:08): 95, pid='<unknown>', name=<unknown>, Uncontained: FBHUB. RST: Yes, D-RST: No\n"
+            "NVRM: Xid (PCI:0000:00:05): 13, pid='<unknown>', name=<unknown>, Graphics Exception\n",
+      KernelLogLayout::kernel, "/var/log/kern.log");
+  ASSERT_NE(find(t, "nvrm.xid"), nullptr);
+  EXPECT_EQ(find(t, "nvrm.xid")->values.at("xid"), "95");
+  EXPECT_EQ(find(t, "nvrm.xid")->values.at("code_severity"), "fail");
+}
+
+TEST(KernelLog, AnXidNoTableListsIsStillNamed) {
+  const auto s = kernel_log_symptoms(
+      "[Fri Aug 30 11:43:14 2024] NVRM: Xid (PCI:0000:cb:00): 109, pid=1797828, name=pt_main_thread, Ch 00000008, "
+      "errorString CTX SWITCH TIMEOUT, Info 0x58005\n",
+      KernelLogLayout::kernel, "/dev/kmsg");
+  EXPECT_EQ(find(s, "nvrm.xid"), nullptr);
+  const Symptom* x = find(s, "nvrm.xid_unlisted");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->values.at("xid"), "109");
+  EXPECT_EQ(x->values.count("meaning"), 0u);
 }
 
 }  // namespace
