@@ -51,8 +51,9 @@ std::vector<CheckSpec> machine_checks() {
        "Which flavour of the nvidia module is loaded (/proc/driver/nvidia/version: \"Open Kernel "
        "Module\") against each NVIDIA GPU's architecture.",
        "NVIDIA's open kernel modules drive Turing and newer GPUs only; Maxwell, Pascal and Volta "
-       "GPUs need the proprietary flavour, and under the open one they stay without a driver.",
-       kOpenModuleGuide, check_nvidia_open_module, "", kOnlyLinux},
+       "GPUs need the proprietary flavour, and under the open one they stay without a driver. "
+       "Blackwell and later GPUs are driven by the open flavour only.",
+       kOpenModuleGuide, check_nvidia_open_module, "nvidia.open_module_required", kOnlyLinux},
       {"nvidia.module_not_loaded", "nvidia",
        "An NVIDIA GPU on PCI with no /proc/driver/nvidia/version; Secure Boot state; dkms builds "
        "for the running kernel.",

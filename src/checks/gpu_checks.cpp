@@ -211,6 +211,9 @@ void check_nvidia_module_not_loaded(const CheckSpec& self, const CheckInput& in,
     if (!p->driver) unbound.push_back(p);
   }
   if (unbound.empty()) return;
+  // The machine's kernel log says why the module did not take them (a GPU it ignores, the
+  // flavour it needs, a key it refused): that finding is the cause, said once.
+  if (kernel_log_failure(in.snap, "nvidia")) return;
   const NvidiaKernel& k = in.snap.nvidia->kernel;
   const NvidiaSystem& n = *in.snap.nvidia;
   Finding f = make_finding(self, Severity::fail,

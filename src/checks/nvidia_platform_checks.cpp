@@ -175,9 +175,39 @@ void open_module_suspected(const CheckSpec& self, const CheckInput& in, std::vec
   }
 }
 
+/// Blackwell and later (compute capability 10.0 and up) are driven by the open kernel modules
+/// only: under the proprietary flavour the module refuses them ("requires use of the NVIDIA open
+/// kernel modules") and nvidia-smi finds no device.
+void proprietary_module_on_blackwell(const CheckSpec& self, const CheckInput& in,
+                                     std::vector<Finding>& out) {
+  if (!in.snap.nvidia || in.snap.nvidia->kernel.module_flavor != std::optional<std::string>("proprietary")) return;
+  static const Version blackwell = *parse_version("10.0");
+  const auto& k = in.snap.nvidia->kernel;
+  for (const auto& g : nvidia_capabilities(in)) {
+    if (!g.cc || g.cc->parts.empty() || *g.cc < blackwell) continue;
+    Finding f = make_finding(self, Severity::fail,
+                             "The proprietary NVIDIA kernel module is loaded, and " + g.name +
+                                 " (compute capability " + g.cc->text +
+                                 ") is a Blackwell or later GPU, which only the open kernel module "
+                                 "drives: nvidia-smi and CUDA find no GPU");
+    f.id = "nvidia.open_module_required";
+    if (k.proc_version) f.evidence.push_back("/proc/driver/nvidia/version: " + *k.proc_version);
+    if (k.module_flavor_from) f.evidence.push_back(*k.module_flavor_from);
+    f.evidence.push_back(g.name + ": compute capability " + g.cc->text +
+                         (g.cc_source ? " per " + *g.cc_source : "") +
+                         (g.cc_inferred ? " (inferred from its device-id range)" : ""));
+    f.fix = "install the open flavour of the same driver release (Ubuntu: nvidia-driver-<branch>-open; "
+            "Debian: nvidia-open-kernel-dkms; NVIDIA's .run installer: -M=open), then reboot";
+    // "Blackwell and later are only supported by the open kernel modules."
+    f.source = "https://download.nvidia.com/XFree86/Linux-x86_64/560.35.03/README/kernel_open.html";
+    out.push_back(std::move(f));
+  }
+}
+
 void check_nvidia_open_module(const CheckSpec& self, const CheckInput& in,
                               std::vector<Finding>& out) {
   open_module_suspected(self, in, out);
+  proprietary_module_on_blackwell(self, in, out);
   if (!open_module_loaded(in.snap)) return;
   for (const auto& g : nvidia_capabilities(in)) {
     if (!g.cc || g.cc->parts.empty() || !(*g.cc < turing())) continue;

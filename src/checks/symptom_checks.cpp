@@ -64,6 +64,21 @@ std::string platform_of(const Snapshot& s) {
              : "linux-x86_64";
 }
 
+/// A torch the input names as a CPU build in so many words (its "+cpu" tag, a conda build
+/// string "py3.8_cpu_0", conda's `cpuonly` package beside it), where no listing shows the machine
+/// without an NVIDIA GPU: a paste of a package list in a GPU ticket whose torch is the CPU build
+/// (a solver that picked `cpuonly`) says the cause even when nothing of the hardware was pasted.
+bool cpu_pinned_beside_a_gpu_or_unknown(const Snapshot& s, const PythonPackage& torch) {
+  bool pinned = torch.torch && torch.torch->local_version == std::optional<std::string>("cpu");
+  if (!pinned && s.python) {
+    for (const auto& env : s.python->envs) pinned = pinned || find_package(env, "cpuonly");
+  }
+  if (!pinned) return false;
+  const bool listed_without_nvidia = s.pci && !s.pci->devices.empty() &&
+                                     pci_gpus(s, kPciVendorNvidia).empty();
+  return !listed_without_nvidia;
+}
+
 void torch_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   const Snapshot& s = in.snap;
   const TorchSeen torch = torch_seen(s);
@@ -165,7 +180,8 @@ void torch_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Fin
                                 if (find_package(env, "cudatoolkit")) return true;
                               }
                               return false;
-                            }();
+                            }() ||
+                            cpu_pinned_beside_a_gpu_or_unknown(s, *torch.pkg);
     if (wants_cuda) {
       Finding f = make_finding(self, usable_nvidia_gpu(s) ? Severity::fail : Severity::warn,
                                label + " is a CPU-only build: it never uses a GPU, whatever CUDA "

@@ -307,6 +307,10 @@ class KernelLog {
       // An Xid's number names its meaning and how grave it is (data/messages/xid_codes.json).
       add_code_values(builtin_messages(), *d->entry, d->values);
       once(d->entry->id, m, d->values);
+    } else if (auto k = match_message(builtin_messages(), kFormat_kernel_log, t)) {
+      // A kernel-log entry's words printed as NVRM lines (the open module's "only ready for use
+      // on Data Center GPUs" comes with and without the prefix).
+      once(k->entry->id, m, k->values);
     } else if (t.find("probe routine was not called") != std::string::npos &&
                names_nouveau()) {
       once("nvrm.probe_not_called", m);

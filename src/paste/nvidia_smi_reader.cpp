@@ -102,11 +102,12 @@ bool failure(PasteSink& sink, std::string_view t, std::size_t i) {
     sink.symptom("nvidia_smi.not_installed", "shell", i);
     return true;
   }
-  if (starts_with(t, "Unable to determine the device handle for") ||
-      t.find("GPU is lost") != std::string_view::npos) {
+  if (t.find("GPU is lost") != std::string_view::npos) {
     sink.symptom("nvidia_smi.gpu_lost", "nvidia-smi", i);
     return true;
   }
+  // Any other "Unable to determine the device handle for …: <reason>" is
+  // data/messages' nvidia_smi.device_handle, which says the reason as printed.
   return false;
 }
 
