@@ -369,6 +369,16 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
               "/etc/ld.so.conf.d/ and run sudo ldconfig (or write its absolute path into " +
               icd.file.value_or(std::string("the .icd file")) + "); else " + *f.fix;
     }
+    // OCL_ICD_VENDORS is one directory or one .icd file, never a list: "a:b" is read as one
+    // name (ocl-icd then loads it as a library and fails; the Khronos loader finds no directory).
+    if (icd.source == "OCL_ICD_VENDORS" && icd.library.find(':') != std::string::npos) {
+      f.fix = "OCL_ICD_VENDORS takes one directory (or one .icd file), not a list: set it to the "
+              "one directory that holds the .icd files (e.g. OCL_ICD_VENDORS=" +
+              icd.library.substr(icd.library.rfind(':') + 1) +
+              "), or unset it; to name several drivers, OCL_ICD_FILENAMES lists their libraries "
+              "separated by ':'";
+      f.source = "https://github.com/KhronosGroup/OpenCL-ICD-Loader/blob/main/README.md";
+    }
     out.push_back(std::move(f));
   }
 }

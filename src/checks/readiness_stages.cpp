@@ -44,6 +44,8 @@ const std::array kStageRows = {
     StageRow{"slurm.gres_device_missing", kNoStage},
     StageRow{"slurm.autodetect_plugin_missing", kNoStage},
     StageRow{"tensorflow.numa_node_unknown", kNoStage},  // harmless: TensorFlow uses node 0
+    // The driver's video (NVENC/NVDEC) libraries: no framework's compute chain loads them.
+    StageRow{"nvidia.video_libraries", kNoStage},
     // The kernel driver.
     StageRow{"gpu.no_driver", Stage::kernel_driver},
     StageRow{"gpu.firmware_missing", Stage::kernel_driver},
