@@ -25,6 +25,8 @@ constexpr StatedSymptom kStated[] = {
     {"torch.mps_unavailable", "torch says its MPS backend is not available", "python"},
     {"jax.cpu_fallback", "JAX fell back to the CPU", "python"},
     {"jax.cpu_devices_only", "JAX lists only CPU devices", "python"},
+    {"tensorflow.no_gpu_listed", "TensorFlow lists no GPU (list_physical_devices('GPU') is empty)",
+     "python"},
     {"ollama.no_gpu", "ollama found no compatible GPU and runs on the CPU", "ollama"},
     // An error line of the GPU stack no entry knows (src/paste/stated_failure_reader.cpp): what
     // failed is not known, so a warning, never silence.
@@ -105,9 +107,19 @@ void check_stated_symptoms(const CheckSpec& self, const CheckInput& in, std::vec
     f.area = std::string(stated.area);
     // The symptom's own line is quoted from the paste (messages_behind in read_pasted.cpp).
     for (auto& stage : stages_read(in.snap)) f.evidence.push_back(std::move(stage));
+    // The GPU and its driver were read and look usable: what is missing is the framework's own
+    // reason, which the error it raises names.
+    const bool gpu_read = (in.snap.nvml && !in.snap.nvml->devices.empty()) ||
+                          (in.snap.rocm && !in.snap.rocm->nodes.empty());
     f.fix = on_macos(in.snap)
                 ? "add the output of `system_profiler SPDisplaysDataType` and `python -m "
                   "torch.utils.collect_env` (the Mac's GPU and the framework's build decide it)"
+            : gpu_read && it->id == "torch.cuda_unavailable"
+                ? "the GPU and its driver read here look usable: add the error torch raises "
+                  "(`python -c \"import torch; torch.zeros(1).cuda()\"`) and `python -m "
+                  "torch.utils.collect_env` from the same environment (for example a CUDA_VISIBLE_DEVICES "
+                  "set to nothing, a container without the GPU, or another torch than the one "
+                  "shown)"
                 : "add the output of `nvidia-smi` (or `rocminfo` for AMD) and `python -m "
                   "torch.utils.collect_env` from the same environment: the driver, the GPU and "
                   "the framework's build decide it";

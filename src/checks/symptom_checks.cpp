@@ -203,8 +203,12 @@ void torch_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Fin
 
 /// The paste shows JAX (its packages or its own messages) and no TensorFlow.
 bool jax_without_tensorflow(const Snapshot& s) {
-  bool jax = std::any_of(s.symptoms.begin(), s.symptoms.end(),
-                         [](const Symptom& x) { return starts_with(x.id, "jax."); });
+  // JAX's own messages, or an XLA message raised as jaxlib's exception
+  // ("jaxlib.xla_extension.XlaRuntimeError: …"; TensorFlow raises its own error types).
+  bool jax = std::any_of(s.symptoms.begin(), s.symptoms.end(), [](const Symptom& x) {
+    return starts_with(x.id, "jax.") || x.text.find("jaxlib") != std::string::npos ||
+           x.text.find("XlaRuntimeError") != std::string::npos;
+  });
   if (s.python) {
     for (const auto& env : s.python->envs) {
       if (find_package(env, "tensorflow") || find_package(env, "tensorflow-gpu") ||

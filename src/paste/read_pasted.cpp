@@ -176,6 +176,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& messages_behin
       {"symptom.unexplained", "torch.mps_unavailable"},
       {"symptom.unexplained", "jax.cpu_fallback"},
       {"symptom.unexplained", "jax.cpu_devices_only"},
+      {"symptom.unexplained", "tensorflow.no_gpu_listed"},
       {"symptom.unexplained", "ollama.no_gpu"},
       {"symptom.unexplained", "stated.failure"},
       {"vulkan.no_driver", "vulkan.no_driver"},

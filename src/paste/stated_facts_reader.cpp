@@ -3,7 +3,9 @@
 // /proc/version's "Linux version 5.15.0-…-microsoft-standard-WSL2". They fill only what no dump
 // in the paste said (a dump's own line wins), so the checks run on a paste of prose and
 // fragments as on a structured one.
+#include <optional>
 #include <regex>
+#include <utility>
 
 #include "paste/readers.hpp"
 #include "text.hpp"
@@ -116,6 +118,36 @@ bool kernel_line(PasteSink& sink, const std::string& t, std::size_t i) {
   return true;
 }
 
+/// For a call at `at` inside `print(…)` on the line: the position of the argument holding it and
+/// the number of arguments (commas outside brackets and quotes), or nothing where the call is not
+/// inside a print.
+std::optional<std::pair<std::size_t, std::size_t>> printed_position(std::string_view t,
+                                                                    std::size_t at) {
+  const auto open = t.rfind("print(", at);
+  if (open == std::string_view::npos) return std::nullopt;
+  std::size_t depth = 0;
+  std::size_t commas = 0;
+  std::size_t position = 0;
+  char quote = 0;
+  for (std::size_t k = open + 6; k < t.size(); ++k) {
+    const char c = t[k];
+    if (k == at) position = commas;
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0) return at < k ? std::optional(std::make_pair(position, commas + 1)) : std::nullopt;
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      ++commas;
+    }
+  }
+  return std::nullopt;  // print's closing parenthesis is not on the line
+}
+
 /// "torch.cuda.is_available() returns False", or the call on one line and "False" printed on one
 /// of the next two: the symptom stated, whatever the person's wording around it.
 bool is_available_line(PasteSink& sink, std::size_t i) {
@@ -150,18 +182,68 @@ bool is_available_line(PasteSink& sink, std::size_t i) {
   };
   std::size_t where = i;
   bool stated = says_false(std::string_view(t).substr(at));
+  // `print(torch.__version__, torch.cuda.is_available())` prints its values space-separated on
+  // the next line ("2.1.0+cu118 False"): the value at the call's position is the answer.
+  const auto printed = printed_position(t, at);
   for (std::size_t k = i + 1; !stated && k < lines.size() && k <= i + 2; ++k) {
     const std::string_view next = trim(lines[k].text);
     const std::string low = to_lower(next);
     if (low == "false" || low == ">>> false" || low == "return false") {
       stated = true;
       where = k;
+    } else if (printed && printed->second > 1) {
+      const auto words = split_words(next);
+      if (words.size() == printed->second && words[printed->first] == "False") {
+        stated = true;
+        where = k;
+      }
     }
   }
   if (!stated) return false;
   sink.symptom("torch.cuda_unavailable", "torch", where);
   if (where != i) sink.claim(where, kFormat_stated);
   return true;
+}
+
+/// TensorFlow's own list of its GPUs, as people print it: `tf.config.list_physical_devices('GPU')`
+/// answered by "[]" (no GPU) or by "[PhysicalDevice(name='/physical_device:GPU:0', …)]", and the
+/// tutorials' "Num GPUs Available:  0". TensorFlow's log lines may stand between the call and
+/// its answer.
+bool tensorflow_devices_line(PasteSink& sink, std::size_t i) {
+  const auto& lines = sink.lines();
+  const std::string_view t = trim(lines[i].text);
+  if (t.find("PhysicalDevice(name='/physical_device:GPU:") != std::string_view::npos) {
+    sink.fact("tensorflow.devices", std::string(t.substr(0, 200)), i);
+    return true;
+  }
+  // "Num GPUs Available:  0" (TensorFlow's guide), "Num GPUs: 0".
+  if (starts_with(t, "Num GPUs") && t.find(':') != std::string_view::npos && t.size() < 40) {
+    const std::string_view n = trim(t.substr(t.find(':') + 1));
+    if (n == "0") {
+      sink.symptom("tensorflow.no_gpu_listed", "tensorflow", i);
+    } else {
+      sink.fact("tensorflow.devices", std::string(t), i);
+    }
+    return true;
+  }
+  if (t.find("list_physical_devices(") == std::string_view::npos ||
+      (t.find("'GPU'") == std::string_view::npos && t.find("\"GPU\"") == std::string_view::npos)) {
+    return false;
+  }
+  for (std::size_t k = i + 1; k < lines.size() && k <= i + 8; ++k) {
+    const std::string_view next = trim(lines[k].text);
+    // "[]", or "GPU []" where the print put a label before the list.
+    const bool empty_list = next == "[]" || next == ">>> []" ||
+                            (ends_with(next, " []") && next.size() < 60 &&
+                             next.find('[') == next.size() - 2);
+    if (empty_list) {
+      sink.symptom("tensorflow.no_gpu_listed", "tensorflow", k);
+      sink.claim(k, kFormat_stated);
+      return true;
+    }
+    if (starts_with(next, "[PhysicalDevice(") || starts_with(next, ">>>") || starts_with(next, "$")) break;
+  }
+  return false;
 }
 
 }  // namespace
@@ -171,7 +253,7 @@ void read_stated_facts(PasteSink& sink) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (sink.claimed(i) || lines[i].fence) continue;
     const std::string_view line = lines[i].text;
-    if (is_available_line(sink, i)) {
+    if (is_available_line(sink, i) || tensorflow_devices_line(sink, i)) {
       sink.claim(i, kFormat_stated);
       continue;
     }
