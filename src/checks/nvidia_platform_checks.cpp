@@ -175,6 +175,19 @@ void open_module_suspected(const CheckSpec& self, const CheckInput& in, std::vec
   }
 }
 
+namespace {
+
+/// What says which flavour of the module is loaded and which architecture the GPU is.
+std::vector<std::string> flavour_evidence(const NvidiaKernel& k, const GpuCapability& g) {
+  std::vector<std::string> out;
+  if (k.proc_version) out.push_back("/proc/driver/nvidia/version: " + *k.proc_version);
+  if (k.module_flavor_from) out.push_back(*k.module_flavor_from);
+  out.push_back(g.name + ": compute capability " + (g.cc ? g.cc->text : std::string("?")) +
+                (g.cc_source ? " per " + *g.cc_source : "") +
+                (g.cc_inferred ? " (inferred from its device-id range)" : ""));
+  return out;
+}
+
 /// Blackwell and later (compute capability 10.0 and up) are driven by the open kernel modules
 /// only: under the proprietary flavour the module refuses them ("requires use of the NVIDIA open
 /// kernel modules") and nvidia-smi finds no device.
@@ -191,11 +204,7 @@ void proprietary_module_on_blackwell(const CheckSpec& self, const CheckInput& in
                                  ") is a Blackwell or later GPU, which only the open kernel module "
                                  "drives: nvidia-smi and CUDA find no GPU");
     f.id = "nvidia.open_module_required";
-    if (k.proc_version) f.evidence.push_back("/proc/driver/nvidia/version: " + *k.proc_version);
-    if (k.module_flavor_from) f.evidence.push_back(*k.module_flavor_from);
-    f.evidence.push_back(g.name + ": compute capability " + g.cc->text +
-                         (g.cc_source ? " per " + *g.cc_source : "") +
-                         (g.cc_inferred ? " (inferred from its device-id range)" : ""));
+    f.evidence = flavour_evidence(k, g);
     f.fix = "install the open flavour of the same driver release (Ubuntu: nvidia-driver-<branch>-open; "
             "Debian: nvidia-open-kernel-dkms; NVIDIA's .run installer: -M=open), then reboot";
     // "Blackwell and later are only supported by the open kernel modules."
@@ -203,6 +212,8 @@ void proprietary_module_on_blackwell(const CheckSpec& self, const CheckInput& in
     out.push_back(std::move(f));
   }
 }
+
+}  // namespace
 
 void check_nvidia_open_module(const CheckSpec& self, const CheckInput& in,
                               std::vector<Finding>& out) {
@@ -217,11 +228,7 @@ void check_nvidia_open_module(const CheckSpec& self, const CheckInput& in,
                                  " (compute capability " + g.cc->text +
                                  ") is older than Turing: the open module does not drive it, so "
                                  "CUDA and nvidia-smi find no GPU");
-    if (k.proc_version) f.evidence.push_back("/proc/driver/nvidia/version: " + *k.proc_version);
-    if (k.module_flavor_from) f.evidence.push_back(*k.module_flavor_from);
-    f.evidence.push_back(g.name + ": compute capability " + g.cc->text +
-                         (g.cc_source ? " per " + *g.cc_source : "") +
-                         (g.cc_inferred ? " (inferred from its device-id range)" : ""));
+    f.evidence = flavour_evidence(k, g);
     f.fix = "install the proprietary kernel module flavour of the driver instead of the open one "
             "(Ubuntu: nvidia-driver-<branch> rather than nvidia-driver-<branch>-open; NVIDIA's "
             ".run installer: choose the proprietary flavour), then reboot";

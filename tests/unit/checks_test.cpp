@@ -468,6 +468,28 @@ TEST(Checks, CpuTorchOnAGpuMachine) {
   EXPECT_EQ(test::find_finding(run(cpu_box), "python.torch_cpu_only"), nullptr);
 }
 
+// NVIDIA's README (560.35.03, kernel_open.html): "Blackwell and later are only supported by the
+// open kernel modules". The RTX 5090 (10de:2b85, as in tests/fixtures/corpus-rtx5090-*) under the
+// proprietary flavour, as /proc/driver/nvidia/version names it, gets no driver; under the open
+// one it is fine.
+TEST(Checks, BlackwellUnderTheProprietaryModuleNeedsTheOpenOne) {
+  Snapshot s = machine_with(nvidia_gpu(0x2b85, "GB202 [GeForce RTX 5090]", std::nullopt), "580.65.06");
+  s.nvidia->kernel.module_flavor = "proprietary";
+  s.nvidia->kernel.proc_version =
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06";
+  auto fs = run(s);
+  const Finding* f = test::find_finding(fs, "nvidia.open_module_required");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->title.find("compute capability 12.0"), std::string::npos) << f->title;
+  s.nvidia->kernel.module_flavor = "open";
+  EXPECT_EQ(test::find_finding(run(s), "nvidia.open_module_required"), nullptr);
+  // An Ampere GPU under the proprietary module is one it drives.
+  Snapshot a = machine_with(nvidia_gpu(0x2204, "GA102 [GeForce RTX 3090]", "nvidia"), "580.65.06");
+  a.nvidia->kernel.module_flavor = "proprietary";
+  EXPECT_EQ(test::find_finding(run(a), "nvidia.open_module_required"), nullptr);
+}
+
 TEST(Checks, HealthyH100HasNothingToSay) {
   Snapshot s = machine_with(nvidia_gpu(0x2330, "GH100 [H100 SXM5 80GB]", "nvidia"),
                             "580.65.06");
