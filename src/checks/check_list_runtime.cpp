@@ -162,7 +162,8 @@ std::vector<CheckSpec> runtime_checks() {
        "cuda.libcuda_unversioned, slurm.gres_device_missing, slurm.autodetect_plugin_missing, "
        "tensorflow.numa_node_unknown, intel.gmmlib_mismatch, nvidia.bar_unassigned, "
        "nccl.shm_too_small, nvidia.open_module_required, python.triton_no_driver, "
-       "nvidia.video_libraries, tensorflow.plugin_registered_twice", "any",
+       "nvidia.video_libraries, tensorflow.plugin_registered_twice, torch.nnpack_unsupported",
+       "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.
       {"symptom.unexplained", "python",

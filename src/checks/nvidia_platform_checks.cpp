@@ -193,7 +193,10 @@ std::vector<std::string> flavour_evidence(const NvidiaKernel& k, const GpuCapabi
 /// kernel modules") and nvidia-smi finds no device.
 void proprietary_module_on_blackwell(const CheckSpec& self, const CheckInput& in,
                                      std::vector<Finding>& out) {
-  if (!in.snap.nvidia || in.snap.nvidia->kernel.module_flavor != std::optional<std::string>("proprietary")) return;
+  if (!in.snap.nvidia ||
+      in.snap.nvidia->kernel.module_flavor != std::optional<std::string>("proprietary")) {
+    return;
+  }
   static const Version blackwell = *parse_version("10.0");
   const auto& k = in.snap.nvidia->kernel;
   for (const auto& g : nvidia_capabilities(in)) {
@@ -205,8 +208,9 @@ void proprietary_module_on_blackwell(const CheckSpec& self, const CheckInput& in
                                  "drives: nvidia-smi and CUDA find no GPU");
     f.id = "nvidia.open_module_required";
     f.evidence = flavour_evidence(k, g);
-    f.fix = "install the open flavour of the same driver release (Ubuntu: nvidia-driver-<branch>-open; "
-            "Debian: nvidia-open-kernel-dkms; NVIDIA's .run installer: -M=open), then reboot";
+    f.fix = "install the open flavour of the same driver release (Ubuntu: "
+            "nvidia-driver-<branch>-open; Debian: nvidia-open-kernel-dkms; NVIDIA's .run "
+            "installer: -M=open), then reboot";
     // "Blackwell and later are only supported by the open kernel modules."
     f.source = "https://download.nvidia.com/XFree86/Linux-x86_64/560.35.03/README/kernel_open.html";
     out.push_back(std::move(f));

@@ -45,6 +45,7 @@ const std::array kStageRows = {
     StageRow{"slurm.autodetect_plugin_missing", kNoStage},
     StageRow{"tensorflow.numa_node_unknown", kNoStage},  // harmless: TensorFlow uses node 0
     StageRow{"tensorflow.plugin_registered_twice", kNoStage},  // harmless: a log line
+    StageRow{"torch.nnpack_unsupported", kNoStage},  // about the CPU, not the GPU
     // The driver's video (NVENC/NVDEC) libraries: no framework's compute chain loads them.
     StageRow{"nvidia.video_libraries", kNoStage},
     // The kernel driver.

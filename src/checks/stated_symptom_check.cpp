@@ -117,9 +117,9 @@ void check_stated_symptoms(const CheckSpec& self, const CheckInput& in, std::vec
             : gpu_read && it->id == "torch.cuda_unavailable"
                 ? "the GPU and its driver read here look usable: add the error torch raises "
                   "(`python -c \"import torch; torch.zeros(1).cuda()\"`) and `python -m "
-                  "torch.utils.collect_env` from the same environment (for example a CUDA_VISIBLE_DEVICES "
-                  "set to nothing, a container without the GPU, or another torch than the one "
-                  "shown)"
+                  "torch.utils.collect_env` from the same environment (for example a "
+                  "CUDA_VISIBLE_DEVICES set to nothing, a container without the GPU, or another "
+                  "torch than the one shown)"
                 : "add the output of `nvidia-smi` (or `rocminfo` for AMD) and `python -m "
                   "torch.utils.collect_env` from the same environment: the driver, the GPU and "
                   "the framework's build decide it";

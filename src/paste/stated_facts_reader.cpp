@@ -139,8 +139,13 @@ std::optional<std::pair<std::size_t, std::size_t>> printed_position(std::string_
     } else if (c == '(' || c == '[' || c == '{') {
       ++depth;
     } else if (c == ')' || c == ']' || c == '}') {
-      if (depth == 0) return at < k ? std::optional(std::make_pair(position, commas + 1)) : std::nullopt;
-      --depth;
+      if (depth > 0) {
+        --depth;
+        continue;
+      }
+      // print's own closing parenthesis: the call must stand before it.
+      if (at < k) return std::make_pair(position, commas + 1);
+      return std::nullopt;
     } else if (c == ',' && depth == 0) {
       ++commas;
     }
@@ -241,7 +246,10 @@ bool tensorflow_devices_line(PasteSink& sink, std::size_t i) {
       sink.claim(k, kFormat_stated);
       return true;
     }
-    if (starts_with(next, "[PhysicalDevice(") || starts_with(next, ">>>") || starts_with(next, "$")) break;
+    if (starts_with(next, "[PhysicalDevice(") || starts_with(next, ">>>") ||
+        starts_with(next, "$")) {
+      break;
+    }
   }
   return false;
 }
