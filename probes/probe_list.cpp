@@ -4,6 +4,7 @@
 #include "cuda/cuda_probe.hpp"
 #include "host/host_probe.hpp"
 #include "host/kernel_log_probe.hpp"
+#include "host/service_log_probe.hpp"
 #include "level_zero/level_zero_probe.hpp"
 #include "macos/macos_probe.hpp"
 #include "metal/metal_probe.hpp"
@@ -43,7 +44,11 @@ const std::vector<ProbeSteps>& all_probes() {
        [](const Context& ctx, const Request&, Snapshot& s, ProbeOutcome&) {
          s.host = probe_host(ctx);
          // The kernel's log of this boot: its GPU lines read as symptoms (Linux only).
-         if (ctx.platform == kPlatformLinux) s.host->kernel_log = probe_kernel_log(ctx, s.symptoms);
+         if (ctx.platform == kPlatformLinux) {
+           s.host->kernel_log = probe_kernel_log(ctx, s.symptoms);
+           // Slurm's daemons' logs: their GPU lines read the same way.
+           s.host->service_logs = probe_service_logs(ctx, s.symptoms);
+         }
          // ollama and llama.cpp installs: files only, read with the host (probes/runtime).
          auto runtimes = probe_runtimes(ctx);
          if (!runtimes.ollama.empty() || !runtimes.llama_cpp.empty()) s.runtimes = std::move(runtimes);

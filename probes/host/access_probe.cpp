@@ -271,13 +271,26 @@ HostAccess probe_access(const ProbeContext& ctx) {
   a.cdi_specs = runtime_files(root, {"/etc/cdi", "/var/run/cdi"}, {".yaml", ".yml", ".json"}, true);
   // The device nodes each spec hands in, against this host's /dev (a spec written before the
   // GPUs' nodes were renumbered names nodes that are gone).
-  if (a.dev_listed) {
-    for (auto& spec : a.cdi_specs) {
-      const auto text = root.read(spec.path, 4 << 20);
-      if (!text) continue;
+  // The major numbers it gives them, against the ones the running kernel gave their drivers (a
+  // spec written with a fixed or an older boot's number: NVIDIA/nvidia-container-toolkit#1934).
+  const auto proc_devices = root.read("/proc/devices");
+  const auto majors = proc_devices ? character_device_majors(*proc_devices)
+                                   : std::map<std::string, int>{};
+  for (auto& spec : a.cdi_specs) {
+    const auto text = root.read(spec.path, 4 << 20);
+    if (!text) continue;
+    if (a.dev_listed) {
       for (const auto& node : cdi_spec_device_paths(*text)) {
         if (!root.exists(node)) spec.missing_device_nodes.push_back(node);
       }
+    }
+    for (const auto& [node, major] : cdi_spec_device_majors(*text)) {
+      const std::string driver = character_device_driver(node);
+      const auto it = majors.find(driver);
+      if (it == majors.end() || it->second == major) continue;
+      spec.wrong_majors.push_back(node + ": major " + std::to_string(major) + " in the spec, " +
+                                  std::to_string(it->second) + " for " + driver +
+                                  " in /proc/devices");
     }
   }
   a.oci_hooks = runtime_files(

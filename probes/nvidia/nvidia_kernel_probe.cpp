@@ -144,6 +144,7 @@ NvidiaKernel probe_nvidia_kernel(const ProbeContext& ctx, const Root& paths) {
   k.nouveau_blacklisted_in = nouveau_blacklists(paths);
   if (auto cmdline = paths.read("/proc/cmdline", 64 * 1024)) {
     k.nouveau_cmdline = cmdline_params_for(*cmdline, "nouveau");
+    k.iommu_cmdline = cmdline_iommu_params(*cmdline);
   }
   return k;
 }

@@ -57,7 +57,10 @@ class Discovery {
     const std::string vendors = vendor_path ? from_cwd(ctx_, *vendor_path) : kDefaultVendorsDir;
     auto value = ctx_.env.get_nonempty("OCL_ICD_VENDORS");
     if (!value) {
-      if (vendor_path) info_.vendors_env = "OPENCL_VENDOR_PATH";
+      if (vendor_path) {
+        info_.vendors_env = "OPENCL_VENDOR_PATH";
+        hidden_by_variable(vendors);
+      }
       scan(vendors, vendor_path ? "OPENCL_VENDOR_PATH" : kDefaultVendorsDir);
       return std::move(info_);
     }
@@ -67,6 +70,7 @@ class Discovery {
     info_.vendors_env = "OCL_ICD_VENDORS";
     const std::string path = from_cwd(ctx_, *value);
     info_.vendors_dir = path;
+    hidden_by_variable(path);
     if (ctx_.root.is_directory(path)) {
       scan(path, "OCL_ICD_VENDORS");
     } else if (is_icd_file_name(*value)) {
@@ -107,6 +111,16 @@ class Discovery {
       if (info_.loader) break;
     }
     return std::move(info_);
+  }
+
+  /// The default directory's .icd files, where a variable sent the loader elsewhere.
+  void hidden_by_variable(const std::string& chosen) {
+    if (chosen == kDefaultVendorsDir || chosen == std::string(kDefaultVendorsDir) + "/") return;
+    for (const auto& name : ctx_.root.list(kDefaultVendorsDir)) {
+      if (is_icd_file_name(name)) {
+        info_.hidden_icds.push_back(std::string(kDefaultVendorsDir) + "/" + name);
+      }
+    }
   }
 
   void scan(const std::string& dir, const std::string& source) {

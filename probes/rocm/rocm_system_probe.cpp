@@ -43,6 +43,7 @@ RocmInfo probe_rocm_system(const ProbeContext& ctx) {
   }
   info.rocr_visible_devices = ctx.env.get("ROCR_VISIBLE_DEVICES");
   info.hip_visible_devices = ctx.env.get("HIP_VISIBLE_DEVICES");
+  info.cuda_visible_devices = ctx.env.get("CUDA_VISIBLE_DEVICES");
   return info;
 }
 

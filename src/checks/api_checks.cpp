@@ -329,6 +329,25 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
                          (cl.vendors_dir.empty() ? std::string("/etc/OpenCL/vendors")
                                                  : cl.vendors_dir));
     f.fix = "install " + missing_driver_package(in, false);
+    // The drivers are registered, but a variable sent the loader to a place without them: it
+    // reads the variable's directory instead of /etc/OpenCL/vendors (ocl-icd and the Khronos
+    // loader alike), so every program finds no platform (pocl/pocl#645: OCL_ICD_VENDORS=/usr/lib).
+    if (cl.vendors_env && !cl.hidden_icds.empty()) {
+      f = make_finding(self, Severity::fail,
+                       *cl.vendors_env + "=" + cl.vendors_dir + " holds no .icd file, and the "
+                       "loader reads it instead of /etc/OpenCL/vendors: the " +
+                       std::to_string(cl.hidden_icds.size()) +
+                       (cl.hidden_icds.size() == 1 ? " driver" : " drivers") +
+                       " registered there (" +
+                       join(cl.hidden_icds, ", ") + ") are not seen, so OpenCL finds no platform");
+      f.id = "opencl.icd_broken";
+      f.evidence.push_back(*cl.vendors_env + "=" + cl.vendors_dir + ": no .icd files");
+      for (const auto& icd : cl.hidden_icds) f.evidence.push_back(icd + ": not read");
+      f.fix = "unset " + *cl.vendors_env + " (or set it to the directory that holds the .icd "
+              "files, /etc/OpenCL/vendors): it names the directory of the .icd files, not of "
+              "the drivers' libraries";
+      f.source = "https://github.com/KhronosGroup/OpenCL-ICD-Loader/blob/main/README.md";
+    }
     out.push_back(std::move(f));
     return;
   }

@@ -670,6 +670,10 @@ bool macos_gpus_read(const Snapshot& s) {
   });
 }
 
+bool is_area(std::string_view area) {
+  return std::find(std::begin(kAreas), std::end(kAreas), area) != std::end(kAreas);
+}
+
 bool probe_went_wrong(const Snapshot& snap, std::string_view backend) {
   return std::any_of(snap.probes.begin(), snap.probes.end(), [&](const ProbeOutcome& p) {
     return p.backend == backend &&

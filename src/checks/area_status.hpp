@@ -36,6 +36,9 @@ std::vector<AreaStatus> area_statuses(const Snapshot& snap, const std::vector<Me
 
 const char* to_string(AreaState s);
 
+/// Whether `area` is one of the areas `check` shows a line for ("host", "gpu", "nvidia", …).
+bool is_area(std::string_view area);
+
 /// The outcome a backend's probe recorded for itself (label == backend); nullptr when none.
 const ProbeOutcome* backend_outcome(const Snapshot& snap, std::string_view backend);
 

@@ -118,6 +118,13 @@ std::vector<CheckSpec> machine_checks() {
        "CUDA refuse to talk to it.",
        "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html",
        check_nvidia_version_mismatch, "", kOnlyLinux},
+      {"nvidia.iommu_p2p", "nvidia",
+       "The kernel command line's IOMMU parameters (intel_iommu=, iommu=) on a machine with "
+       "several NVIDIA GPUs, outside a virtual machine.",
+       "With the IOMMU translating DMA, the GPUs' peer-to-peer writes are redirected to the "
+       "CPU's root complex: NCCL's collectives lose most of their speed or hang.",
+       "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html",
+       check_iommu_translation, "", kOnlyLinux},
       {"nvidia.fabricmanager", "nvidia",
        "NVSwitch PCI functions (vendor 10de, class 0680) against nvidia-fabricmanager's files: "
        "its binary, its dpkg record and version, its systemd unit and whether it is enabled.",

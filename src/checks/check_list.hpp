@@ -53,6 +53,7 @@ void check_jax_cuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_jax_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_smoke_results(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_fabricmanager(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_iommu_translation(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_wsl_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_tensorflow_cuda_libraries(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_extension_cuda(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

@@ -83,6 +83,14 @@ std::vector<CheckSpec> runtime_checks() {
        "after login counts only in a new session.",
        "https://github.com/ROCm/ROCT-Thunk-Interface", check_rocm_device_access,
        "rocm.not_in_group, rocm.group_not_active, rocm.kfd_permission", kOnlyLinux},
+      {"rocm.visible_devices", "rocm",
+       "ROCR_VISIBLE_DEVICES against the AMD GPUs (KFD nodes, else PCI), and HIP_VISIBLE_DEVICES "
+       "(or CUDA_VISIBLE_DEVICES, which HIP also reads) against the GPUs ROCR_VISIBLE_DEVICES "
+       "leaves.",
+       "ROCr applies its list first and numbers the GPUs it keeps from 0; HIP's list then counts "
+       "those. Two lists written with the machine's numbering leave HIP no GPU.",
+       "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html",
+       check_rocm_visible_devices, "", kOnlyLinux},
       {"rocm.kernel_driver", "rocm",
        "A ROCm installation against the amdgpu module (/proc/modules, /sys/module/amdgpu), "
        "/dev/kfd and the KFD topology.",
@@ -162,7 +170,9 @@ std::vector<CheckSpec> runtime_checks() {
        "cuda.libcuda_unversioned, slurm.gres_device_missing, slurm.autodetect_plugin_missing, "
        "tensorflow.numa_node_unknown, intel.gmmlib_mismatch, nvidia.bar_unassigned, "
        "nccl.shm_too_small, nvidia.open_module_required, python.triton_no_driver, "
-       "nvidia.video_libraries, tensorflow.plugin_registered_twice, torch.nnpack_unsupported",
+       "nvidia.video_libraries, tensorflow.plugin_registered_twice, torch.nnpack_unsupported, "
+       "nvidia.fabricmanager, nccl.system_error, gpu.kernel_headers_missing, gpu.module_unsigned, "
+       "slurm.mig_without_instances, slurm.gres_count_lower",
        "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.

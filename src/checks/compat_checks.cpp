@@ -147,6 +147,34 @@ void check_driver_for_toolkit(const CheckSpec& self, const CheckInput& in,
   }
 }
 
+namespace {
+
+/// A GPU newer than the newest architecture a toolkit's nvcc can build for (an RTX 2070, sm_75,
+/// under CUDA 9.0, whose newest is sm_72: AlexeyAB/darknet#2836). Code built with it reaches the
+/// GPU only as PTX the driver compiles at load, where the program carries PTX at all; the
+/// libraries of that CUDA release predate the GPU. Not certain to fail, so a warning.
+void toolkit_older_than_gpu(const CheckSpec& self, const CudaToolkit& t, const ArchRange& range,
+                            const GpuCapability& g, const ComputeCapability& cc,
+                            std::vector<Finding>& out) {
+  const std::string sm = std::to_string(cc.major) + std::to_string(cc.minor);
+  const std::string newest = std::to_string(range.max.major) + std::to_string(range.max.minor);
+  Finding f = make_finding(
+      self, Severity::warn,
+      g.name + " (compute capability " + to_string(cc) + ") is newer than CUDA " + *t.version +
+          " can build for (up to sm_" + newest + "): code built with it runs there only as PTX "
+          "the driver compiles at load, where the program carries PTX; otherwise \"no kernel "
+          "image is available for execution on the device\"");
+  f.evidence.push_back("toolkit: CUDA " + *t.version + " at " + t.path);
+  f.evidence.push_back("GPU: " + g.name + ", compute capability " + to_string(cc));
+  if (g.cc_source) f.evidence.push_back("compute capability from " + *g.cc_source);
+  f.fix = "build with a toolkit that knows sm_" + sm + " (see `gpudoctor explain " +
+          std::string(self.id) + "` for the first CUDA release that does), with libraries "
+          "(cuDNN, cuBLAS) of that release";
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
 void check_arch_for_toolkit(const CheckSpec& self, const CheckInput& in,
                             std::vector<Finding>& out) {
   if (!in.snap.nvidia) return;
@@ -160,6 +188,10 @@ void check_arch_for_toolkit(const CheckSpec& self, const CheckInput& in,
       if (!g.cc) continue;
       ComputeCapability cc{static_cast<int>(g.cc->parts.at(0)),
                            g.cc->parts.size() > 1 ? static_cast<int>(g.cc->parts[1]) : 0, ""};
+      if (compare_cc(cc, range->max) > 0) {
+        toolkit_older_than_gpu(self, t, *range, g, cc, out);
+        continue;
+      }
       if (compare_cc(cc, range->min) >= 0) continue;
       Finding f = make_finding(
           self, Severity::fail,

@@ -16,8 +16,21 @@ void check_nvidia_cdi_spec_stale(const CheckSpec& self, const CheckInput& in,
   // Inside a container /dev is the container's, not the host's the spec was written for.
   if (in.snap.host && in.snap.host->container) return;
   for (const RuntimeFile& spec : a.cdi_specs) {
-    if (spec.missing_device_nodes.empty()) continue;
     if (!spec.kind || !starts_with(*spec.kind, "nvidia.com/")) continue;
+    if (!spec.wrong_majors.empty()) {
+      Finding f = make_finding(
+          self, Severity::fail,
+          "The CDI spec " + spec.path + " gives device nodes other numbers than the running "
+              "kernel gave their driver: containers get nodes that are not the driver's, and "
+              "CUDA fails in them (cuInit: 999, unknown error)");
+      f.evidence.push_back(spec.path + ": kind " + *spec.kind);
+      for (const auto& wrong : spec.wrong_majors) f.evidence.push_back(wrong);
+      f.fix = "regenerate the spec on this boot (device numbers of nvidia-uvm are given at module "
+              "load and can change): sudo nvidia-ctk cdi generate --output=" + spec.path +
+              "; a toolkit that writes a fixed number needs an update";
+      out.push_back(std::move(f));
+    }
+    if (spec.missing_device_nodes.empty()) continue;
     Finding f = make_finding(
         self, Severity::fail,
         "The CDI spec " + spec.path + " names " + join(spec.missing_device_nodes, ", ") +

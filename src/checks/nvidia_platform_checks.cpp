@@ -240,6 +240,33 @@ void check_nvidia_open_module(const CheckSpec& self, const CheckInput& in,
   }
 }
 
+/// The IOMMU translating DMA (intel_iommu=on without iommu=pt) on a machine with several NVIDIA
+/// GPUs: their peer-to-peer writes are sent to the CPU's root complex, and NCCL's collectives
+/// slow down or hang (NCCL's troubleshooting guide; NVIDIA/nccl#257, fixed by intel_iommu=off).
+/// Inside a VM the IOMMU is the hypervisor's business. A warning: P2P may still work.
+void check_iommu_translation(const CheckSpec& self, const CheckInput& in,
+                             std::vector<Finding>& out) {
+  if (!in.snap.nvidia || (in.snap.host && in.snap.host->vm)) return;
+  const auto& params = in.snap.nvidia->kernel.iommu_cmdline;
+  const auto has = [&](std::string_view p) {
+    return std::find(params.begin(), params.end(), p) != params.end();
+  };
+  if (!has("intel_iommu=on") || has("iommu=pt") || has("iommu.passthrough=1")) return;
+  const std::size_t gpus = pci_gpus(in.snap, kPciVendorNvidia).size();
+  if (gpus < 2) return;
+  Finding f = make_finding(
+      self, Severity::warn,
+      "The kernel runs the IOMMU in translation mode (intel_iommu=on, no iommu=pt) on a machine "
+      "with " + std::to_string(gpus) + " NVIDIA GPUs: their peer-to-peer traffic goes through "
+      "the CPU's root complex, and NCCL's collectives can slow down or hang");
+  f.evidence.push_back("/proc/cmdline: " + join(params, " "));
+  f.evidence.push_back(std::to_string(gpus) + " NVIDIA GPUs on the PCI bus");
+  f.fix = "add iommu=pt to the kernel command line (passthrough for the host's own devices; "
+          "VFIO still works) or boot with intel_iommu=off where no VM needs it, then reboot; "
+          "until then NCCL_P2P_DISABLE=1 avoids peer-to-peer at a cost in speed";
+  out.push_back(std::move(f));
+}
+
 void check_wsl_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   if (!in.snap.host || !in.snap.host->wsl || !in.snap.nvidia) return;
   // A paste says it is WSL but shows neither /dev/dxg nor the driver files: unknown, not absent.

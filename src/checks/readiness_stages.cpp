@@ -43,6 +43,8 @@ const std::array kStageRows = {
     // is the scheduler's state, not a stage of a framework's run on it.
     StageRow{"slurm.gres_device_missing", kNoStage},
     StageRow{"slurm.autodetect_plugin_missing", kNoStage},
+    StageRow{"slurm.mig_without_instances", kNoStage},
+    StageRow{"slurm.gres_count_lower", kNoStage},
     StageRow{"tensorflow.numa_node_unknown", kNoStage},  // harmless: TensorFlow uses node 0
     StageRow{"tensorflow.plugin_registered_twice", kNoStage},  // harmless: a log line
     StageRow{"torch.nnpack_unsupported", kNoStage},  // about the CPU, not the GPU
@@ -57,6 +59,8 @@ const std::array kStageRows = {
     StageRow{"nvidia.driver_gpu_table", Stage::kernel_driver, "nvidia"},
     StageRow{"nvidia.open_module_gpu", Stage::kernel_driver, "nvidia"},
     StageRow{"nvidia.open_module_required", Stage::kernel_driver, "nvidia"},
+    // DKMS could not build a kernel module (nvidia, amdgpu-dkms …) for lack of the kernel's headers.
+    StageRow{"gpu.kernel_headers_missing", Stage::kernel_driver, "any"},
     StageRow{"rocm.kernel_driver", Stage::kernel_driver, "amd"},
     StageRow{"intel.kernel_too_old", Stage::kernel_driver, "intel"},
     StageRow{"rocm.amdgpu_not_loaded", Stage::kernel_driver, "amd"},
@@ -98,6 +102,9 @@ const std::array kStageRows = {
     StageRow{"macos.mps_memory", kNoStage},
     StageRow{"cuda.out_of_memory", kNoStage},  // the workload's size, not a stage of the chain
     StageRow{"nccl.shm_too_small", kNoStage},  // the container's /dev/shm, not a stage of the chain
+    StageRow{"nvidia.iommu_p2p", kNoStage},  // GPU to GPU traffic, not a stage of one pair
+    StageRow{"nccl.system_error", kNoStage},  // a system call NCCL made, most often /dev/shm
+    StageRow{"gpu.module_unsigned", kNoStage},  // a notice: the module was loaded
     StageRow{"cuda.library_shadowed", Stage::runtime_libraries, "nvidia"},
     StageRow{"cuda.libcuda_unversioned", Stage::user_driver, "nvidia"},
     StageRow{"rocm.hip_init", Stage::user_driver, "amd"},

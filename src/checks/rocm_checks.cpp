@@ -339,6 +339,88 @@ void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
   out.push_back(std::move(f));
 }
 
+namespace {
+
+/// A visibility list of device indices ("1", "0,2"); nothing where a member is not an index (a
+/// UUID "GPU-…"), whose position cannot be judged from the files.
+std::string gpu_count(std::size_t n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
+
+std::optional<std::vector<int>> visible_indices(const std::string& value) {
+  std::vector<int> out;
+  for (const auto& part : split_words(value, ",")) {
+    const std::string t(trim(part));
+    if (t.empty() || t.size() > 4 ||
+        !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::nullopt;
+    }
+    out.push_back(std::stoi(t));
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+/// ROCR_VISIBLE_DEVICES keeps some GPUs and ROCr numbers them again from 0; HIP_VISIBLE_DEVICES
+/// (or CUDA_VISIBLE_DEVICES) then picks among those, by the new numbers. Indices the first list
+/// leaves no GPU for, or a second list that counts past what the first kept, leave HIP no GPU
+/// (Parsl/parsl#3858 on Frontier; mcmonkeyprojects/SwarmUI#565, a ROCm contributor's account).
+void check_rocm_visible_devices(const CheckSpec& self, const CheckInput& in,
+                                std::vector<Finding>& out) {
+  if (!in.snap.rocm) return;
+  const RocmInfo& r = *in.snap.rocm;
+  const std::size_t gpus = !r.nodes.empty() ? r.nodes.size()
+                                            : pci_gpus(in.snap, kPciVendorAmd).size();
+  if (gpus == 0) return;
+  const std::string hip_name =
+      r.hip_visible_devices ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+  const auto& hip_value = r.hip_visible_devices ? r.hip_visible_devices : r.cuda_visible_devices;
+  std::size_t kept = gpus;
+  std::string kept_by = "this machine's " + gpu_count(gpus);
+  if (r.rocr_visible_devices) {
+    const auto rocr = visible_indices(*r.rocr_visible_devices);
+    if (!rocr) return;
+    kept = static_cast<std::size_t>(std::count_if(rocr->begin(), rocr->end(), [&](int i) {
+      return static_cast<std::size_t>(i) < gpus;
+    }));
+    kept_by = "ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices;
+    if (kept == 0) {
+      Finding f = make_finding(self, Severity::fail,
+                               "ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices +
+                                   " names no GPU of this machine (it has " +
+                                   std::to_string(gpus) + ", numbered from 0): ROCm and HIP "
+                                   "programs find none (hipErrorNoDevice)");
+      f.evidence.push_back("AMD: " + gpu_count(gpus));
+      f.evidence.push_back("ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices);
+      f.fix = "set ROCR_VISIBLE_DEVICES to indices below " + std::to_string(gpus) +
+              " (rocm-smi lists them), or unset it";
+      f.source = "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html";
+      out.push_back(std::move(f));
+      return;
+    }
+  }
+  if (!hip_value || !r.rocr_visible_devices) return;
+  const auto hip = visible_indices(*hip_value);
+  if (!hip) return;
+  const bool none_left = std::none_of(hip->begin(), hip->end(), [&](int i) {
+    return static_cast<std::size_t>(i) < kept;
+  });
+  if (!none_left) return;
+  Finding f = make_finding(
+      self, Severity::fail,
+      kept_by + " leaves " + gpu_count(kept) + ", which HIP numbers from 0; " +
+          hip_name + "=" + *hip_value + " then asks for one past them: HIP programs (torch's "
+          "ROCm build among them) find no GPU");
+  f.evidence.push_back("AMD: " + gpu_count(gpus));
+  f.evidence.push_back(kept_by);
+  f.evidence.push_back(hip_name + "=" + *hip_value);
+  f.fix = "select the GPU with one of the two, not both: keep ROCR_VISIBLE_DEVICES=" +
+          *r.rocr_visible_devices + " and unset " + hip_name + " (or set it to 0), or unset "
+          "ROCR_VISIBLE_DEVICES and keep " + hip_name + "=" + *hip_value;
+  f.source = "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html";
+  out.push_back(std::move(f));
+}
+
 void check_hip_init(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
   if (!in.snap.rocm || !in.snap.rocm->hip || !in.snap.rocm->hip->error) return;
   const RocmInfo& r = *in.snap.rocm;

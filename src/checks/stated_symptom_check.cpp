@@ -102,6 +102,11 @@ void check_stated_symptoms(const CheckSpec& self, const CheckInput& in, std::vec
                                  [&](const Symptom& x) { return x.id == stated.symptom; });
     if (it == in.snap.symptoms.end() || !gpu_expected(in.snap, *it)) continue;
     std::string says(stated.says);
+    // On a machine (live or a tree) the line comes from its kernel log, not from a paste.
+    if (it->id == "stated.failure" && in.snap.origin != Origin::paste &&
+        in.snap.origin != Origin::report) {
+      says = "the machine's kernel log states a failure of the GPU stack";
+    }
     if (it->id == "stated.failure") says += " (\"" + it->text.substr(0, 160) + "\")";
     Finding f = make_finding(self, stated.severity, says + ", and nothing read here says why");
     f.area = std::string(stated.area);

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checks/area_status.hpp"
 #include "checks/check_util.hpp"
 
 namespace gpudoctor {
@@ -29,11 +30,18 @@ inline std::string value(const Symptom& s, const std::string& key) {
 }
 
 /// A finding that a symptom stands on, with the message as its first evidence; its area is its
-/// id's ("rocm.not_in_group" → rocm).
+/// id's ("rocm.not_in_group" → rocm), or, where that names no area `check` shows (slurm.…,
+/// tensorflow.…), the area of the check that declares the id: a finding outside every area's
+/// line would be counted and never shown.
 inline Finding from_symptom(const CheckSpec& self, std::string id, Severity sev, std::string title,
                      const Symptom& s) {
   Finding f = make_finding(self, sev, std::move(title));
   f.area = id.substr(0, id.find('.'));
+  if (!is_area(f.area)) {
+    const CheckSpec* declared = find_check(id);
+    f.area = std::string(declared != nullptr && is_area(declared->area) ? declared->area
+                                                                         : self.area);
+  }
   f.id = std::move(id);
   // Read from this machine's kernel log: say which file (or /dev/kmsg), not who prints it.
   const auto log = s.values.find("kernel_log");

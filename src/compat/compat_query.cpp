@@ -123,7 +123,17 @@ std::optional<ArchRange> arch_range_for_cuda(const CompatData& data, const Versi
 
 std::optional<GpuModel> compute_capability_for_model(const CompatData& data,
                                                      std::string_view device_name) {
-  auto i = best_name_match(data.gpu_models, device_name, [](const GpuModel& m) { return m.model; });
+  auto model = [](const GpuModel& m) { return m.model; };
+  auto i = best_name_match(data.gpu_models, device_name, model);
+  if (!i) {
+    // A board named as people write it, without "GeForce" ("RTX 2070", "NVIDIA GTX 1080 Ti"):
+    // the table names GeForce boards in full.
+    std::string_view n = device_name;
+    if (starts_with(n, "NVIDIA ")) n.remove_prefix(7);
+    if (starts_with(n, "RTX ") || starts_with(n, "GTX ")) {
+      i = best_name_match(data.gpu_models, "GeForce " + std::string(n), model);
+    }
+  }
   if (!i) return std::nullopt;
   return data.gpu_models[*i];
 }

@@ -73,8 +73,12 @@ struct RuntimeFile {
   /// (read only where /dev could be listed): each container asking for them fails with
   /// "failed to stat CDI host device".
   std::vector<std::string> missing_device_nodes;
+  /// Nodes the spec gives another major number than the kernel gave their driver (/proc/devices):
+  /// "/dev/nvidia-uvm: major 510 in the spec, 509 for nvidia-uvm". A container gets a node that
+  /// is not the driver's (cuInit fails with 999 in it).
+  std::vector<std::string> wrong_majors;
 };
-GPUDOCTOR_JSON(RuntimeFile, path, kind, missing_device_nodes)
+GPUDOCTOR_JSON(RuntimeFile, path, kind, missing_device_nodes, wrong_majors)
 
 /// How the NVIDIA driver creates /dev/nvidia* (NVreg_DeviceFileUID/GID/Mode and
 /// NVreg_ModifyDeviceFiles, as /proc/driver/nvidia/params shows them).

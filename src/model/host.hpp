@@ -45,10 +45,14 @@ struct HostInfo {
   std::optional<HostAccess> access;
   /// The kernel log (Linux); its messages are in the snapshot's symptoms.
   std::optional<KernelLogRead> kernel_log;
+  /// The daemons' logs read (Slurm's slurmd.log, slurmctld.log); their messages are in the
+  /// snapshot's symptoms too.
+  std::vector<std::string> service_logs;
 };
 GPUDOCTOR_JSON(HostInfo, hostname, os_id, os_name, os_version, os_pretty_name, kernel_release,
                kernel_version, architecture, cpu_model, cpu_cores, cpu_threads,
                memory_total_bytes, memory_available_bytes, glibc_version, container, wsl,
-               wsl_version, vm, virtualization, machine_vendor, machine_model, access, kernel_log)
+               wsl_version, vm, virtualization, machine_vendor, machine_model, access, kernel_log,
+               service_logs)
 
 }  // namespace gpudoctor

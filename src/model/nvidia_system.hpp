@@ -48,11 +48,12 @@ struct NvidiaKernel {
                                                   ///< "nvidia/580.65.06, 6.1.0-18-amd64, x86_64: installed"
   std::vector<std::string> nouveau_blacklisted_in; ///< modprobe.d files that blacklist nouveau
   std::vector<std::string> nouveau_cmdline;       ///< /proc/cmdline parameters naming nouveau
+  std::vector<std::string> iommu_cmdline;         ///< /proc/cmdline's IOMMU parameters
 };
 GPUDOCTOR_JSON(NvidiaKernel, proc_version, module_version, module_flavor, module_flavor_from,
                sys_module_version,
                loaded_modules, device_nodes, dev_listed, secure_boot, dkms, nouveau_blacklisted_in,
-               nouveau_cmdline, modules_listed)
+               nouveau_cmdline, iommu_cmdline, modules_listed)
 
 struct CudaToolkit {
   std::string path;                              ///< "/usr/local/cuda-13.0"

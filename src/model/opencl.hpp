@@ -89,6 +89,9 @@ struct OpenClInfo {
   std::string vendors_dir;
   /// "OCL_ICD_VENDORS" or "OPENCL_VENDOR_PATH" when one of them chose vendors_dir.
   std::optional<std::string> vendors_env;
+  /// The .icd files of /etc/OpenCL/vendors that vendors_env keeps the loader from reading: it
+  /// reads the variable's directory (or file) instead.
+  std::vector<std::string> hidden_icds;
   std::vector<OpenClIcd> icds;
   /// RUSTICL_ENABLE as this process has it: the Gallium drivers Mesa's rusticl advertises
   /// devices for (https://docs.mesa3d.org/rusticl.html); null when unset.
@@ -96,7 +99,8 @@ struct OpenClInfo {
   std::vector<OpenClPlatform> platforms;
   std::vector<SmokeResult> smoke;               ///< one per device, when check ran the smoke test
 };
-GPUDOCTOR_JSON(OpenClInfo, loader, loader_name, loader_version, vendors_dir, vendors_env, icds, rusticl_enable,
+GPUDOCTOR_JSON(OpenClInfo, loader, loader_name, loader_version, vendors_dir, vendors_env, hidden_icds, icds,
+               rusticl_enable,
                platforms, smoke)
 
 /// How smoke results name an OpenCL device: "<device name> on <platform name>".

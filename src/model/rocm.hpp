@@ -131,6 +131,9 @@ struct RocmInfo {
   std::optional<std::string> hsa_override_gfx_version;  ///< HSA_OVERRIDE_GFX_VERSION
   std::optional<std::string> rocr_visible_devices;
   std::optional<std::string> hip_visible_devices;
+  /// CUDA_VISIBLE_DEVICES as HIP reads it (where HIP_VISIBLE_DEVICES is unset it selects the
+  /// AMD GPUs too: the HIP environment variables reference).
+  std::optional<std::string> cuda_visible_devices;
   std::optional<HipInfo> hip;                   ///< null under --sysroot
   /// device_nodes, dev_listed and account as a report written before they moved to the host
   /// kept them here; not written. read_snapshot moves them to host.access (moved_members.hpp).
@@ -138,7 +141,8 @@ struct RocmInfo {
 };
 GPUDOCTOR_JSON(RocmInfo, kfd_topology, nodes, cpu_nodes, modules_listed, amdgpu_module,
                amdgpu_initstate, amdgpu_version, installs,
-               rocm_path, hsa_override_gfx_version, rocr_visible_devices, hip_visible_devices, hip)
+               rocm_path, hsa_override_gfx_version, rocr_visible_devices, hip_visible_devices,
+               cuda_visible_devices, hip)
 
 /// The members a report written before the access facts moved to the host kept in rocm: the
 /// JSON model reader reads each into older_access (its hook for members that moved).

@@ -149,6 +149,82 @@ std::vector<std::string> cdi_spec_device_paths(std::string_view text) {
   return out;
 }
 
+std::vector<std::pair<std::string, int>> cdi_spec_device_majors(std::string_view text) {
+  std::vector<std::pair<std::string, int>> out;
+  const auto paths = cdi_spec_device_paths(text);
+  std::string current;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t dev = text.find("/dev/", at);
+    const std::size_t major = text.find("major", at);
+    if (major == std::string_view::npos) break;
+    if (dev != std::string_view::npos && dev < major) {
+      std::size_t end = dev;
+      while (end < text.size() && text[end] != '"' && text[end] != '\'' && text[end] != ',' &&
+             text[end] != '}' && !std::isspace(static_cast<unsigned char>(text[end]))) {
+        ++end;
+      }
+      const std::string path(text.substr(dev, end - dev));
+      if (std::find(paths.begin(), paths.end(), path) != paths.end()) current = path;
+      at = end;
+      continue;
+    }
+    // `major: 510` (YAML) or `"major": 510` (JSON): the key, a colon, a number.
+    std::size_t k = major + 5;
+    if (k < text.size() && text[k] == '"') ++k;
+    while (k < text.size() && text[k] == ' ') ++k;
+    at = k;
+    if (k >= text.size() || text[k] != ':' || current.empty()) continue;
+    ++k;
+    while (k < text.size() && text[k] == ' ') ++k;
+    std::size_t end = k;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) ++end;
+    if (end == k || end - k > 6) continue;
+    out.emplace_back(current, std::stoi(std::string(text.substr(k, end - k))));
+    at = end;
+  }
+  return out;
+}
+
+std::map<std::string, int> character_device_majors(std::string_view text) {
+  std::map<std::string, int> out;
+  bool character = false;
+  for (std::string_view line : split_lines(text)) {
+    const std::string_view t = trim(line);
+    if (t == "Character devices:") {
+      character = true;
+      continue;
+    }
+    if (ends_with(t, "devices:")) {
+      character = false;
+      continue;
+    }
+    if (!character) continue;
+    const auto space = t.find(' ');
+    if (space == std::string_view::npos || space == 0 || space > 6) continue;
+    const std::string_view number = t.substr(0, space);
+    if (!std::all_of(number.begin(), number.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+      continue;
+    }
+    out.emplace(std::string(trim(t.substr(space + 1))), std::stoi(std::string(number)));
+  }
+  return out;
+}
+
+std::string character_device_driver(std::string_view path) {
+  if (starts_with(path, "/dev/dri/")) return "drm";
+  if (starts_with(path, "/dev/nvidia-caps")) return "nvidia-caps";
+  std::string name(path.substr(path.rfind('/') + 1));
+  if (ends_with(name, "-tools")) name.resize(name.size() - 6);
+  if (starts_with(name, "nvidia") && name.size() > 6 &&
+      std::all_of(name.begin() + 6, name.end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+    return "nvidia";
+  }
+  return name;
+}
+
 std::optional<std::string> pci_address_of_by_path(std::string_view name) {
   if (!starts_with(name, "pci-")) return std::nullopt;
   name.remove_prefix(4);

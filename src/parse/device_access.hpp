@@ -3,9 +3,11 @@
 // Group=, SupplementaryGroups=), /proc/self/mountinfo's device mounts, the NVIDIA driver's
 // device-file parameters, CDI specs and /dev/dri/by-path names. Each takes text, none touches
 // the system.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/access.hpp"
@@ -42,6 +44,17 @@ std::optional<std::string> cdi_spec_kind(std::string_view text);
 /// The device files a CDI spec names: every `path` or `hostPath` value under /dev/ (a
 /// deviceNodes entry's; in YAML or JSON), in order, each once.
 std::vector<std::string> cdi_spec_device_paths(std::string_view text);
+
+/// The device numbers a CDI spec gives its nodes: each `major` of a deviceNodes entry, with the
+/// `path` it belongs to (the nearest path before it), in order.
+std::vector<std::pair<std::string, int>> cdi_spec_device_majors(std::string_view text);
+
+/// /proc/devices' character devices: name → major ("509 nvidia-uvm").
+std::map<std::string, int> character_device_majors(std::string_view text);
+
+/// The name /proc/devices gives the driver of a device file: /dev/nvidia-uvm-tools → nvidia-uvm,
+/// /dev/nvidia0 → nvidia, /dev/dri/renderD128 → drm, /dev/nvidia-caps/… → nvidia-caps.
+std::string character_device_driver(std::string_view path);
 
 /// The PCI address in a /dev/dri/by-path name: "pci-0000:03:00.0-render" → "0000:03:00.0".
 std::optional<std::string> pci_address_of_by_path(std::string_view name);

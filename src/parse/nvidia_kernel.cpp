@@ -100,6 +100,17 @@ bool modprobe_disables(std::string_view text, std::string_view module) {
   return false;
 }
 
+std::vector<std::string> cmdline_iommu_params(std::string_view cmdline) {
+  std::vector<std::string> out;
+  for (const auto& word : split_words(cmdline, " \t\n")) {
+    const std::string key = word.substr(0, word.find('='));
+    if (key == "intel_iommu" || key == "amd_iommu" || key == "iommu" || key == "iommu.passthrough") {
+      out.push_back(word);
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> cmdline_params_for(std::string_view cmdline, std::string_view module) {
   const std::string want = normalise_module(module);
   std::vector<std::string> out;

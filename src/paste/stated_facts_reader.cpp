@@ -3,9 +3,11 @@
 // /proc/version's "Linux version 5.15.0-…-microsoft-standard-WSL2". They fill only what no dump
 // in the paste said (a dump's own line wins), so the checks run on a paste of prose and
 // fragments as on a structured one.
+#include <algorithm>
 #include <optional>
 #include <regex>
 #include <utility>
+#include <vector>
 
 #include "paste/readers.hpp"
 #include "text.hpp"
@@ -81,14 +83,43 @@ bool driver_line(PasteSink& sink, const std::string& t, std::size_t i) {
 }
 
 /// An NVIDIA GPU named in a sentence: "GeForce RTX 3060 Laptop GPU", "RTX 4090", "NVIDIA A100".
+/// Every GPU the sentence names is one in question ("works with the GTX 1050Ti, fails when I
+/// switch to the RTX 2070": AlexeyAB/darknet#2836), each its own device.
 bool gpu_line(PasteSink& sink, const std::string& t, std::size_t i) {
   static const std::regex re(
       R"((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s+\d{3,4}(?:\s*(?:Ti|SUPER|Super))?(?:\s+(?:Laptop GPU|D))?|(?:NVIDIA\s+)?RTX\s+(?:A|PRO\s+)\d{3,4}(?:\s+Ada)?|(?:NVIDIA\s+)?Tesla\s+[KMPVT]\d+\w*|NVIDIA\s+(?:A|H|B|L|GH|GB)\d{1,3}\b(?:\s+\d+GB)?(?:\s+(?:PCIe|SXM\d?|HBM3))?)");
   if (has_gpu(sink) || !holds_any(t, {"RTX", "GTX", "Tesla", "NVIDIA"})) return false;
-  std::smatch m;
-  if (!std::regex_search(t, m, re)) return false;
-  add_named_gpu(sink, 0, m[0].str(), i);
+  std::vector<std::string> named;
+  for (auto it = std::sregex_iterator(t.begin(), t.end(), re); it != std::sregex_iterator(); ++it) {
+    const std::string whole = (*it)[0].str();
+    std::string name(trim(whole));
+    if (std::find(named.begin(), named.end(), name) == named.end()) named.push_back(name);
+    if (named.size() == 8) break;
+  }
+  for (std::size_t k = 0; k < named.size(); ++k) {
+    add_named_gpu(sink, static_cast<int>(k), named[k], i);
+  }
   return has_gpu(sink);
+}
+
+/// The CUDA toolkit a person lists: "- CUDA 9.0.176", "CUDA Toolkit 11.8", "cuda toolkit
+/// version: 12.1". Only a toolkit's full x.y.z or a line that says toolkit: a bare "CUDA 12.2"
+/// is as often the driver's CUDA (nvidia-smi's header) or the one torch was built with.
+bool toolkit_line(PasteSink& sink, const std::string& t, std::size_t i) {
+  static const std::regex full(
+      R"((?:^|[^\w.])CUDA\s*(?:[Vv]ersion\s*)?:?\s*v?(\d{1,2}\.\d\.\d{1,3})\b)",
+      std::regex::icase);
+  static const std::regex named(
+      R"(CUDA\s+[Tt]oolkit\s*(?:[Vv]ersion\s*)?:?\s*v?(\d{1,2}\.\d)(?:\.\d+)?\b)",
+      std::regex::icase);
+  if (sink.snap.nvidia && !sink.snap.nvidia->toolkits.empty()) return false;
+  if (!holds_any(t, {"CUDA", "cuda", "Cuda"})) return false;
+  std::smatch m;
+  if (std::regex_search(t, m, full) || std::regex_search(t, m, named)) {
+    add_nvcc_toolkit(sink, m[1].str(), i);
+    return true;
+  }
+  return false;
 }
 
 /// nvcc --version: "Cuda compilation tools, release 12.1, V12.1.105".
@@ -273,6 +304,7 @@ void read_stated_facts(PasteSink& sink) {
     took = bare_torch_version_line(sink, t, i) || took;
     took = driver_line(sink, t, i) || took;
     took = gpu_line(sink, t, i) || took;
+    took = toolkit_line(sink, t, i) || took;
     if (took) sink.claim(i, kFormat_stated);
   }
 }

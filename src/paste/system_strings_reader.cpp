@@ -77,9 +77,16 @@ bool runs_system_command(std::string_view t) {
 void read_system_strings(PasteSink& sink) {
   const auto& lines = sink.lines();
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (sink.claimed(i) || lines[i].fence) continue;
+    if (lines[i].fence) continue;
     const std::string t(trim(lines[i].text));
     if (t.empty() || t.size() > 2000) continue;
+    // A line a message entry took may still name the kernel it runs on (DKMS's "kernel headers
+    // for kernel 4.4.0-19041-Microsoft cannot be found"): the fact is read, the line stays the
+    // entry's.
+    if (sink.claimed(i)) {
+      if (t.find("icrosoft") != std::string::npos) strings_kernel_release(sink, t, i);
+      continue;
+    }
     bool took = strings_nvcc_banner(t);
     took = strings_nvcc_release(sink, t, i) || took;
     took = strings_kernel_release(sink, t, i) || took;

@@ -124,6 +124,23 @@ const std::map<std::string, std::string> kMissed = {
     {"corpus-mac-gha-macos14-vm-mps", "no check: a macOS virtual machine (no MPS under Apple's Virtualization framework)"},
     {"corpus-intel-lnl-kernel-618-neo-2548", "no table of kernel releases against compute-runtime releases"},
     {"corpus-intel-rkl-uhd750-kernel-54", "gpu.no_driver fails; data/compat/intel.json has no first kernel for Rocket Lake"},
+    // Rows 223-258 (batch 7), as measured after nvidia.iommu_p2p, the CDI spec's device numbers,
+    // Slurm's daemon logs, rocm.visible_devices and OCL_ICD_VENDORS hiding the vendors directory.
+    {"corpus-nccl-acs-amd-bridges-2x-rtx5880ada", "PCIe ACS is in the bridges' config space, which a tree does not carry and no probe reads"},
+    {"corpus-nccl-plx-acs-gdr-crash", "PCIe ACS is in the bridges' config space, which a tree does not carry and no probe reads"},
+    {"corpus-laptop-kernel518-ibt-nvidia-open-515", "HOLDOUT: nvidia.module_not_loaded fails; the kernel log's \"Missing ENDBR\" (IBT) has no entry"},
+    {"corpus-podman-selinux-nvidia0-xserver-misc", "HOLDOUT: silent (SELinux's state and labels are not read)"},
+    {"corpus-singularity-nv-libs-ld-library-path-cleared", "no check: Apptainer's /.singularity.d/libs off every loader path"},
+    {"corpus-docker-desktop-linux-toolkit-unsupported", "HOLDOUT: silent"},
+    {"corpus-vm-kvm-gtx1050-hypervisor-visible", "HOLDOUT: silent"},
+    {"corpus-wsl2-docker-no-cgroups-true-gpu-blocked", "HOLDOUT: nvidia not examined"},
+    {"corpus-intel-oneapi-spack-load-without-setvars", "oneAPI's environment outside torch +xpu is not judged"},
+    {"corpus-rocm-flatpak-kfd-selinux-staff-u", "SELinux's domain and Flatpak's device list are not read"},
+    {"corpus-opencl-pyopencl-pocl-wheel-venv", "pyopencl's own ICD and loader inside a venv are not read"},
+    {"corpus-rocm-wsl2-oracle-linux-94-unsupported", "HOLDOUT: nvidia.wsl_gpu fails on an AMD WSL machine (/dev/dxg read as NVIDIA's)"},
+    {"corpus-intel-level-zero-loader-master-uhd630", "a hand-built Level Zero loader on LD_LIBRARY_PATH is not compared with the system's"},
+    {"corpus-vulkan-icd-filenames-directory-amber", "the row's cause (VK_ICD_FILENAMES must name a file) is contradicted by the Vulkan loader (commit 4830af39d): a directory works"},
+    {"corpus-mac-jax-metal-pjrt-047-vs-051", "no check: jax-metal's supported jax/jaxlib releases"},
 };
 
 // Of those, the ones whose output is "all clear": a user would stop there.
@@ -156,6 +173,15 @@ const std::set<std::string> kSilent = {
     "corpus-k8s-gpu-operator-driver-on-host-aws",
     "corpus-container-compat-libcuda-rtx3060-570",
     "corpus-mig-a100-egl-habitat",
+    "corpus-nccl-acs-amd-bridges-2x-rtx5880ada",
+    "corpus-nccl-plx-acs-gdr-crash",
+    "corpus-podman-selinux-nvidia0-xserver-misc",
+    "corpus-singularity-nv-libs-ld-library-path-cleared",
+    "corpus-docker-desktop-linux-toolkit-unsupported",
+    "corpus-vm-kvm-gtx1050-hypervisor-visible",
+    "corpus-intel-oneapi-spack-load-without-setvars",
+    "corpus-rocm-flatpak-kfd-selinux-staff-u",
+    "corpus-opencl-pyopencl-pocl-wheel-venv",
 };
 
 // Healthy machines on which a finding fails today, with the finding and why it is false.

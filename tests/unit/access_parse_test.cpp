@@ -87,6 +87,39 @@ TEST(CdiSpecs, DeviceNodePathsInYamlAndJson) {
   EXPECT_TRUE(cdi_spec_device_paths("kind: nvidia.com/gpu\n").empty());
 }
 
+TEST(CdiSpecs, DeviceMajorsBelongToThePathBeforeThem) {
+  // The spec of NVIDIA/nvidia-container-toolkit#1934: nvidia-uvm and its tools node at 510.
+  const char* yaml =
+      "kind: nvidia.com/gpu\ncontainerEdits:\n  deviceNodes:\n  - path: /dev/nvidiactl\n"
+      "  - path: /dev/nvidia-uvm\n    major: 510\n  - path: /dev/nvidia-uvm-tools\n"
+      "    major: 510\n    minor: 1\n";
+  EXPECT_EQ(cdi_spec_device_majors(yaml),
+            (std::vector<std::pair<std::string, int>>{{"/dev/nvidia-uvm", 510},
+                                                      {"/dev/nvidia-uvm-tools", 510}}));
+  const char* json =
+      "{\"deviceNodes\":[{\"path\":\"/dev/nvidia0\",\"major\":195,\"minor\":0},"
+      "{\"path\":\"/dev/dri/card1\",\"type\":\"c\",\"major\": 226}]}";
+  EXPECT_EQ(cdi_spec_device_majors(json),
+            (std::vector<std::pair<std::string, int>>{{"/dev/nvidia0", 195},
+                                                      {"/dev/dri/card1", 226}}));
+  // A "major" that is not a key, or before any device path, is no device's.
+  EXPECT_TRUE(cdi_spec_device_majors("major: 5\nkind: nvidia.com/gpu\n# major version\n").empty());
+}
+
+TEST(ProcDevices, CharacterMajorsByDriverName) {
+  const auto majors = character_device_majors(
+      "Character devices:\n  1 mem\n195 nvidia-frontend\n226 drm\n509 nvidia-uvm\n\n"
+      "Block devices:\n  8 sd\n");
+  EXPECT_EQ(majors.at("nvidia-uvm"), 509);
+  EXPECT_EQ(majors.at("drm"), 226);
+  EXPECT_EQ(majors.count("sd"), 0u);  // a block device
+  EXPECT_EQ(character_device_driver("/dev/nvidia-uvm-tools"), "nvidia-uvm");
+  EXPECT_EQ(character_device_driver("/dev/nvidia3"), "nvidia");
+  EXPECT_EQ(character_device_driver("/dev/nvidiactl"), "nvidiactl");
+  EXPECT_EQ(character_device_driver("/dev/dri/renderD128"), "drm");
+  EXPECT_EQ(character_device_driver("/dev/nvidia-caps/nvidia-cap1"), "nvidia-caps");
+}
+
 TEST(DriByPath, PciAddressOfTheLinkName) {
   EXPECT_EQ(pci_address_of_by_path("pci-0000:03:00.0-render"), "0000:03:00.0");
   EXPECT_EQ(pci_address_of_by_path("pci-0000:C1:00.0-card"), "0000:c1:00.0");
