@@ -18,9 +18,9 @@ constexpr std::size_t kMaxServiceLogLines = 4000;
 /// The places Slurm's packages and its default configuration write the daemons' logs
 /// (SlurmdLogFile, SlurmctldLogFile: https://slurm.schedmd.com/slurm.conf.html); a cluster that
 /// names others in slurm.conf is read at those too (probe_service_logs).
-constexpr const char* kSlurmLogs[] = {
-    "/var/log/slurm/slurmd.log",      "/var/log/slurmd.log",      "/var/log/slurm-llnl/slurmd.log",
-    "/var/log/slurm/slurmctld.log",   "/var/log/slurmctld.log",   "/var/log/slurm-llnl/slurmctld.log"};
+constexpr const char* kSlurmLogs[] = {"/var/log/slurm/slurmd.log",    "/var/log/slurmd.log",
+                                     "/var/log/slurm-llnl/slurmd.log", "/var/log/slurm/slurmctld.log",
+                                     "/var/log/slurmctld.log", "/var/log/slurm-llnl/slurmctld.log"};
 
 /// The lines since the daemon's last start ("slurmd version 23.11.4 started"): what an earlier
 /// run logged was fixed or is gone.
@@ -72,7 +72,8 @@ std::vector<std::string> configured_logs(const ProbeContext& ctx) {
 
 }  // namespace
 
-std::vector<std::string> probe_service_logs(const ProbeContext& ctx, std::vector<Symptom>& symptoms) {
+std::vector<std::string> probe_service_logs(const ProbeContext& ctx,
+                                            std::vector<Symptom>& symptoms) {
   std::vector<std::string> files = configured_logs(ctx);
   for (const char* path : kSlurmLogs) {
     if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
@@ -93,7 +94,8 @@ std::vector<std::string> probe_service_logs(const ProbeContext& ctx, std::vector
       if (gpu_line(line)) lines.push_back(line);
     }
     // The newest lines where there are too many.
-    const std::size_t first = lines.size() > kMaxServiceLogLines ? lines.size() - kMaxServiceLogLines : 0;
+    const std::size_t first =
+        lines.size() > kMaxServiceLogLines ? lines.size() - kMaxServiceLogLines : 0;
     for (std::size_t i = first; i < lines.size(); ++i, ++kept) {
       text.append(lines[i]);
       text.push_back('\n');

@@ -12,6 +12,7 @@ namespace gpudoctor {
 
 /// Reads the logs that exist, appends their recognised symptoms to `symptoms`, and returns the
 /// files read.
-std::vector<std::string> probe_service_logs(const ProbeContext& ctx, std::vector<Symptom>& symptoms);
+std::vector<std::string> probe_service_logs(const ProbeContext& ctx,
+                                            std::vector<Symptom>& symptoms);
 
 }  // namespace gpudoctor

@@ -59,7 +59,7 @@ const std::array kStageRows = {
     StageRow{"nvidia.driver_gpu_table", Stage::kernel_driver, "nvidia"},
     StageRow{"nvidia.open_module_gpu", Stage::kernel_driver, "nvidia"},
     StageRow{"nvidia.open_module_required", Stage::kernel_driver, "nvidia"},
-    // DKMS could not build a kernel module (nvidia, amdgpu-dkms …) for lack of the kernel's headers.
+    // DKMS could not build a kernel module (nvidia, amdgpu-dkms …): the kernel's headers lack.
     StageRow{"gpu.kernel_headers_missing", Stage::kernel_driver, "any"},
     StageRow{"rocm.kernel_driver", Stage::kernel_driver, "amd"},
     StageRow{"intel.kernel_too_old", Stage::kernel_driver, "intel"},

@@ -341,10 +341,10 @@ void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
 
 namespace {
 
-/// A visibility list of device indices ("1", "0,2"); nothing where a member is not an index (a
-/// UUID "GPU-…"), whose position cannot be judged from the files.
 std::string gpu_count(std::size_t n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
 
+/// A visibility list of device indices ("1", "0,2"); nothing where a member is not an index (a
+/// UUID "GPU-…"), whose position cannot be judged from the files.
 std::optional<std::vector<int>> visible_indices(const std::string& value) {
   std::vector<int> out;
   for (const auto& part : split_words(value, ",")) {
@@ -371,35 +371,33 @@ void check_rocm_visible_devices(const CheckSpec& self, const CheckInput& in,
   const RocmInfo& r = *in.snap.rocm;
   const std::size_t gpus = !r.nodes.empty() ? r.nodes.size()
                                             : pci_gpus(in.snap, kPciVendorAmd).size();
-  if (gpus == 0) return;
+  // Beside NVIDIA GPUs the lists may be a scheduler's for them (Slurm sets ROCR_VISIBLE_DEVICES
+  // and CUDA_VISIBLE_DEVICES alike): their numbering is not the AMD GPUs'.
+  if (gpus == 0 || !pci_gpus(in.snap, kPciVendorNvidia).empty()) return;
+  if (!r.rocr_visible_devices) return;
+  const auto rocr = visible_indices(*r.rocr_visible_devices);
+  if (!rocr) return;
+  const std::size_t kept = static_cast<std::size_t>(std::count_if(
+      rocr->begin(), rocr->end(), [&](int i) { return static_cast<std::size_t>(i) < gpus; }));
+  const std::string kept_by = "ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices;
+  if (kept == 0) {
+    Finding f = make_finding(self, Severity::fail,
+                             kept_by + " names no GPU of this machine (it has " +
+                                 gpu_count(gpus) + ", numbered from 0): ROCm and HIP programs "
+                                 "find none (hipErrorNoDevice)");
+    f.evidence.push_back("AMD: " + gpu_count(gpus));
+    f.evidence.push_back(kept_by);
+    f.fix = "set ROCR_VISIBLE_DEVICES to indices below " + std::to_string(gpus) +
+            " (rocm-smi lists them), or unset it";
+    f.source = "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html";
+    out.push_back(std::move(f));
+    return;
+  }
+  // HIP reads CUDA_VISIBLE_DEVICES where HIP_VISIBLE_DEVICES is unset.
   const std::string hip_name =
       r.hip_visible_devices ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
   const auto& hip_value = r.hip_visible_devices ? r.hip_visible_devices : r.cuda_visible_devices;
-  std::size_t kept = gpus;
-  std::string kept_by = "this machine's " + gpu_count(gpus);
-  if (r.rocr_visible_devices) {
-    const auto rocr = visible_indices(*r.rocr_visible_devices);
-    if (!rocr) return;
-    kept = static_cast<std::size_t>(std::count_if(rocr->begin(), rocr->end(), [&](int i) {
-      return static_cast<std::size_t>(i) < gpus;
-    }));
-    kept_by = "ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices;
-    if (kept == 0) {
-      Finding f = make_finding(self, Severity::fail,
-                               "ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices +
-                                   " names no GPU of this machine (it has " +
-                                   std::to_string(gpus) + ", numbered from 0): ROCm and HIP "
-                                   "programs find none (hipErrorNoDevice)");
-      f.evidence.push_back("AMD: " + gpu_count(gpus));
-      f.evidence.push_back("ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices);
-      f.fix = "set ROCR_VISIBLE_DEVICES to indices below " + std::to_string(gpus) +
-              " (rocm-smi lists them), or unset it";
-      f.source = "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html";
-      out.push_back(std::move(f));
-      return;
-    }
-  }
-  if (!hip_value || !r.rocr_visible_devices) return;
+  if (!hip_value) return;
   const auto hip = visible_indices(*hip_value);
   if (!hip) return;
   const bool none_left = std::none_of(hip->begin(), hip->end(), [&](int i) {

@@ -99,8 +99,8 @@ struct OpenClInfo {
   std::vector<OpenClPlatform> platforms;
   std::vector<SmokeResult> smoke;               ///< one per device, when check ran the smoke test
 };
-GPUDOCTOR_JSON(OpenClInfo, loader, loader_name, loader_version, vendors_dir, vendors_env, hidden_icds, icds,
-               rusticl_enable,
+GPUDOCTOR_JSON(OpenClInfo, loader, loader_name, loader_version, vendors_dir, vendors_env,
+               hidden_icds, icds, rusticl_enable,
                platforms, smoke)
 
 /// How smoke results name an OpenCL device: "<device name> on <platform name>".

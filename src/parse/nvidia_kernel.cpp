@@ -104,7 +104,8 @@ std::vector<std::string> cmdline_iommu_params(std::string_view cmdline) {
   std::vector<std::string> out;
   for (const auto& word : split_words(cmdline, " \t\n")) {
     const std::string key = word.substr(0, word.find('='));
-    if (key == "intel_iommu" || key == "amd_iommu" || key == "iommu" || key == "iommu.passthrough") {
+    if (key == "intel_iommu" || key == "amd_iommu" || key == "iommu" ||
+        key == "iommu.passthrough") {
       out.push_back(word);
     }
   }

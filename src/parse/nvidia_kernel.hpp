@@ -36,8 +36,8 @@ bool modprobe_disables(std::string_view text, std::string_view module);
 /// modprobe.blacklist= / rd.driver.blacklist= / module_blacklist= lists that name it.
 std::vector<std::string> cmdline_params_for(std::string_view cmdline, std::string_view module);
 
-/// The kernel command line parameters that set the IOMMU: intel_iommu=…, amd_iommu=…, iommu=…,
-/// iommu.passthrough=… (the kernel's parameters documentation).
+/// The kernel command line parameters that set the IOMMU: intel_iommu=…, amd_iommu=…,
+/// iommu=…, iommu.passthrough=… (the kernel's parameters documentation).
 std::vector<std::string> cmdline_iommu_params(std::string_view cmdline);
 
 /// /etc/group: gid → group name.
