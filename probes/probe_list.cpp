@@ -2,6 +2,7 @@
 
 #include "backends.hpp"
 #include "cuda/cuda_probe.hpp"
+#include "host/dkms_probe.hpp"
 #include "host/host_probe.hpp"
 #include "host/kernel_log_probe.hpp"
 #include "host/service_log_probe.hpp"
@@ -48,6 +49,8 @@ const std::vector<ProbeSteps>& all_probes() {
            s.host->kernel_log = probe_kernel_log(ctx, s.symptoms);
            // Slurm's daemons' logs: their GPU lines read the same way.
            s.host->service_logs = probe_service_logs(ctx, s.symptoms);
+           // DKMS's builds of GPU modules: for which kernels they failed.
+           s.host->dkms_builds = probe_dkms_builds(ctx);
          }
          // ollama and llama.cpp installs: files only, read with the host (probes/runtime).
          auto runtimes = probe_runtimes(ctx);

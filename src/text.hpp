@@ -21,6 +21,9 @@ std::optional<double> parse_double(std::string_view s);
 
 /// "1.3.239" style from packed parts.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+/// "1 GPU", "3 GPUs": a count and its noun, with an English "s" where it is not one.
+std::string plural(std::size_t n, std::string_view word);
 std::string hex(std::uint64_t v, int width);
 /// The spaces and tabs a line starts with.
 std::size_t indent_of(std::string_view s);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <string_view>
 
-#include "paste/read_pasted.hpp"
+#include "host/slurm_conf.hpp"
+#include "parse/slurm_gres.hpp"
+#include "paste/kernel_log.hpp"
 #include "text.hpp"
 
 namespace gpudoctor {
@@ -49,23 +51,17 @@ bool gpu_line(std::string_view line) {
          l.find("rsmi") != std::string::npos;
 }
 
-/// The log file names slurm.conf gives (SlurmdLogFile=, SlurmctldLogFile=).
+/// The log file names slurm.conf gives (SlurmdLogFile=, SlurmctldLogFile=); a name with
+/// %-placeholders ("%h.log") is not followed.
 std::vector<std::string> configured_logs(const ProbeContext& ctx) {
   std::vector<std::string> out;
-  for (const char* conf : {"/etc/slurm/slurm.conf", "/etc/slurm-llnl/slurm.conf"}) {
-    const auto text = ctx.root.read(conf, 1u << 20);
-    if (!text) continue;
-    for (std::string_view line : split_lines(*text)) {
-      const std::string_view t = trim(line);
-      for (std::string_view key : {"SlurmdLogFile=", "SlurmctldLogFile="}) {
-        if (!starts_with(t, key)) continue;
-        std::string value(trim(t.substr(key.size())));
-        const auto space = value.find_first_of(" \t#");
-        if (space != std::string::npos) value.resize(space);
-        if (starts_with(value, "/") && value.find('%') == std::string::npos) out.push_back(value);
-      }
+  const auto conf = read_slurm_conf(ctx.root, "slurm.conf");
+  if (!conf) return out;
+  for (const char* key : {"SlurmdLogFile", "SlurmctldLogFile"}) {
+    auto value = slurm_conf_value(conf->text, key);
+    if (value && starts_with(*value, "/") && value->find('%') == std::string::npos) {
+      out.push_back(std::move(*value));
     }
-    break;
   }
   return out;
 }
@@ -83,31 +79,10 @@ std::vector<std::string> probe_service_logs(const ProbeContext& ctx,
     FileText file = ctx.root.read_tail(path, kMaxServiceLogBytes);
     if (!file.text) continue;
     read.push_back(path);
-    std::string text;
-    std::size_t kept = 0;
-    std::string_view rest = since_last_start(*file.text);
-    std::vector<std::string_view> lines;
-    while (!rest.empty()) {
-      const auto nl = rest.find('\n');
-      const std::string_view line = rest.substr(0, nl);
-      rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
-      if (gpu_line(line)) lines.push_back(line);
-    }
-    // The newest lines where there are too many.
-    const std::size_t first =
-        lines.size() > kMaxServiceLogLines ? lines.size() - kMaxServiceLogLines : 0;
-    for (std::size_t i = first; i < lines.size(); ++i, ++kept) {
-      text.append(lines[i]);
-      text.push_back('\n');
-    }
-    if (kept == 0) continue;
-    PastedReading reading = read_pasted_text(std::move(text));
-    for (auto& s : reading.snapshot.symptoms) {
+    for (auto& s : log_symptoms(since_last_start(*file.text), gpu_line, kMaxServiceLogLines,
+                                "service_log", path)) {
       // A line no entry knows is not said as a failure here: the daemon's own log holds many.
-      if (s.id == "stated.failure") continue;
-      s.values["service_log"] = path;
-      s.line.reset();
-      symptoms.push_back(std::move(s));
+      if (s.id != "stated.failure") symptoms.push_back(std::move(s));
     }
   }
   return read;

@@ -198,10 +198,6 @@ std::optional<std::vector<Handle>> handles(Fn&& fn, std::uint32_t cap, const std
   return out;
 }
 
-std::string plural(std::size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 std::string summary(const std::vector<std::string>& items) {
   std::string s = join(std::vector<std::string>(
                            items.begin(), items.begin() + std::min<std::size_t>(items.size(), 3)),

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "host/slurm_conf.hpp"
 #include "nvidia/nvidia_readers.hpp"
 #include "parse/slurm_gres.hpp"
 #include "text.hpp"
@@ -64,36 +65,21 @@ std::optional<SlurmNode> probe_slurm_node(const ProbeContext& ctx, const Root& p
                    [&](const char* p) { return paths.exists(p); })) {
     return std::nullopt;
   }
-  // Debian's older packages used /etc/slurm-llnl; a build from source /usr/local/etc.
-  const std::vector<std::string> conf_dirs = {"/etc/slurm", "/etc/slurm-llnl", "/usr/local/etc",
-                                              "/opt/slurm/etc"};
   SlurmNode n;
-  std::optional<std::string> gres;
+  const std::optional<SlurmConfFile> gres = read_slurm_conf(paths, "gres.conf");
   std::vector<std::string> plugin_dirs;
-  for (const auto& d : conf_dirs) {
-    if (!gres) {
-      if (auto text = paths.read(d + "/gres.conf", 1 << 20)) {
-        gres = std::move(text);
-        n.gres_conf = d + "/gres.conf";
-      }
-    }
-    if (auto conf = paths.read(d + "/slurm.conf", 1 << 20); conf && plugin_dirs.empty()) {
-      for (std::string_view line : split_lines(*conf)) {
-        line = trim(line.substr(0, line.find('#')));
-        if (to_lower(std::string(line.substr(0, 10))) == "plugindir=") {
-          plugin_dirs = split_path_list(line.substr(10));
-        }
-      }
-    }
+  if (auto conf = read_slurm_conf(paths, "slurm.conf")) {
+    if (auto dir = slurm_conf_value(conf->text, "PluginDir")) plugin_dirs = split_path_list(*dir);
   }
   if (!gres) return std::nullopt;
+  n.gres_conf = gres->path;
   if (ctx.root.is_host()) {
     char name[256] = {};
     if (::gethostname(name, sizeof name - 1) == 0 && name[0] != '\0') n.hostname = name;
   } else if (auto h = paths.read_line("/etc/hostname"); h && !h->empty()) {
     n.hostname = *h;
   }
-  const GresConfForNode g = parse_gres_conf(*gres, n.hostname);
+  const GresConfForNode g = parse_gres_conf(gres->text, n.hostname);
   n.autodetect = g.autodetect;
   n.autodetect_line = g.autodetect_line;
   n.gpu_files = g.gpu_files;

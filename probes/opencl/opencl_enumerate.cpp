@@ -96,10 +96,6 @@ std::string summary(const std::vector<std::string>& items) {
   return s;
 }
 
-std::string plural(std::size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 /// The smoke matmul on every device of every platform, in the order enumerated. Before each one
 /// the facts so far go to the parent, naming the device, so that a driver that crashes or hangs
 /// in the kernel is known to have done it there.

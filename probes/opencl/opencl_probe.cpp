@@ -35,10 +35,6 @@ std::string from_cwd(const ProbeContext& ctx, const std::string& path) {
 
 std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
-std::string plural(std::size_t n, const std::string& word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 class Discovery {
  public:
   explicit Discovery(const ProbeContext& ctx) : ctx_(ctx), search_(ctx.root, ctx.env) {}

@@ -184,10 +184,6 @@ void add_lost_smoke(VulkanDriverReport& report, const std::string& library,
   }
 }
 
-std::string plural(std::size_t n, const std::string& word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 /// Layers that crashed, hung or failed in drivers' children, each becoming an outcome of its
 /// own (label "layer <name>", library the layer's) while the driver keeps what it gave alone.
 class LayerBlame {

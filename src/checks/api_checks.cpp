@@ -8,6 +8,7 @@
 #include "checks/check_util.hpp"
 #include "api/vulkan/vulkan_search.hpp"
 #include "compat/compat_query.hpp"
+#include "text.hpp"
 
 namespace gpudoctor {
 
@@ -335,11 +336,10 @@ void check_opencl_icds(const CheckSpec& self, const CheckInput& in, std::vector<
     if (cl.vendors_env && !cl.hidden_icds.empty()) {
       f = make_finding(self, Severity::fail,
                        *cl.vendors_env + "=" + cl.vendors_dir + " holds no .icd file, and the "
-                       "loader reads it instead of /etc/OpenCL/vendors: the " +
-                       std::to_string(cl.hidden_icds.size()) +
-                       (cl.hidden_icds.size() == 1 ? " driver" : " drivers") +
-                       " registered there (" +
-                       join(cl.hidden_icds, ", ") + ") are not seen, so OpenCL finds no platform");
+                       "loader reads it instead of /etc/OpenCL/vendors, so OpenCL finds no "
+                       "platform: " +
+                       plural(cl.hidden_icds.size(), "driver") + " registered there (" +
+                       join(cl.hidden_icds, ", ") + ") not seen");
       f.id = "opencl.icd_broken";
       f.evidence.push_back(*cl.vendors_env + "=" + cl.vendors_dir + ": no .icd files");
       for (const auto& icd : cl.hidden_icds) f.evidence.push_back(icd + ": not read");

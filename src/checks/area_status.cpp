@@ -27,10 +27,6 @@ struct Base {
 };
 using MaybeBase = std::optional<Base>;
 
-std::string plural(std::size_t n, const std::string& word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
   return s;
@@ -255,7 +251,8 @@ MaybeBase gpu_base(const Snapshot& s, const std::vector<MergedDevice>& devices) 
       std::string name =
           pci_device_name(p).value_or(hex(p.vendor_id, 4) + ":" + hex(p.device_id, 4)) + " (" +
           p.driver.value_or("no driver") + ")";
-      unbound = unbound || !p.driver;
+      // A GPU reserved for a VM (vfio-pci, pci-stub) is not this machine's to use either.
+      unbound = unbound || !p.driver || *p.driver == "vfio-pci" || *p.driver == "pci-stub";
       auto same =
           std::find_if(gpus.begin(), gpus.end(), [&](const Group& g) { return g.name == name; });
       if (same == gpus.end()) same = gpus.insert(gpus.end(), Group{std::move(name), {}, {}});
@@ -269,7 +266,8 @@ MaybeBase gpu_base(const Snapshot& s, const std::vector<MergedDevice>& devices) 
                           : g.name + " ×" + std::to_string(g.index.size()) + " (#" +
                                 index_list(g.index) + " at " + join(g.address, ", ") + ")");
     }
-    // A GPU no driver claimed is not fine, whichever area's finding names the cause.
+    // A GPU no driver claimed (or held for a VM) is not fine, whichever area's finding names
+    // the cause.
     return Base{unbound ? AreaState::info : AreaState::ok, join(names, ", ")};
   }
   // No PCI view (a Mac, a report from a collect_env): the GPUs the other APIs saw.
@@ -722,12 +720,11 @@ std::vector<AreaStatus> area_statuses(const Snapshot& snap,
     // A paste that states only an error for the area ("Error 34: CUDA driver is a stub
     // library"): the line says where its verdict comes from instead of ending blank.
     if (!base && snap.origin == Origin::paste) a.summary = "from what the paste says";
-    // A warning or failure outranks the area's own state; a note does not hide that nothing
-    // was there or nothing was examined.
+    // A warning or failure outranks the area's own state. A note changes nothing: it neither
+    // hides that nothing was there or examined, nor takes the mark from an area found fine (a
+    // note under "✓ gpu" is read as a note; "- gpu" would read as no GPU).
     if (worst && *worst >= Severity::warn) {
       a.state = *worst == Severity::fail ? AreaState::fail : AreaState::warn;
-    } else if (worst == std::optional<Severity>(Severity::info) && a.state == AreaState::ok) {
-      a.state = AreaState::info;
     }
     out.push_back(std::move(a));
   }

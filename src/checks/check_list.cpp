@@ -30,6 +30,14 @@ std::vector<CheckSpec> machine_checks() {
        "/sys/bus/pci/devices/<address>/driver.",
        "A GPU that no kernel driver has claimed cannot be used by any API.",
        "https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-bus-pci", check_gpu_without_driver, "", kOnlyLinux},
+      {"gpu.dkms_build_failed", "gpu",
+       "DKMS's build logs of GPU kernel modules (/var/lib/dkms/<module>/<version>/build/make.log): "
+       "the kernel each was for, whether a module came out, that kernel running or installed, and "
+       "whether a module of that name is loaded.",
+       "A driver that DKMS cannot build for the running kernel is not there to load; for another "
+       "installed kernel, booting it leaves the GPU without a driver. The log says why: a compiler "
+       "other than the kernel's, or a driver older than the kernel.",
+       "https://github.com/dell/dkms", check_dkms_builds, "", kOnlyLinux},
       {"gpu.none", "gpu",
        "Every GPU any source saw: PCI display, 3D and accelerator functions, system_profiler, "
        "CUDA, NVML, KFD, and the OpenCL and Vulkan devices that are not the CPU.",
@@ -197,6 +205,11 @@ std::vector<CheckSpec> machine_checks() {
        check_cudnn_for_toolkit,
        "cudnn.cuda_mismatch, cudnn.driver_too_old, cudnn.gpu_unsupported", kOnlyLinux,
        OwnId::name_only},
+      {"python.cupy_packages", "python",
+       "The CuPy distributions (cupy, cupy-cuda*, cupy-rocm-*) of each Python environment.",
+       "They all install the same cupy package: with two, the files of the last one installed "
+       "win, and a build for another CUDA can be the one that imports.",
+       "https://github.com/cupy/cupy/blob/main/cupy/_environment.py", check_cupy_packages, ""},
       {"python.torch_cpu_only", "python",
        "torch/version.py (cuda, hip) of every torch installed in the Python environments found, "
        "on a machine with a usable NVIDIA GPU.",

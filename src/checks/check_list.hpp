@@ -9,6 +9,7 @@ namespace gpudoctor {
 // Each check, by area. Their specs (id, what they look at, why, source) are in check_list.cpp.
 void check_probe_failures(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_gpu_without_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_dkms_builds(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_no_gpu(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nouveau_bound(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_nvidia_open_module(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
@@ -41,6 +42,7 @@ void check_driver_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<F
 void check_arch_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_cudnn_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_cupy_packages(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_cuda_vs_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_framework_arch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_framework_gfx(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

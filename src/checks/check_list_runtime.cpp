@@ -57,7 +57,7 @@ std::vector<CheckSpec> runtime_checks() {
        "The plugin's ABI is tied to one TensorFlow minor: a mismatch fails to load or crashes "
        "the kernel (NSInvalidArgumentException).",
        "https://pypi.org/project/tensorflow-metal/", check_macos_tensorflow_metal,
-       "macos.tensorflow_metal_macos", kOnlyMacos},
+       "macos.tensorflow_metal_macos, macos.tensorflow_metal_missing", kOnlyMacos},
       {"macos.plaidml", "macos",
        "plaidml-keras installs, the Keras backend (KERAS_BACKEND, keras.json) and ~/.plaidml.",
        "PlaidML only runs Keras when Keras is switched to its backend and plaidml-setup chose "
@@ -91,6 +91,14 @@ std::vector<CheckSpec> runtime_checks() {
        "those. Two lists written with the machine's numbering leave HIP no GPU.",
        "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html",
        check_rocm_visible_devices, "", kOnlyLinux},
+      {"rocm.igpu_first", "rocm",
+       "The KFD GPU nodes in HIP's order, each integrated (an APU's gfx target in LLVM's "
+       "processor table, data/compat/rocm.json) or discrete, after ROCR_VISIBLE_DEVICES and "
+       "HIP_VISIBLE_DEVICES (or CUDA_VISIBLE_DEVICES) pick among them.",
+       "HIP numbers GPUs in the KFD topology's order, where an APU's integrated GPU often comes "
+       "first: programs that take GPU 0 run on it instead of the discrete card.",
+       "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html",
+       check_rocm_igpu_first, "", kOnlyLinux},
       {"rocm.kernel_driver", "rocm",
        "A ROCm installation against the amdgpu module (/proc/modules, /sys/module/amdgpu), "
        "/dev/kfd and the KFD topology.",

@@ -63,6 +63,26 @@ bool left_to_module_check(const Snapshot& s, const PciDevice& p) {
   return p.vendor_id == kPciVendorAmd && !p.driver && amdgpu_not_loaded(s);  // rocm.amdgpu_not_loaded
 }
 
+/// The kernel module a DKMS package builds ("nvidia-open" builds nvidia).
+std::string dkms_kernel_module(const std::string& package) {
+  for (const char* m : {"nvidia", "amdgpu"}) {
+    if (starts_with(package, m)) return m;
+  }
+  return package;
+}
+
+const DkmsBuild* failed_dkms_build_for_running_kernel(const Snapshot& snap,
+                                                      std::string_view module) {
+  if (!snap.host || !snap.host->kernel_release) return nullptr;
+  for (const DkmsBuild& b : snap.host->dkms_builds) {
+    if (b.failed && b.kernel == snap.host->kernel_release &&
+        dkms_kernel_module(b.module) == module) {
+      return &b;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void check_no_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
@@ -214,6 +234,8 @@ void check_nvidia_module_not_loaded(const CheckSpec& self, const CheckInput& in,
   // The machine's kernel log says why the module did not take them (a GPU it ignores, the
   // flavour it needs, a key it refused): that finding is the cause, said once.
   if (kernel_log_failure(in.snap, "nvidia")) return;
+  // DKMS's log says the module did not build for this kernel: gpu.dkms_build_failed says why.
+  if (failed_dkms_build_for_running_kernel(in.snap, "nvidia")) return;
   const NvidiaKernel& k = in.snap.nvidia->kernel;
   const NvidiaSystem& n = *in.snap.nvidia;
   Finding f = make_finding(self, Severity::fail,
@@ -494,6 +516,81 @@ void check_nvidia_container_toolkit(const CheckSpec& self, const CheckInput& in,
   f.fix = "install nvidia-container-toolkit from NVIDIA's repository, then: sudo nvidia-ctk "
           "runtime configure --runtime=docker && sudo systemctl restart docker";
   out.push_back(std::move(f));
+}
+
+/// DKMS's make.log says a GPU module did not build for a kernel that is running or installed:
+/// running, its GPU has no driver (or keeps another build of it); installed, booting it will
+/// leave the GPU without one. The log's own lines say why (a compiler other than the kernel's,
+/// a driver branch older than the kernel's interfaces).
+void check_dkms_builds(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.host) return;
+  const HostInfo& h = *in.snap.host;
+  for (const DkmsBuild& b : h.dkms_builds) {
+    if (!b.failed || !b.kernel) continue;
+    const bool running = h.kernel_release == b.kernel;
+    // A log for a kernel no longer installed says nothing about this machine.
+    if (!running && b.kernel_installed != std::optional<bool>(true)) continue;
+    const std::string module = dkms_kernel_module(b.module);
+    const std::string what = b.module + " " + b.version;
+    // Loaded or not: as /sys/module or /proc/modules said, else as the PCI bus says (a GPU of
+    // the module's vendor bound to it, or every one of them without a driver).
+    std::optional<bool> loaded = b.module_loaded;
+    const std::uint16_t vendor = module == "nvidia" ? kPciVendorNvidia
+                                 : module == "amdgpu" ? kPciVendorAmd : 0;
+    if (!loaded && vendor != 0 && in.snap.pci) {
+      const auto gpus = pci_gpus(in.snap, vendor);
+      if (!gpus.empty()) {
+        loaded = std::any_of(gpus.begin(), gpus.end(), [&](const PciDevice* p) {
+          return p->driver == std::optional<std::string>(module);
+        });
+      }
+    }
+    const std::string why = b.kernel_compiler && b.compiler_here
+                                ? " (a compiler other than the kernel's)"
+                                : "";
+    Severity severity = Severity::warn;
+    std::string title;
+    if (running && loaded == std::optional<bool>(false)) {
+      severity = Severity::fail;
+      title = "DKMS could not build " + what + " for the running kernel " + *b.kernel + why +
+              ": there is no " + module + " module to load, and its GPUs have no driver";
+    } else if (running && loaded == std::optional<bool>(true)) {
+      title = "DKMS could not build " + what + " for the running kernel " + *b.kernel +
+              ": the " + module + " module loaded is another build (the kernel's own, or an "
+              "older package's), not this package's";
+    } else if (running) {
+      title = "DKMS could not build " + what + " for the running kernel " + *b.kernel + why;
+    } else {
+      title = "DKMS could not build " + what + " for the installed kernel " + *b.kernel + why +
+              ": booting that kernel leaves its GPUs without the driver";
+    }
+    Finding f = make_finding(self, severity, title);
+    f.evidence.push_back(b.log + (b.built == std::optional<bool>(false)
+                                      ? ": no module was built for " + *b.kernel
+                                      : ""));
+    for (const auto& e : b.errors) f.evidence.push_back(e);
+    if (h.kernel_release && !running) f.evidence.push_back("running kernel: " + *h.kernel_release);
+    if (b.kernel_compiler && b.compiler_here) {
+      f.evidence.push_back("the kernel was built with: " + *b.kernel_compiler);
+      f.evidence.push_back("DKMS compiled with: " + *b.compiler_here);
+      f.fix = "build the module with the compiler the kernel was built with (install that gcc "
+              "and run sudo dkms install " + b.module + "/" + b.version + " -k " + *b.kernel +
+              " with CC pointing at it), or update to a kernel built with the current compiler";
+    } else if (module == "amdgpu") {
+      f.fix = "AMD's amdgpu-dkms builds only for the kernels its ROCm release supports: install "
+              "a ROCm release whose compatibility matrix lists this distribution and kernel, or "
+              "remove amdgpu-dkms and use the kernel's own amdgpu";
+      f.source = "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html";
+    } else {
+      f.fix = "read " + b.log + ": a driver release older than the kernel fails to compile "
+              "against it (install a driver release that supports kernel " + *b.kernel +
+              (running ? ""
+                       : ", or keep booting " + h.kernel_release.value_or("the running kernel")) +
+              "); missing kernel headers show as a missing Makefile or autoconf.h (install the "
+              "headers package for " + *b.kernel + ", then sudo dkms autoinstall)";
+    }
+    out.push_back(std::move(f));
+  }
 }
 
 }  // namespace gpudoctor

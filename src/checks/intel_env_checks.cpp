@@ -126,7 +126,7 @@ std::vector<IntelSelectorTerm> intel_env_parse_selector(const IntelDeviceSelecti
 }
 
 std::string intel_env_count_words(std::size_t n) {
-  return std::to_string(n) + " Intel GPU device" + (n == 1 ? "" : "s") +
+  return plural(n, "Intel GPU device") +
          (n ? " (indices 0.." + std::to_string(n - 1) + ")" : "");
 }
 

@@ -7,6 +7,7 @@
 #include "checks/check_list.hpp"
 #include "checks/check_util.hpp"
 #include "checks/live_checks.hpp"
+#include "text.hpp"
 
 namespace gpudoctor {
 
@@ -226,8 +227,7 @@ void check_live_ecc_uncorrected(const CheckSpec& self, const CheckInput& in,
     if (now == 0) continue;
     Finding f = make_finding(
         self, Severity::fail,
-        live_gpu_label(g) + ": " + std::to_string(now) +
-            " uncorrectable ECC memory error" + (now == 1 ? "" : "s") +
+        live_gpu_label(g) + ": " + plural(now, "uncorrectable ECC memory error") +
             " since the driver loaded; programs that touched that memory were stopped");
     f.evidence.push_back("uncorrected ECC errors (volatile): " + std::to_string(now));
     if (g.ecc_uncorrected_aggregate) {

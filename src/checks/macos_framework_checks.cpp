@@ -232,6 +232,28 @@ void check_macos_tensorflow_metal(const CheckSpec& self, const CheckInput& in,
     metal_pairing(self, in, m, *rel, out);
     metal_macos(self, in, m, *rel, out);
   }
+  // TensorFlow alone on a Mac has no GPU device: the Metal plugin is a package of its own.
+  for (const char* base : {"tensorflow", "tensorflow-macos"}) {
+    for (const auto& t : installed(in.snap, base)) {
+      if (find_package(*t.env, "tensorflow-metal")) continue;
+      if (std::string_view(base) == "tensorflow" && find_package(*t.env, "tensorflow-macos")) {
+        continue;  // said once, for tensorflow-macos
+      }
+      const auto plugin = tensorflow_metal_for_tf(in.compat, t.version);
+      if (!plugin) continue;  // a TensorFlow no plugin release was built for
+      Finding f = make_finding(self, Severity::warn,
+                               std::string(base) + " " + t.version.text + " in " +
+                                   env_label(*t.env) + " has no tensorflow-metal beside it: on a "
+                                   "Mac it runs on the CPU only (no GPU device is listed)");
+      f.id = "macos.tensorflow_metal_missing";
+      f.evidence.push_back(std::string(base) + " " + t.version.text + "; no tensorflow-metal in " +
+                           env_label(*t.env));
+      f.fix = "pip install tensorflow-metal==" + plugin->plugin.text + " (the plugin built for "
+              "TensorFlow " + minor_text(t.version) + ")";
+      f.source = plugin->from.url;
+      out.push_back(std::move(f));
+    }
+  }
 }
 
 void check_macos_plaidml(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {

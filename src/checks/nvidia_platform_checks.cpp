@@ -305,6 +305,10 @@ void check_wsl_gpu(const CheckSpec& self, const CheckInput& in, std::vector<Find
     return;
   }
   if (n.dev_dxg == std::optional<bool>(true) && !wsl_libcuda) {
+    // /dev/dxg carries every vendor's GPU to WSL (AMD's and Intel's through their own Windows
+    // drivers); with ROCm installed and no CUDA toolkit, the GPU behind it is not NVIDIA's to
+    // judge (ROCm/legacy-rocm-build#3561: an RX 7900 XTX under WSL 2).
+    if (in.snap.rocm && !in.snap.rocm->installs.empty() && n.toolkits.empty()) return;
     Finding f = make_finding(self, Severity::fail,
                              "/dev/dxg is here but " + std::string(kWslLibDir) +
                                  " holds no libcuda: the Windows NVIDIA driver is missing or too "

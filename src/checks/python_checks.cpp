@@ -229,4 +229,33 @@ void check_tensorflow_python(const CheckSpec& self, const CheckInput& in,
   }
 }
 
+/// Two CuPy distributions in one environment (cupy, cupy-cuda12x, cupy-cuda13x, cupy-rocm-…)
+/// install the same cupy/ package: the files of whichever came last win, so a CUDA 12 build can
+/// import in a CUDA 13 environment. CuPy warns about it itself ("CuPy may not function correctly
+/// because multiple CuPy packages are installed", cupy/_environment.py).
+void check_cupy_packages(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.python) return;
+  for (const auto& env : in.snap.python->envs) {
+    std::vector<std::string> cupys;
+    for (const auto& p : env.packages) {
+      if (p.name == "cupy" || starts_with(p.name, "cupy-cuda") ||
+          starts_with(p.name, "cupy-rocm")) {
+        cupys.push_back(p.name + (p.version ? " " + *p.version : ""));
+      }
+    }
+    if (cupys.size() < 2) continue;
+    Finding f = make_finding(self, Severity::warn,
+                             plural(cupys.size(), "CuPy package") + " in " + where(env) + " (" +
+                                 join(cupys, ", ") + "): they install the same cupy package, so "
+                                 "the build that imports is whichever was installed last, whatever "
+                                 "CUDA the machine has");
+    for (const auto& c : cupys) f.evidence.push_back(env.site_packages.empty()
+                                                         ? c
+                                                         : c + " in " + env.site_packages.front());
+    f.fix = "pip uninstall every one of them, then install only the package for the CUDA (or "
+            "ROCm) you run: cupy-cuda12x for CUDA 12, cupy-cuda13x for CUDA 13";
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace gpudoctor

@@ -656,7 +656,7 @@ ReadinessPair judge_pair(const CheckInput& in, const std::vector<PlacedFinding>&
       pair.verdict = std::string(first->state == StageState::at_risk ? "at risk: " : "not confirmed: ") +
                      to_string(first->stage) + " " + to_string(first->state) +
                      (first->fact.empty() ? "" : " (" + first->fact + ")") +
-                     (more ? "; " + std::to_string(more) + " more stage" + (more == 1 ? "" : "s") +
+                     (more ? "; " + plural(more, "more stage") +
                                  " not confirmed"
                            : "");
     }

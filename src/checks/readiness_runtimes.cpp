@@ -133,7 +133,7 @@ ReadinessPair chain(const Ctx& c, std::string name, std::string label, std::stri
     p.verdict = std::string(first->state == StageState::at_risk ? "at risk: " : "not confirmed: ") +
                 to_string(first->stage) + " " + to_string(first->state) +
                 (first->fact.empty() ? "" : " (" + first->fact + ")") +
-                (more ? "; " + std::to_string(more) + " more stage" + (more == 1 ? "" : "s") +
+                (more ? "; " + plural(more, "more stage") +
                             " not confirmed"
                       : "");
   }

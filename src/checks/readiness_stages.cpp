@@ -61,6 +61,8 @@ const std::array kStageRows = {
     StageRow{"nvidia.open_module_required", Stage::kernel_driver, "nvidia"},
     // DKMS could not build a kernel module (nvidia, amdgpu-dkms …): the kernel's headers lack.
     StageRow{"gpu.kernel_headers_missing", Stage::kernel_driver, "any"},
+    // DKMS's make.log: the module did not build for the running (or an installed) kernel.
+    StageRow{"gpu.dkms_build_failed", Stage::kernel_driver, "any"},
     StageRow{"rocm.kernel_driver", Stage::kernel_driver, "amd"},
     StageRow{"intel.kernel_too_old", Stage::kernel_driver, "intel"},
     StageRow{"rocm.amdgpu_not_loaded", Stage::kernel_driver, "amd"},
@@ -88,6 +90,8 @@ const std::array kStageRows = {
     StageRow{"nvidia.slurm_job_without_gpu", Stage::access, "nvidia"},
     StageRow{"rocm.group_not_active", Stage::access, "amd"},
     StageRow{"rocm.visible_devices", Stage::access, "amd"},
+    // HIP's first GPU (or the only one a list keeps) is an APU's integrated GPU.
+    StageRow{"rocm.igpu_first", Stage::access, "amd"},
     // The user-space driver.
     StageRow{"nvidia.driver_library_mismatch", Stage::user_driver, "nvidia"},
     StageRow{"nvidia.fabricmanager", Stage::user_driver, "nvidia"},
@@ -158,6 +162,8 @@ const std::array kStageRows = {
     StageRow{"python.torch_no_xpu", Stage::gpu_code, "intel", "torch"},
     StageRow{"ggml.cpu_only_build", Stage::gpu_code, "any", "llama.cpp"},
     StageRow{"python.cupy_arch", Stage::gpu_code, "nvidia", "cupy"},
+    // Two CuPy wheels in one environment: which CUDA build imports is an accident.
+    StageRow{"python.cupy_packages", Stage::runtime_libraries, "any", "cupy"},
     StageRow{"python.vllm_dtype", Stage::gpu_code, "nvidia", "vllm"},
     StageRow{"ollama.gfx_unsupported", Stage::gpu_code, "amd", "ollama"},
     StageRow{"ollama.gpu_too_old", Stage::gpu_code, "any", "ollama"},

@@ -11,6 +11,7 @@
 #include "compat/compat_query.hpp"
 #include "model/access_view.hpp"
 #include "parse/kfd_topology.hpp"
+#include "text.hpp"
 
 namespace gpudoctor {
 
@@ -341,8 +342,6 @@ void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
 
 namespace {
 
-std::string gpu_count(std::size_t n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
-
 /// A visibility list of device indices ("1", "0,2"); nothing where a member is not an index (a
 /// UUID "GPU-…"), whose position cannot be judged from the files.
 std::optional<std::vector<int>> visible_indices(const std::string& value) {
@@ -383,9 +382,9 @@ void check_rocm_visible_devices(const CheckSpec& self, const CheckInput& in,
   if (kept == 0) {
     Finding f = make_finding(self, Severity::fail,
                              kept_by + " names no GPU of this machine (it has " +
-                                 gpu_count(gpus) + ", numbered from 0): ROCm and HIP programs "
+                                 plural(gpus, "GPU") + ", numbered from 0): ROCm and HIP programs "
                                  "find none (hipErrorNoDevice)");
-    f.evidence.push_back("AMD: " + gpu_count(gpus));
+    f.evidence.push_back("AMD: " + plural(gpus, "GPU"));
     f.evidence.push_back(kept_by);
     f.fix = "set ROCR_VISIBLE_DEVICES to indices below " + std::to_string(gpus) +
             " (rocm-smi lists them), or unset it";
@@ -406,10 +405,10 @@ void check_rocm_visible_devices(const CheckSpec& self, const CheckInput& in,
   if (!none_left) return;
   Finding f = make_finding(
       self, Severity::fail,
-      kept_by + " leaves " + gpu_count(kept) + ", which HIP numbers from 0; " +
+      kept_by + " leaves " + plural(kept, "GPU") + ", which HIP numbers from 0; " +
           hip_name + "=" + *hip_value + " then asks for one past them: HIP programs (torch's "
           "ROCm build among them) find no GPU");
-  f.evidence.push_back("AMD: " + gpu_count(gpus));
+  f.evidence.push_back("AMD: " + plural(gpus, "GPU"));
   f.evidence.push_back(kept_by);
   f.evidence.push_back(hip_name + "=" + *hip_value);
   f.fix = "select the GPU with one of the two, not both: keep ROCR_VISIBLE_DEVICES=" +
@@ -445,6 +444,77 @@ void check_hip_init(const CheckSpec& self, const CheckInput& in, std::vector<Fin
   if (no_device) {
     f.source = "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html";
   }
+  out.push_back(std::move(f));
+}
+
+/// HIP numbers the GPUs in the KFD topology's order, and an APU's integrated GPU is often node
+/// 1, before a discrete card: programs that take the first GPU (torch's cuda:0, a HIP sample)
+/// run on the integrated one, slowly or not at all where ROCm has no code for it. The same where
+/// a visibility list keeps only the integrated GPU (ROCm/legacy-rocm-build#3401: a Ryzen 3400G's
+/// gfx902 as HIP device 0 beside an RX 6600; ROCm/rocm-cli#395: HIP_VISIBLE_DEVICES=1 keeping
+/// only a Raphael iGPU where the RX 7900 XT was device 0).
+void check_rocm_igpu_first(const CheckSpec& self, const CheckInput& in,
+                           std::vector<Finding>& out) {
+  if (!in.snap.rocm || in.snap.rocm->nodes.size() < 2) return;
+  if (!pci_gpus(in.snap, kPciVendorNvidia).empty()) return;
+  const RocmInfo& r = *in.snap.rocm;
+  auto apu = [&](const KfdNode& n) { return n.gfx_target && rocm_apu(in.compat, *n.gfx_target); };
+  const auto discrete = std::find_if(r.nodes.begin(), r.nodes.end(), [&](const KfdNode& n) {
+    return n.gfx_target && !apu(n);
+  });
+  if (discrete == r.nodes.end()) return;
+  // The GPUs HIP shows, in its order: ROCr's list first, then HIP's (or CUDA's) among those.
+  std::vector<const KfdNode*> shown;
+  for (const auto& n : r.nodes) shown.push_back(&n);
+  std::vector<std::string> lists;
+  auto apply = [&](const std::string& name, const std::optional<std::string>& value) {
+    if (!value) return true;
+    const auto picks = visible_indices(*value);
+    if (!picks) return false;
+    std::vector<const KfdNode*> kept;
+    for (int i : *picks) {
+      const auto at = static_cast<std::size_t>(i);
+      if (at < shown.size()) kept.push_back(shown[at]);
+    }
+    shown = kept;
+    lists.push_back(name + "=" + *value);
+    return true;
+  };
+  if (!apply("ROCR_VISIBLE_DEVICES", r.rocr_visible_devices)) return;
+  if (!apply(r.hip_visible_devices ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES",
+             r.hip_visible_devices ? r.hip_visible_devices : r.cuda_visible_devices)) {
+    return;
+  }
+  if (shown.empty() || !apu(*shown.front())) return;  // none left: rocm.visible_devices
+  const KfdNode& igpu = *shown.front();
+  const bool only_igpus = std::all_of(shown.begin(), shown.end(),
+                                      [&](const KfdNode* n) { return apu(*n); });
+  const std::size_t discrete_index = static_cast<std::size_t>(discrete - r.nodes.begin());
+  const std::string dgpu = *discrete->gfx_target + " (KFD's GPU " +
+                           std::to_string(discrete_index) + ")";
+  const std::string igpu_name = "the integrated GPU " + *igpu.gfx_target;
+  Finding f = make_finding(
+      self, Severity::warn,
+      lists.empty()
+          ? "HIP's first GPU is " + igpu_name + ": programs that take GPU 0 (torch's cuda:0, "
+            "HIP samples) run on it, not on the discrete " + dgpu
+          : join(lists, " and ") +
+                (only_igpus ? (lists.size() == 1 ? " leaves only " : " leave only ")
+                            : (lists.size() == 1 ? " puts first " : " put first ")) +
+                igpu_name +
+                ", not the discrete " + dgpu);
+  for (std::size_t i = 0; i < r.nodes.size(); ++i) {
+    const KfdNode& n = r.nodes[i];
+    f.evidence.push_back("KFD GPU " + std::to_string(i) + ": " + n.gfx_target.value_or("?") +
+                         (apu(n) ? " (APU: integrated)" : " (discrete)") +
+                         (n.pci_address ? " at " + *n.pci_address : ""));
+  }
+  for (const auto& l : lists) f.evidence.push_back(l);
+  f.fix = "set HIP_VISIBLE_DEVICES=" + std::to_string(discrete_index) +
+          (lists.empty() ? "" : " (and no other list)") +
+          " so HIP shows only the discrete GPU, or turn the integrated GPU off in the firmware "
+          "settings";
+  f.source = "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html";
   out.push_back(std::move(f));
 }
 

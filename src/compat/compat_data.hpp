@@ -300,6 +300,12 @@ struct VulkanLayerRule {
   Provenance from;
 };
 
+/// gfx targets LLVM's processor table marks APU (integrated with the CPU) rather than dGPU.
+struct RocmApuTargets {
+  std::vector<std::string> gfx;  ///< "gfx902", "gfx1036"
+  Provenance from;
+};
+
 struct CompatData {
   std::map<std::string, std::vector<CompatSource>> sources;  ///< by file name
   std::vector<CudaDriverMinimum> cuda_driver_minimums;
@@ -321,6 +327,7 @@ struct CompatData {
   std::vector<RocmDistroKernels> rocm_kernels;
   std::vector<RocmGpu> rocm_gpus;
   std::vector<RocmOverride> rocm_overrides;
+  std::vector<RocmApuTargets> rocm_apu_targets;
   std::vector<RuntimeGfxTargets> runtime_gfx_targets;
   std::vector<Fp32Lanes> fp32_lanes;
   std::vector<CudaPlatformEnd> cuda_platform_ends;

@@ -185,6 +185,10 @@ void rocm(const FileContext& file, const Json& rows, CompatData& data) {
     } else if (kind == "override") {
       RocmOverride o{r.str_list("gfx"), r.str("value"), r.str("runs_as"), p};
       if (r.ok()) data.rocm_overrides.push_back(std::move(o));
+    } else if (kind == "apu") {
+      RocmApuTargets a{r.str_list("gfx"), p};
+      if (a.gfx.empty()) r.error("\"gfx\" must list at least one target");
+      if (r.ok()) data.rocm_apu_targets.push_back(std::move(a));
     } else if (kind == "kfd") {
       kfd_chip(r, p, data);
     } else if (kind == "runtime_targets") {
@@ -192,7 +196,8 @@ void rocm(const FileContext& file, const Json& rows, CompatData& data) {
       if (g.gfx.empty()) r.error("\"gfx\" must list at least one target");
       if (r.ok()) data.runtime_gfx_targets.push_back(std::move(g));
     } else if (!kind.empty()) {
-      r.error("\"kind\" must be release, kernel, gpu, override, kfd or runtime_targets: " + kind);
+      r.error("\"kind\" must be release, kernel, gpu, override, apu, kfd or runtime_targets: " +
+              kind);
     }
   });
 }

@@ -312,6 +312,13 @@ std::vector<RocmOverride> rocm_overrides(const CompatData& data, std::string_vie
   return out;
 }
 
+std::optional<RocmApuTargets> rocm_apu(const CompatData& data, std::string_view gfx) {
+  for (const RocmApuTargets& row : data.rocm_apu_targets) {
+    if (std::find(row.gfx.begin(), row.gfx.end(), gfx) != row.gfx.end()) return row;
+  }
+  return std::nullopt;
+}
+
 std::vector<RuntimeGfxTargets> runtime_gfx_targets(const CompatData& data, std::string_view runtime,
                                                    CompatOs os) {
   std::vector<RuntimeGfxTargets> out;

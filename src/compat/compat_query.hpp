@@ -103,6 +103,10 @@ std::optional<RocmOverride> rocm_override(const CompatData& data, std::string_vi
 /// fix proposes).
 std::vector<RocmOverride> rocm_overrides(const CompatData& data, std::string_view gfx);
 
+/// The row that marks `gfx` an APU (a GPU integrated with the CPU); nothing for a dGPU or a
+/// target the table does not name.
+std::optional<RocmApuTargets> rocm_apu(const CompatData& data, std::string_view gfx);
+
 /// The rows of `runtime`'s release gfx targets on `os`, in table order (oldest releases first).
 std::vector<RuntimeGfxTargets> runtime_gfx_targets(const CompatData& data, std::string_view runtime,
                                                    CompatOs os);

@@ -18,6 +18,24 @@ struct KernelLogRead {
 };
 GPUDOCTOR_JSON(KernelLogRead, source, gpu_lines, error)
 
+/// A DKMS build of a GPU kernel module, as its make.log tells it
+/// (/var/lib/dkms/<module>/<version>/build/make.log).
+struct DkmsBuild {
+  std::string module;                        ///< DKMS's name: "nvidia", "amdgpu"
+  std::string version;                       ///< "470.239.06"
+  std::string log;                           ///< the make.log read
+  std::optional<std::string> kernel;         ///< the kernel it was built for
+  std::optional<bool> built;                 ///< a module came out for that kernel
+  std::optional<bool> kernel_installed;      ///< /lib/modules/<kernel> exists
+  std::optional<bool> module_loaded;         ///< the kernel module of that name is loaded
+  bool failed = false;                       ///< make's errors, or no module for that kernel
+  std::vector<std::string> errors;           ///< the first lines that say why
+  std::optional<std::string> kernel_compiler;  ///< NVIDIA's compiler check: the kernel's gcc
+  std::optional<std::string> compiler_here;    ///< … and the one DKMS ran
+};
+GPUDOCTOR_JSON(DkmsBuild, module, version, log, kernel, built, kernel_installed, module_loaded,
+               failed, errors, kernel_compiler, compiler_here)
+
 struct HostInfo {
   std::optional<std::string> hostname;
   std::optional<std::string> os_id;          ///< os-release ID: "debian"
@@ -48,11 +66,13 @@ struct HostInfo {
   /// The daemons' logs read (Slurm's slurmd.log, slurmctld.log); their messages are in the
   /// snapshot's symptoms too.
   std::vector<std::string> service_logs;
+  /// DKMS's builds of GPU kernel modules that left a make.log (Linux).
+  std::vector<DkmsBuild> dkms_builds;
 };
 GPUDOCTOR_JSON(HostInfo, hostname, os_id, os_name, os_version, os_pretty_name, kernel_release,
                kernel_version, architecture, cpu_model, cpu_cores, cpu_threads,
                memory_total_bytes, memory_available_bytes, glibc_version, container, wsl,
                wsl_version, vm, virtualization, machine_vendor, machine_model, access, kernel_log,
-               service_logs)
+               service_logs, dkms_builds)
 
 }  // namespace gpudoctor

@@ -157,4 +157,18 @@ GresConfForNode parse_gres_conf(std::string_view text, const std::optional<std::
   return out;
 }
 
+std::optional<std::string> slurm_conf_value(std::string_view text, std::string_view key) {
+  std::optional<std::string> value;
+  const std::string want = to_lower(std::string(key)) + "=";
+  for (std::string_view line : split_lines(text)) {
+    line = trim(line.substr(0, line.find('#')));
+    if (line.size() <= want.size() || to_lower(std::string(line.substr(0, want.size()))) != want) {
+      continue;
+    }
+    const std::string_view v = trim(line.substr(want.size()));
+    value = std::string(v.substr(0, v.find_first_of(" \t")));
+  }
+  return value;
+}
+
 }  // namespace gpudoctor

@@ -29,4 +29,9 @@ struct GresConfForNode {
 /// without NodeName= are known to apply).
 GresConfForNode parse_gres_conf(std::string_view text, const std::optional<std::string>& hostname);
 
+/// The value slurm.conf gives `key` (slurm.schedmd.com/slurm.conf.html: keys are
+/// case-insensitive, '#' starts a comment; the last line naming the key is taken): "PluginDir" ->
+/// "/usr/lib64/slurm". Nothing where no line names it or its value is empty.
+std::optional<std::string> slurm_conf_value(std::string_view text, std::string_view key);
+
 }  // namespace gpudoctor

@@ -7,18 +7,18 @@
 
 namespace gpudoctor {
 
-std::vector<Symptom> kernel_log_symptoms(std::string_view log, KernelLogLayout layout,
-                                         const std::string& source, std::size_t* lines_read) {
+std::vector<Symptom> log_symptoms(std::string_view log,
+                                  const std::function<bool(std::string_view)>& keep,
+                                  std::size_t max_lines, const std::string& key,
+                                  const std::string& source, std::size_t* lines_read) {
   std::deque<std::string_view> kept;
-  std::string_view rest = current_boot(log);
-  while (!rest.empty()) {
-    const auto nl = rest.find('\n');
-    const std::string_view line = rest.substr(0, nl);
-    rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
-    if (layout == KernelLogLayout::syslog && !is_kernel_line(line)) continue;
-    if (!is_gpu_kernel_line(line)) continue;
+  while (!log.empty()) {
+    const auto nl = log.find('\n');
+    const std::string_view line = log.substr(0, nl);
+    log = nl == std::string_view::npos ? std::string_view{} : log.substr(nl + 1);
+    if (!keep(line)) continue;
     kept.push_back(line);
-    if (kept.size() > kKernelLogMaxLines) kept.pop_front();
+    if (kept.size() > max_lines) kept.pop_front();
   }
   if (lines_read != nullptr) *lines_read = kept.size();
   if (kept.empty()) return {};
@@ -30,10 +30,21 @@ std::vector<Symptom> kernel_log_symptoms(std::string_view log, KernelLogLayout l
   PastedReading reading = read_pasted_text(std::move(text));
   std::vector<Symptom> out = std::move(reading.snapshot.symptoms);
   for (auto& s : out) {
-    s.values["kernel_log"] = source;
+    s.values[key] = source;
     s.line.reset();  // a line of the filtered text, not of the file
   }
   return out;
+}
+
+std::vector<Symptom> kernel_log_symptoms(std::string_view log, KernelLogLayout layout,
+                                         const std::string& source, std::size_t* lines_read) {
+  return log_symptoms(
+      current_boot(log),
+      [layout](std::string_view line) {
+        return (layout == KernelLogLayout::kernel || is_kernel_line(line)) &&
+               is_gpu_kernel_line(line);
+      },
+      kKernelLogMaxLines, "kernel_log", source, lines_read);
 }
 
 }  // namespace gpudoctor

@@ -194,8 +194,9 @@ void read_rocm_smi(PasteSink& sink) {
     }
     if (t.find("amdgpu not found in modules") != std::string_view::npos ||
         t.find("Driver not initialized") != std::string_view::npos) {
-      // rocm-smi checks /sys/module/amdgpu: also absent when amdgpu is built into the kernel.
-      sink.symptom("rocm.module_not_loaded", "rocm-smi", i);
+      // The SMI tools check /sys/module/amdgpu/initstate: absent too where amdgpu is built into
+      // the kernel, and under WSL (data/messages/rocm.json: rocm.smi_module_check).
+      sink.symptom("rocm.smi_module_check", "rocm-smi", i);
       sink.claim(i, kRocmSmi);
       continue;
     }

@@ -137,10 +137,29 @@ const std::map<std::string, std::string> kMissed = {
     {"corpus-intel-oneapi-spack-load-without-setvars", "oneAPI's environment outside torch +xpu is not judged"},
     {"corpus-rocm-flatpak-kfd-selinux-staff-u", "SELinux's domain and Flatpak's device list are not read"},
     {"corpus-opencl-pyopencl-pocl-wheel-venv", "pyopencl's own ICD and loader inside a venv are not read"},
-    {"corpus-rocm-wsl2-oracle-linux-94-unsupported", "HOLDOUT: nvidia.wsl_gpu fails on an AMD WSL machine (/dev/dxg read as NVIDIA's)"},
+    {"corpus-rocm-wsl2-oracle-linux-94-unsupported", "HOLDOUT: ROCm on WSL under a distribution AMD does not validate is not judged (nvidia.wsl_gpu no longer reads its /dev/dxg as NVIDIA's)"},
     {"corpus-intel-level-zero-loader-master-uhd630", "a hand-built Level Zero loader on LD_LIBRARY_PATH is not compared with the system's"},
     {"corpus-vulkan-icd-filenames-directory-amber", "the row's cause (VK_ICD_FILENAMES must name a file) is contradicted by the Vulkan loader (commit 4830af39d): a directory works"},
     {"corpus-mac-jax-metal-pjrt-047-vs-051", "no check: jax-metal's supported jax/jaxlib releases"},
+    // Rows 259-294 (batch 8), as measured after DKMS's build logs, rocm.igpu_first,
+    // python.cupy_packages and macos.tensorflow_metal_missing.
+    {"corpus-dkms-nv470-popos-kernel-646", "HOLDOUT: nvidia.module_not_loaded fails; the tree holds no make.log"},
+    {"corpus-onnxruntime-gpu-117-cublaslt11-missing", "onnxruntime-gpu is not read as a GPU framework (its CUDA build, the libraries it loads)"},
+    {"corpus-onnxruntime-gpu-118-cuda11-build-cuda121", "HOLDOUT: silent (onnxruntime-gpu is not read)"},
+    {"corpus-cluster-torch112-cu113-cudnn803-ld-path", "HOLDOUT: silent (cuda.library_shadowed compares nvidia-* wheels, not torch/lib's own cuDNN)"},
+    {"corpus-cluster-stardist-exclusive-process-opencl", "the compute mode is NVML's, not a file's"},
+    {"corpus-wsl2-docker-daemon-json-not-reloaded", "dockerd's start time is not compared with daemon.json's"},
+    {"corpus-dkms-cc-mismatch-clearlinux-390", "HOLDOUT: listed none yet; gpu.dkms_build_failed names it (the compiler check in make.log)"},
+    {"corpus-k8s-okd-fcos-kernel-5-14-14-no-headers", "the GPU Operator's driver container on Fedora CoreOS is not modelled (the fix says apt)"},
+    {"corpus-conda-cupy-cudatoolkit-not-host-113", "HOLDOUT: silent"},
+    {"corpus-xgboost-nccl-p2p-hang-driver-560", "no table of driver branches with NCCL peer-to-peer hangs"},
+    {"corpus-opencl-clover-gfx1100-no-libclc-nixos", "HOLDOUT: opencl not examined (clover's libclc targets)"},
+    {"corpus-mac-mlx-macos130-needs-135", "no table of MLX's macOS minimum; the tree's libmlx.dylib is empty (no LC_BUILD_VERSION to read)"},
+    {"corpus-rocm-gfx1151-rocm71-needs-72", "HOLDOUT: silent (no ROCm installed in the tree to judge gfx1151 against)"},
+    {"corpus-intel-haswell-igpu-blocks-a750-opencl", "an unsupported Intel iGPU beside a supported one is not judged"},
+    {"corpus-rocm-lumi-miopen-shared-tmp", "MIOpen's cache and database places are not judged"},
+    {"corpus-intel-a750-pi5-xe-force-probe", "gpu.no_driver fails; xe's force_probe message has no entry"},
+    {"corpus-wsl2-vulkan-llvmpipe-only-4090", "HOLDOUT: WSL's Vulkan (dzn) is not judged"},
 };
 
 // Of those, the ones whose output is "all clear": a user would stop there.
@@ -182,6 +201,13 @@ const std::set<std::string> kSilent = {
     "corpus-intel-oneapi-spack-load-without-setvars",
     "corpus-rocm-flatpak-kfd-selinux-staff-u",
     "corpus-opencl-pyopencl-pocl-wheel-venv",
+    "corpus-onnxruntime-gpu-117-cublaslt11-missing",
+    "corpus-onnxruntime-gpu-118-cuda11-build-cuda121",
+    "corpus-cluster-torch112-cu113-cudnn803-ld-path",
+    "corpus-conda-cupy-cudatoolkit-not-host-113",
+    "corpus-xgboost-nccl-p2p-hang-driver-560",
+    "corpus-rocm-gfx1151-rocm71-needs-72",
+    "corpus-rocm-lumi-miopen-shared-tmp",
 };
 
 // Healthy machines on which a finding fails today, with the finding and why it is false.

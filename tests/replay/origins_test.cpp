@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 
 namespace gpudoctor {
-namespace {
+namespace origins_test {
 
 using test::run_gpudoctor;
 
@@ -230,5 +230,5 @@ TEST(PastedText, EmptyOrBinaryInputIsStillRefused) {
   }
 }
 
-}  // namespace
+}  // namespace origins_test
 }  // namespace gpudoctor

@@ -78,5 +78,23 @@ TEST(SlurmGresConf, OtherGresAndCommentsAreNotGpus) {
   EXPECT_EQ(g.autodetect, std::optional<std::string>("nvml"));
 }
 
+// slurm.conf's keys are case-insensitive and '#' starts a comment (slurm.conf(5)); the value is
+// the first word after '='.
+TEST(SlurmConf, ValueOfAKey) {
+  const std::string conf =
+      "# PluginDir=/not/this\n"
+      "ClusterName=tux\n"
+      "pluginDIR=/usr/lib64/slurm:/opt/slurm/lib  # both\n"
+      "SlurmdLogFile=/var/log/slurm/slurmd.%h.log\n"
+      "SlurmctldLogFile=\n";
+  EXPECT_EQ(slurm_conf_value(conf, "PluginDir"),
+            std::optional<std::string>("/usr/lib64/slurm:/opt/slurm/lib"));
+  EXPECT_EQ(slurm_conf_value(conf, "SlurmdLogFile"),
+            std::optional<std::string>("/var/log/slurm/slurmd.%h.log"));
+  EXPECT_EQ(slurm_conf_value(conf, "SlurmctldLogFile"), std::nullopt);
+  EXPECT_EQ(slurm_conf_value(conf, "GresTypes"), std::nullopt);
+  EXPECT_EQ(slurm_conf_value(conf, "Cluster"), std::nullopt);  // a key, not a prefix of one
+}
+
 }  // namespace
 }  // namespace gpudoctor
