@@ -178,6 +178,7 @@ std::vector<CheckSpec> runtime_checks() {
        "cuda.libcuda_unversioned, slurm.gres_device_missing, slurm.autodetect_plugin_missing, "
        "tensorflow.numa_node_unknown, intel.gmmlib_mismatch, nvidia.bar_unassigned, "
        "nccl.shm_too_small, nvidia.open_module_required, python.triton_no_driver, "
+       "macos.built_for_newer, "
        "nvidia.video_libraries, tensorflow.plugin_registered_twice, torch.nnpack_unsupported, "
        "nvidia.fabricmanager, nccl.system_error, gpu.kernel_headers_missing, gpu.module_unsigned, "
        "slurm.mig_without_instances, slurm.gres_count_lower",

@@ -139,6 +139,8 @@ const std::array kStageRows = {
     StageRow{"intel.oneapi_shadows_wheels", Stage::runtime_libraries, "intel", "torch"},
     StageRow{"macos.rosetta*", Stage::runtime_libraries},
     StageRow{"macos.version_compat", Stage::runtime_libraries},
+    // A library built for a newer macOS than the one running (dyld's own words, MLX's check).
+    StageRow{"macos.built_for_newer", Stage::runtime_libraries},
     StageRow{"macos.dyld_library_path", Stage::runtime_libraries},
     StageRow{"macos.tensorflow_metal*", Stage::runtime_libraries, "any", "tensorflow"},
     StageRow{"macos.plaidml*", Stage::runtime_libraries, "any", "plaidml"},
