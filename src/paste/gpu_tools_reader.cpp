@@ -104,9 +104,25 @@ void read_clinfo(PasteSink& sink) {
     return cl.platforms.back();
   };
   bool icd_failed = false;  // the loader said why: "0 platforms" is not a missing driver then
+  std::optional<std::size_t> no_platforms;  // the line of clinfo's "Number of platforms 0"
+  std::vector<std::string> listed_icds;     // .icd files an `ls` of the vendors directory showed
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (sink.claimed(i)) continue;
     const std::string_view t = trim(lines[i].text);
+    // "$ ls /etc/OpenCL/vendors/" and its answer, "intel-cpu.icd  intel.icd": the drivers are
+    // registered, whatever clinfo then finds.
+    if (t.find("ls ") != std::string_view::npos &&
+        t.find("/etc/OpenCL/vendors") != std::string_view::npos && i + 1 < lines.size()) {
+      for (const auto& word : split_words(trim(lines[i + 1].text))) {
+        if (ends_with(word, ".icd")) listed_icds.push_back(word);
+      }
+      if (!listed_icds.empty()) {
+        sink.claim(i, "ls");
+        sink.claim(i + 1, "ls");
+        for (const auto& icd : listed_icds) sink.fact("opencl.icd_file", icd, i + 1);
+      }
+      continue;
+    }
+    if (sink.claimed(i)) continue;
     // The ICD loader's word that an .icd file's library does not open, printed before clinfo's
     // own output: "dlerror: libamdocl64.so: cannot open shared object file: No such file or
     // directory". The .icd file is not named.
@@ -145,7 +161,7 @@ void read_clinfo(PasteSink& sink) {
       in_clinfo = true;
       sink.opencl();
       sink.claim(i, "clinfo");
-      if (l.value == "0" && !icd_failed) sink.symptom("opencl.no_platforms", "clinfo", i);
+      if (l.value == "0" && !icd_failed) no_platforms = i;
       continue;
     }
     // A paste that starts at the first platform's block.
@@ -225,6 +241,14 @@ void read_clinfo(PasteSink& sink) {
       }
     }
   }
+  if (!no_platforms) return;
+  // No platform although Intel's driver is registered: it loaded and found no GPU it may open,
+  // which for Intel's compute runtime is most often the render group (intel/compute-runtime#350).
+  const bool intel = std::any_of(listed_icds.begin(), listed_icds.end(), [](const std::string& f) {
+    return starts_with(f, "intel") && f.find("cpu") == std::string::npos;
+  });
+  sink.symptom(intel ? "opencl.intel_icd_no_platform" : "opencl.no_platforms", "clinfo",
+               *no_platforms);
 }
 
 /// The Vulkan loader's own word that a driver manifest's library does not load:

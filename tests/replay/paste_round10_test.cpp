@@ -41,6 +41,17 @@ TEST(PasteRound10, RadeonsFailedStartIsNotAmdgpus) {
       << describe(amdgpu.findings);
 }
 
+TEST(PasteRound10, RegisteredIntelDriverWithoutAPlatformIsAccessNotInstall) {
+  // https://github.com/intel/compute-runtime/issues/350: clinfo 0 platforms, intel.icd listed.
+  const auto c = check_text(paste_fixture("holdout-10/compute-runtime-350-clinfo-0-platforms-not-in-render-group.txt"));
+  const Finding* f = find_finding(c.findings, "intel.not_in_render_group");
+  ASSERT_NE(f, nullptr) << describe(c.findings);
+  EXPECT_EQ(find_finding(c.findings, "opencl.no_icd"), nullptr) << describe(c.findings);
+  // Without the listing, nothing says a driver is there: install one.
+  const auto bare = check_text("Number of platforms                               0\n");
+  EXPECT_NE(find_finding(bare.findings, "opencl.no_icd"), nullptr) << describe(bare.findings);
+}
+
 TEST(PasteRound10, CupysOwnWarningOfTwoPackagesIsNamed) {
   // https://github.com/gpustack/gpustack/issues/5459, as vLLM's API server printed it.
   const auto c = check_text(
