@@ -13,6 +13,7 @@ Needs python3-jsonschema (Debian package).
 
 usage: validate_report_schema.py GPUDOCTOR SCHEMA FIXTURES_DIR [FAKES_DIR]
 """
+import concurrent.futures
 import copy
 import json
 import os
@@ -143,26 +144,40 @@ def main():
     checked = 0
     made = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, args, env in reports(fixtures, fakes):
-            out = os.path.join(tmp, "report.json")
+        jobs = list(reports(fixtures, fakes))
+
+        def make(index):
+            """The report, its check --from and its --brief run for job `index` (subprocesses
+            only: validation stays in the main thread, in order)."""
+            name, args, env = jobs[index]
+            out = os.path.join(tmp, f"report-{index}.json")
             r = run([gpudoctor] + args + ["-o", out], env)
             if r.returncode != 0:
+                return r, None, None, None
+            with open(out) as f:
+                report = json.load(f)
+            back = run([gpudoctor, "check", "--json", "--from", out])
+            brief = run([gpudoctor] + args + ["--brief"], env)
+            return r, report, back, brief
+
+        # The runs are independent: as many at once as there are processors (each report is a
+        # whole gpudoctor run; under the sanitizers one takes seconds).
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            results = list(pool.map(make, range(len(jobs))))
+        for (name, args, env), (r, report, back, brief) in zip(jobs, results):
+            if report is None:
                 print(f"FAIL {name}: exit {r.returncode}: {r.stderr.strip()}")
                 failures += 1
                 continue
-            with open(out) as f:
-                report = json.load(f)
             made[name] = report
             errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))
             for e in errors[:5]:
                 print(f"FAIL {name}: {'/'.join(map(str, e.path))}: {e.message[:300]}")
-            back = run([gpudoctor, "check", "--json", "--from", out])
             if back.returncode not in (0, 1):
                 print(f"FAIL {name}: check --from refused it: {back.stderr.strip()}")
                 failures += 1
             failures += bool(errors)
             checked += 1
-            brief = run([gpudoctor] + args + ["--brief"], env)
             brief_errors = list(brief_validator.iter_errors(json.loads(brief.stdout or "null")))
             for e in brief_errors[:5]:
                 print(f"FAIL {name} --brief: {'/'.join(map(str, e.path))}: {e.message[:300]}")
