@@ -7,21 +7,10 @@ namespace gpudoctor {
 
 namespace {
 
-/// The DKMS packages of GPU drivers: NVIDIA's (nvidia, nvidia-open, nvidia-srv …), AMD's
-/// amdgpu-dkms (module amdgpu), Intel's backports (intel-i915-dkms, intel-xe-dkms …).
-bool gpu_module(const std::string& name) {
-  return starts_with(name, "nvidia") || starts_with(name, "amdgpu") ||
-         starts_with(name, "intel-i915") || starts_with(name, "intel-xe") || name == "i915" ||
-         name == "xe";
-}
-
-/// The kernel module a DKMS package builds, as /sys/module names it.
-std::string kernel_module(const std::string& name) {
-  if (starts_with(name, "nvidia")) return "nvidia";
-  if (starts_with(name, "amdgpu")) return "amdgpu";
-  if (starts_with(name, "intel-i915") || name == "i915") return "i915";
-  if (starts_with(name, "intel-xe") || name == "xe") return "xe";
-  return name;
+/// The DKMS packages of GPU drivers: those whose kernel module is a GPU driver's.
+bool gpu_module(const std::string& package) {
+  const std::string m = dkms_kernel_module(package);
+  return m == "nvidia" || m == "amdgpu" || m == "i915" || m == "xe";
 }
 
 /// At most this much of a make.log is read (a failed build's log is a few hundred KB).
@@ -33,6 +22,9 @@ std::vector<DkmsBuild> probe_dkms_builds(const ProbeContext& ctx) {
   std::vector<DkmsBuild> out;
   const Root& root = ctx.root;
   const std::string tree = "/var/lib/dkms";
+  // Loaded or not is known where /sys/module or /proc/modules could be read.
+  const auto modules = root.read("/proc/modules");
+  const bool modules_known = root.is_directory("/sys/module") || modules.has_value();
   for (const auto& module : root.list(tree)) {
     if (!gpu_module(module)) continue;
     for (const auto& version : root.list(tree + "/" + module)) {
@@ -60,10 +52,8 @@ std::vector<DkmsBuild> probe_dkms_builds(const ProbeContext& ctx) {
                              root.is_directory("/usr/lib/modules/" + *log.kernel);
       }
       b.failed = log.failed || b.built == std::optional<bool>(false);
-      // Loaded or not is known where /sys/module or /proc/modules could be read.
-      const std::string name = kernel_module(module);
-      const auto modules = root.read("/proc/modules");
-      if (root.is_directory("/sys/module") || modules) {
+      const std::string name = dkms_kernel_module(module);
+      if (modules_known) {
         b.module_loaded = root.exists("/sys/module/" + name + "/initstate") ||
                           (modules && (starts_with(*modules, name + " ") ||
                                        modules->find("\n" + name + " ") != std::string::npos));

@@ -8,6 +8,7 @@
 #include "checks/check_util.hpp"
 #include "checks/rocm_util.hpp"
 #include "model/access_view.hpp"
+#include "parse/dkms_log.hpp"
 
 namespace gpudoctor {
 
@@ -61,14 +62,6 @@ bool container_without_nvidia_gpu(const Snapshot& s, bool* gpu_on_host) {
 bool left_to_module_check(const Snapshot& s, const PciDevice& p) {
   if (p.vendor_id == kPciVendorNvidia) return !p.driver && s.nvidia && !nvidia_kernel_up(s);
   return p.vendor_id == kPciVendorAmd && !p.driver && amdgpu_not_loaded(s);  // rocm.amdgpu_not_loaded
-}
-
-/// The kernel module a DKMS package builds ("nvidia-open" builds nvidia).
-std::string dkms_kernel_module(const std::string& package) {
-  for (const char* m : {"nvidia", "amdgpu"}) {
-    if (starts_with(package, m)) return m;
-  }
-  return package;
 }
 
 const DkmsBuild* failed_dkms_build_for_running_kernel(const Snapshot& snap,

@@ -358,6 +358,47 @@ std::optional<std::vector<int>> visible_indices(const std::string& value) {
   return out;
 }
 
+/// The machine's AMD GPUs (indices 0 .. gpus-1) as a HIP program sees them, in its order:
+/// ROCR_VISIBLE_DEVICES keeps some and ROCr numbers them again from 0; HIP_VISIBLE_DEVICES (or
+/// CUDA_VISIBLE_DEVICES, which HIP reads where it is unset) then picks among those.
+struct HipVisibility {
+  std::vector<std::size_t> kept_by_rocr;  ///< after ROCR_VISIBLE_DEVICES (every GPU when unset)
+  /// After the HIP list too; nothing where that list is not indices (a UUID).
+  std::optional<std::vector<std::size_t>> shown;
+  std::vector<std::string> lists;         ///< the lists set: "ROCR_VISIBLE_DEVICES=1"
+  std::string hip_name;                   ///< "HIP_VISIBLE_DEVICES" or "CUDA_VISIBLE_DEVICES"
+  std::optional<std::string> hip_value;
+};
+
+/// Nothing where ROCR_VISIBLE_DEVICES is set to anything but indices.
+std::optional<HipVisibility> hip_visibility(const RocmInfo& r, std::size_t gpus) {
+  auto pick = [](const std::vector<std::size_t>& from, const std::vector<int>& picks) {
+    std::vector<std::size_t> out;
+    for (int i : picks) {
+      const auto at = static_cast<std::size_t>(i);
+      if (at < from.size()) out.push_back(from[at]);
+    }
+    return out;
+  };
+  HipVisibility v;
+  for (std::size_t i = 0; i < gpus; ++i) v.kept_by_rocr.push_back(i);
+  if (r.rocr_visible_devices) {
+    const auto picks = visible_indices(*r.rocr_visible_devices);
+    if (!picks) return std::nullopt;
+    v.kept_by_rocr = pick(v.kept_by_rocr, *picks);
+    v.lists.push_back("ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices);
+  }
+  v.hip_name = r.hip_visible_devices ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+  v.hip_value = r.hip_visible_devices ? r.hip_visible_devices : r.cuda_visible_devices;
+  if (!v.hip_value) {
+    v.shown = v.kept_by_rocr;
+  } else if (const auto picks = visible_indices(*v.hip_value)) {
+    v.shown = pick(v.kept_by_rocr, *picks);
+    v.lists.push_back(v.hip_name + "=" + *v.hip_value);
+  }
+  return v;
+}
+
 }  // namespace
 
 /// ROCR_VISIBLE_DEVICES keeps some GPUs and ROCr numbers them again from 0; HIP_VISIBLE_DEVICES
@@ -374,10 +415,9 @@ void check_rocm_visible_devices(const CheckSpec& self, const CheckInput& in,
   // and CUDA_VISIBLE_DEVICES alike): their numbering is not the AMD GPUs'.
   if (gpus == 0 || !pci_gpus(in.snap, kPciVendorNvidia).empty()) return;
   if (!r.rocr_visible_devices) return;
-  const auto rocr = visible_indices(*r.rocr_visible_devices);
-  if (!rocr) return;
-  const std::size_t kept = static_cast<std::size_t>(std::count_if(
-      rocr->begin(), rocr->end(), [&](int i) { return static_cast<std::size_t>(i) < gpus; }));
+  const auto v = hip_visibility(r, gpus);
+  if (!v) return;
+  const std::size_t kept = v->kept_by_rocr.size();
   const std::string kept_by = "ROCR_VISIBLE_DEVICES=" + *r.rocr_visible_devices;
   if (kept == 0) {
     Finding f = make_finding(self, Severity::fail,
@@ -392,28 +432,20 @@ void check_rocm_visible_devices(const CheckSpec& self, const CheckInput& in,
     out.push_back(std::move(f));
     return;
   }
-  // HIP reads CUDA_VISIBLE_DEVICES where HIP_VISIBLE_DEVICES is unset.
-  const std::string hip_name =
-      r.hip_visible_devices ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
-  const auto& hip_value = r.hip_visible_devices ? r.hip_visible_devices : r.cuda_visible_devices;
-  if (!hip_value) return;
-  const auto hip = visible_indices(*hip_value);
-  if (!hip) return;
-  const bool none_left = std::none_of(hip->begin(), hip->end(), [&](int i) {
-    return static_cast<std::size_t>(i) < kept;
-  });
-  if (!none_left) return;
+  if (!v->hip_value || !v->shown || !v->shown->empty()) return;
+  const std::string& hip_name = v->hip_name;
+  const std::string& hip_value = *v->hip_value;
   Finding f = make_finding(
       self, Severity::fail,
       kept_by + " leaves " + plural(kept, "GPU") + ", which HIP numbers from 0; " +
-          hip_name + "=" + *hip_value + " then asks for one past them: HIP programs (torch's "
+          hip_name + "=" + hip_value + " then asks for one past them: HIP programs (torch's "
           "ROCm build among them) find no GPU");
   f.evidence.push_back("AMD: " + plural(gpus, "GPU"));
   f.evidence.push_back(kept_by);
-  f.evidence.push_back(hip_name + "=" + *hip_value);
+  f.evidence.push_back(hip_name + "=" + hip_value);
   f.fix = "select the GPU with one of the two, not both: keep ROCR_VISIBLE_DEVICES=" +
           *r.rocr_visible_devices + " and unset " + hip_name + " (or set it to 0), or unset "
-          "ROCR_VISIBLE_DEVICES and keep " + hip_name + "=" + *hip_value;
+          "ROCR_VISIBLE_DEVICES and keep " + hip_name + "=" + hip_value;
   f.source = "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/env_variables.html";
   out.push_back(std::move(f));
 }
@@ -464,31 +496,13 @@ void check_rocm_igpu_first(const CheckSpec& self, const CheckInput& in,
   });
   if (discrete == r.nodes.end()) return;
   // The GPUs HIP shows, in its order: ROCr's list first, then HIP's (or CUDA's) among those.
-  std::vector<const KfdNode*> shown;
-  for (const auto& n : r.nodes) shown.push_back(&n);
-  std::vector<std::string> lists;
-  auto apply = [&](const std::string& name, const std::optional<std::string>& value) {
-    if (!value) return true;
-    const auto picks = visible_indices(*value);
-    if (!picks) return false;
-    std::vector<const KfdNode*> kept;
-    for (int i : *picks) {
-      const auto at = static_cast<std::size_t>(i);
-      if (at < shown.size()) kept.push_back(shown[at]);
-    }
-    shown = kept;
-    lists.push_back(name + "=" + *value);
-    return true;
-  };
-  if (!apply("ROCR_VISIBLE_DEVICES", r.rocr_visible_devices)) return;
-  if (!apply(r.hip_visible_devices ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES",
-             r.hip_visible_devices ? r.hip_visible_devices : r.cuda_visible_devices)) {
-    return;
-  }
-  if (shown.empty() || !apu(*shown.front())) return;  // none left: rocm.visible_devices
-  const KfdNode& igpu = *shown.front();
-  const bool only_igpus = std::all_of(shown.begin(), shown.end(),
-                                      [&](const KfdNode* n) { return apu(*n); });
+  const auto v = hip_visibility(r, r.nodes.size());
+  if (!v || !v->shown || v->shown->empty()) return;  // none left: rocm.visible_devices
+  const auto& lists = v->lists;
+  const KfdNode& igpu = r.nodes[v->shown->front()];
+  if (!apu(igpu)) return;
+  const bool only_igpus = std::all_of(v->shown->begin(), v->shown->end(),
+                                      [&](std::size_t i) { return apu(r.nodes[i]); });
   const std::size_t discrete_index = static_cast<std::size_t>(discrete - r.nodes.begin());
   const std::string dgpu = *discrete->gfx_target + " (KFD's GPU " +
                            std::to_string(discrete_index) + ")";

@@ -32,6 +32,14 @@ bool error_line(std::string_view line) {
 
 }  // namespace
 
+std::string dkms_kernel_module(const std::string& package) {
+  if (starts_with(package, "nvidia")) return "nvidia";
+  if (starts_with(package, "amdgpu")) return "amdgpu";
+  if (starts_with(package, "intel-i915")) return "i915";
+  if (starts_with(package, "intel-xe")) return "xe";
+  return package;
+}
+
 DkmsMakeLog parse_dkms_make_log(std::string_view text) {
   DkmsMakeLog log;
   std::vector<std::string_view> lines = split_lines(text);

@@ -26,4 +26,9 @@ struct DkmsMakeLog {
 
 DkmsMakeLog parse_dkms_make_log(std::string_view text);
 
+/// The kernel module a DKMS package builds, as /sys/module names it: "nvidia-open" and
+/// "nvidia-srv" build nvidia, amdgpu-dkms amdgpu, Intel's backports (intel-i915-dkms,
+/// intel-xe-dkms) i915 and xe; any other name is its own.
+std::string dkms_kernel_module(const std::string& package);
+
 }  // namespace gpudoctor
