@@ -5,6 +5,7 @@
 #endif
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,6 +97,20 @@ void detect_wsl(const Root& root, HostInfo& h) {
   h.wsl_version = w.version;
 }
 
+/// The RDMA devices the verbs stack registered: their names in /sys/class/infiniband, else the
+/// verbs device files (a container or a recorded tree may have only those).
+std::vector<std::string> rdma_devices(const Root& root) {
+  std::vector<std::string> out;
+  for (const auto& name : root.list("/sys/class/infiniband")) out.push_back(name);
+  if (out.empty()) {
+    for (const auto& name : root.list("/dev/infiniband")) {
+      if (name.rfind("uverbs", 0) == 0) out.push_back("/dev/infiniband/" + name);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void detect_vm(const Root& root, HostInfo& h, bool hypervisor_flag) {
   auto vendor = root.read_line("/sys/class/dmi/id/sys_vendor");
   auto product = root.read_line("/sys/class/dmi/id/product_name");
@@ -130,6 +145,7 @@ HostInfo probe_host(const ProbeContext& ctx) {
   h.container = detect_container(ctx);
   detect_wsl(root, h);
   detect_vm(root, h, hypervisor_flag);
+  h.rdma_devices = rdma_devices(root);
   h.access = probe_access(ctx);
   return h;
 }

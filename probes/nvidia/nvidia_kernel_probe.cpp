@@ -11,8 +11,11 @@ namespace gpudoctor {
 
 namespace {
 
-constexpr std::array<const char*, 5> kModules = {"nvidia", "nvidia_uvm", "nvidia_drm",
-                                                 "nvidia_modeset", "nouveau"};
+// nvidia_peermem (the driver's own since R470) and nv_peer_mem (MLNX_OFED's before it) give
+// RDMA NICs access to GPU memory (GPUDirect RDMA).
+constexpr std::array<const char*, 7> kModules = {"nvidia",         "nvidia_uvm",     "nvidia_drm",
+                                                 "nvidia_modeset", "nouveau",        "nvidia_peermem",
+                                                 "nv_peer_mem"};
 constexpr const char* kSecureBootVar =
     "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
 constexpr std::array<const char*, 5> kModprobeDirs = {"/etc/modprobe.d", "/run/modprobe.d",

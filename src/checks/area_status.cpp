@@ -504,11 +504,11 @@ MaybeBase python_base(const Snapshot& s) {
   }
   const std::string envs = plural(s.python->envs.size(), "environment");
   if (s.python->envs.empty()) return Base{AreaState::absent, "no Python environment found"};
-  // CuPy is a GPU framework too: alone (cupy.show_config() pasted) the line names it rather
-  // than saying there is none.
+  // CuPy and onnxruntime-gpu are GPU frameworks too: alone (cupy.show_config() pasted) the line
+  // names them rather than saying there is none.
   for (const auto& env : s.python->envs) {
     for (const auto& p : env.packages) {
-      if (frameworks.empty() && starts_with(p.name, "cupy")) {
+      if (frameworks.empty() && (starts_with(p.name, "cupy") || p.name == "onnxruntime-gpu")) {
         frameworks.push_back(p.name + " " + p.version.value_or("?") + " in " + env.prefix);
       }
     }
@@ -573,7 +573,7 @@ MaybeBase rocm_base(const Snapshot& s) {
     const bool ollama = s.runtimes && !s.runtimes->ollama.empty();
     return Base{AreaState::absent,
                 summary + (ollama ? " · no ROCm installed beside ollama's own"
-                                  : " · no ROCm installed: nothing to judge the GPU's target against")};
+                                  : " · no ROCm installed")};
   }
   if (r.nodes.empty() && pci_shows_no_gpu_of(s, kPciVendorAmd)) {
     return Base{AreaState::absent, summary + " · no AMD GPU on this machine: nothing for it to run on"};

@@ -126,6 +126,14 @@ std::vector<CheckSpec> machine_checks() {
        "CUDA refuse to talk to it.",
        "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html",
        check_nvidia_version_mismatch, "", kOnlyLinux},
+      {"nvidia.peermem_not_loaded", "nvidia",
+       "The RDMA devices (/sys/class/infiniband, /dev/infiniband) beside NVIDIA GPUs, and "
+       "whether the driver's peer-memory module (nvidia_peermem, or MLNX_OFED's nv_peer_mem) is "
+       "loaded.",
+       "Without it an RDMA NIC cannot read or write GPU memory: GPUDirect RDMA is off and "
+       "multi-node NCCL and MPI copy every GPU buffer through host memory.",
+       "https://docs.nvidia.com/cuda/gpudirect-rdma/index.html#nvidia-peermem", check_peermem, "",
+       kOnlyLinux},
       {"nvidia.iommu_p2p", "nvidia",
        "The kernel command line's IOMMU parameters (intel_iommu=, iommu=) on a machine with "
        "several NVIDIA GPUs, outside a virtual machine.",
@@ -205,11 +213,26 @@ std::vector<CheckSpec> machine_checks() {
        check_cudnn_for_toolkit,
        "cudnn.cuda_mismatch, cudnn.driver_too_old, cudnn.gpu_unsupported", kOnlyLinux,
        OwnId::name_only},
+      {"python.onnxruntime_cuda", "python",
+       "Each onnxruntime-gpu against the CUDA libraries its PyPI release's CUDA provider links "
+       "(DT_NEEDED, read in the wheels: data/compat/framework_cuda_libs.json) and the copies "
+       "its environment reaches (the loader's path, its nvidia-* wheels, its conda prefix).",
+       "onnxruntime-gpu's CUDA provider is built for one CUDA major (11 before 1.19, 12 from "
+       "1.19, 13 from 1.27 on PyPI); without that major's cuBLAS and cuDNN it does not load and "
+       "sessions fall back to the CPU.",
+       "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements",
+       check_onnxruntime_cuda_libraries, "", kOnlyLinux},
       {"python.cupy_packages", "python",
        "The CuPy distributions (cupy, cupy-cuda*, cupy-rocm-*) of each Python environment.",
        "They all install the same cupy package: with two, the files of the last one installed "
        "win, and a build for another CUDA can be the one that imports.",
        "https://github.com/cupy/cupy/blob/main/cupy/_environment.py", check_cupy_packages, ""},
+      {"python.torch_gpu_vendor", "python",
+       "torch/version.py (cuda, hip) of every torch found against the vendors of the machine's "
+       "PCI GPUs.",
+       "A CUDA build reaches NVIDIA GPUs only and a ROCm build AMD GPUs only: on a machine whose "
+       "GPU is another vendor's, torch sees no GPU and runs on the CPU.",
+       "https://pytorch.org/get-started/locally/", check_torch_gpu_vendor, "", kOnlyLinux},
       {"python.torch_cpu_only", "python",
        "torch/version.py (cuda, hip) of every torch installed in the Python environments found, "
        "on a machine with a usable NVIDIA GPU.",

@@ -43,6 +43,9 @@ void check_arch_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Fin
 void check_cudnn_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_cupy_packages(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_peermem(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_torch_gpu_vendor(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_onnxruntime_cuda_libraries(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_cuda_vs_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_framework_arch(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_framework_gfx(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

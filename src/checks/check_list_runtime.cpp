@@ -181,7 +181,8 @@ std::vector<CheckSpec> runtime_checks() {
        "macos.built_for_newer, "
        "nvidia.video_libraries, tensorflow.plugin_registered_twice, torch.nnpack_unsupported, "
        "nvidia.fabricmanager, nccl.system_error, gpu.kernel_headers_missing, gpu.module_unsigned, "
-       "slurm.mig_without_instances, slurm.gres_count_lower",
+       "slurm.mig_without_instances, slurm.gres_count_lower, "
+       "python.windows_pagefile, python.numba_nvvm",
        "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.

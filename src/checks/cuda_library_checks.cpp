@@ -351,3 +351,139 @@ void check_wheel_library_shadowed(const CheckSpec& self, const CheckInput& in,
 }
 
 }  // namespace gpudoctor
+
+namespace gpudoctor {
+
+namespace {
+
+/// The libraries the CUDA library probe takes stock of (probes/nvidia/nvidia_cuda_libraries.cpp
+/// kLibraries): a name outside them is not judged, since its absence from the inventory says
+/// nothing.
+bool inventoried(const std::string& soname) {
+  static constexpr std::string_view kStems[] = {"libcudart.so.", "libcublas.so.", "libcublasLt.so.",
+                                                "libcudnn.so.",  "libcufft.so.",  "libcurand.so.",
+                                                "libnvrtc.so."};
+  return std::any_of(std::begin(kStems), std::end(kStems),
+                     [&](std::string_view s) { return starts_with(soname, s); });
+}
+
+/// A copy of `soname` this environment's process reaches: on the loader's path, or inside the
+/// environment (its nvidia-* wheels, which torch's import loads first, or a conda prefix's lib/).
+const CudaLibrary* reachable_copy(const std::vector<CudaLibrary>& libs, const PythonEnv& env,
+                                  const std::string& soname) {
+  for (const auto& l : libs) {
+    if (l.name != soname && l.soname != std::optional<std::string>(soname)) continue;
+    if (l.on_loader_path) return &l;
+    if (l.found_in == "pip" && l.install &&
+        std::any_of(env.site_packages.begin(), env.site_packages.end(),
+                    [&](const std::string& site) { return starts_with(*l.install, site); })) {
+      return &l;
+    }
+    if (l.found_in == "conda" && l.install && strip_slash(*l.install) == strip_slash(env.prefix)) {
+      return &l;
+    }
+  }
+  return nullptr;
+}
+
+/// The major of a soname: "libcublasLt.so.12" -> "12".
+std::string soname_major(const std::string& soname) {
+  const auto at = soname.find(".so.");
+  if (at == std::string::npos) return "";
+  const std::string rest = soname.substr(at + 4);
+  return rest.substr(0, rest.find('.'));
+}
+
+/// The releases of `framework` whose CUDA library links this cuBLAS ("1.19", "1.26"), oldest
+/// and newest; nullopt where no row does.
+std::optional<std::pair<Version, Version>> releases_linking(const CompatData& data,
+                                                            const std::string& framework,
+                                                            const std::string& cublaslt) {
+  std::optional<std::pair<Version, Version>> span;
+  for (const auto& row : data.framework_needed) {
+    if (row.framework != framework || !row.version.min) continue;
+    if (std::find(row.needed.begin(), row.needed.end(), cublaslt) == row.needed.end()) continue;
+    const Version& lo = *row.version.min;
+    const Version hi = row.version.max.value_or(lo);
+    if (!span) span.emplace(lo, hi);
+    if (lo < span->first) span->first = lo;
+    if (span->second < hi) span->second = hi;
+  }
+  return span;
+}
+
+}  // namespace
+
+void check_onnxruntime_cuda_libraries(const CheckSpec& self, const CheckInput& in,
+                                      std::vector<Finding>& out) {
+  const Snapshot& s = in.snap;
+  if (!s.python || !s.nvidia || !s.nvidia->cuda_libraries) return;
+  const auto& mods = s.nvidia->kernel.loaded_modules;
+  if (!usable_nvidia_gpu(s) && std::find(mods.begin(), mods.end(), "nvidia") == mods.end()) return;
+  const auto& libs = *s.nvidia->cuda_libraries;
+  for (const auto& env : s.python->envs) {
+    for (const auto& p : env.packages) {
+      if (p.name != "onnxruntime-gpu" || windows_wheel(p)) continue;
+      const auto v = parse_version(p.version.value_or(""));
+      if (!v) continue;
+      const auto row = framework_needed(in.compat, p.name, *v);
+      if (!row) continue;  // a release whose wheel was not read: not judged
+      std::vector<std::string> missing;
+      std::string cublaslt;
+      for (const auto& name : row->needed) {
+        if (starts_with(name, "libcublasLt.so.")) cublaslt = name;
+        if (inventoried(name) && !reachable_copy(libs, env, name)) missing.push_back(name);
+      }
+      if (missing.empty()) continue;
+      const std::string major = soname_major(cublaslt.empty() ? missing.front() : cublaslt);
+      Finding f = make_finding(
+          self, Severity::warn,
+          p.name + " " + v->text + " in " + env_label(env) + " is a CUDA " + major +
+              " build (PyPI's wheel links " + join(missing, ", ") +
+              ") and this environment reaches no copy of " +
+              (missing.size() == 1 ? "it" : "them") +
+              ": its CUDA provider fails to load (\"Failed to load library "
+              "libonnxruntime_providers_cuda.so with error: " + missing.front() +
+              ": cannot open shared object file\") and sessions run on the CPU");
+      f.id = "python.onnxruntime_cuda";
+      f.evidence.push_back(row->library + " of onnxruntime-gpu " + v->text + " on PyPI: NEEDED " +
+                           join(row->needed, ", "));
+      f.evidence.push_back("LD_LIBRARY_PATH=" + s.nvidia->ld_library_path.value_or("(not set)"));
+      // What the machine has instead: the cuBLAS majors this environment does reach.
+      std::vector<std::string> have;
+      for (const auto& l : libs) {
+        if (l.library != "cublasLt" || !reachable_copy(libs, env, l.name)) continue;
+        const std::string m = soname_major(l.name);
+        if (!m.empty() && std::find(have.begin(), have.end(), m) == have.end()) have.push_back(m);
+      }
+      for (const auto& name : missing) {
+        for (const auto& l : libs) {
+          if (l.name == name) f.evidence.push_back(name + " is in " + dir_of(l.path) + ", which this environment's loader does not search");
+        }
+      }
+      std::string instead;
+      for (const auto& m : have) {
+        const auto span = releases_linking(in.compat, p.name, "libcublasLt.so." + m);
+        if (!span) continue;
+        f.evidence.push_back("this environment reaches libcublasLt.so." + m + " (CUDA " + m + ")");
+        const std::string releases = span->first.text == span->second.text
+                                         ? span->first.text
+                                         : span->first.text + "–" + span->second.text;
+        instead = "install an onnxruntime-gpu built for CUDA " + m + " (PyPI's " + releases +
+                  " link libcublasLt.so." + m + "): pip install 'onnxruntime-gpu==" +
+                  span->second.text + ".*'";
+        break;
+      }
+      f.fix = !instead.empty()
+                  ? instead
+                  : "install CUDA " + major + "'s libraries where this environment finds them "
+                    "(pip install the nvidia-*-cu" + major + " wheels, or the toolkit, with their lib "
+                    "folders on LD_LIBRARY_PATH), or an onnxruntime-gpu built for the CUDA this "
+                    "machine has (its CUDA Execution Provider requirements table)";
+      f.source = row->from.url;
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+}  // namespace gpudoctor

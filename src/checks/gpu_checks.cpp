@@ -8,6 +8,7 @@
 #include "checks/check_util.hpp"
 #include "checks/rocm_util.hpp"
 #include "model/access_view.hpp"
+#include "compat/version.hpp"
 #include "parse/dkms_log.hpp"
 
 namespace gpudoctor {
@@ -366,12 +367,54 @@ void check_nvidia_version_mismatch(const CheckSpec& self, const CheckInput& in,
   if (!in.snap.nvidia) return;
   const NvidiaSystem& n = *in.snap.nvidia;
   const auto& kmod = n.kernel.module_version;
+  // The libcuda.so.1 programs load is CUDA's forward-compatibility copy (the cuda-compat
+  // package's /usr/local/cuda-X.Y/compat, put first by an image's LD_LIBRARY_PATH or
+  // ld.so.conf.d). Newer than the kernel driver it is the package's intended use; older, it is
+  // not the driver's own library and CUDA does not start: a reboot changes nothing.
+  const LibraryFile* compat = nullptr;
+  for (const auto& l : n.libcuda) {
+    if (l.name == "libcuda.so.1" && !l.stub && !l.shadowed && l.version &&
+        l.real_path.value_or(l.path).find("/compat/") != std::string::npos) {
+      compat = &l;
+    }
+  }
+  if (compat && kmod) {
+    const auto compat_v = parse_version(*compat->version);
+    const auto driver = parse_version(*kmod);
+    // A version is a driver's release ("550.54.15"), not a soname's major ("1").
+    if (compat_v && driver && compat_v->parts.size() >= 2 && *compat_v < *driver) {
+      const std::string where = compat->real_path.value_or(compat->path);
+      Finding f = make_finding(
+          self, Severity::fail,
+          "The libcuda programs load is CUDA's forward-compatibility copy (" + *compat->version +
+              ", " + where + "), older than the loaded driver (" + *kmod +
+              "): it is made for older kernel drivers, and CUDA does not start on this one");
+      f.evidence.push_back("kernel module: " + *kmod);
+      f.evidence.push_back("libcuda.so.1 the loader finds first: " + compat->path + " -> " + where);
+      f.evidence.push_back("LD_LIBRARY_PATH=" + n.ld_library_path.value_or("(not set)"));
+      for (const auto& l : n.libcuda) {
+        if (l.version && *l.version == *kmod) {
+          f.evidence.push_back("the driver's own: " + l.real_path.value_or(l.path));
+          break;
+        }
+      }
+      f.fix = "take the compat directory out of the library path where the driver is newer than "
+              "it: remove it from LD_LIBRARY_PATH and /etc/ld.so.conf.d (then ldconfig), or put "
+              "the driver's own library directory first; keep cuda-compat only for kernel drivers "
+              "older than the CUDA the program needs";
+      f.source = "https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html";
+      out.push_back(std::move(f));
+      return;
+    }
+  }
   bool nvml_says = in.snap.nvml && in.snap.nvml->init_code == std::optional<int>(18);
   std::optional<std::string> lib_version;
   std::string lib_path;
   for (const auto* list : {&n.libnvidia_ml, &n.libcuda}) {
     for (const auto& l : *list) {
       if (l.stub || l.shadowed || !l.version) continue;
+      // cuda-compat newer than the driver: its intended use, judged above.
+      if (l.real_path.value_or(l.path).find("/compat/") != std::string::npos) continue;
       if (!lib_version) {
         lib_version = l.version;
         lib_path = l.real_path.value_or(l.path);

@@ -7,6 +7,7 @@
 #include "checks/check_util.hpp"
 #include "compat/compat_query.hpp"
 #include "model/pci.hpp"
+#include "text.hpp"
 
 namespace gpudoctor {
 
@@ -264,6 +265,35 @@ void check_iommu_translation(const CheckSpec& self, const CheckInput& in,
   f.fix = "add iommu=pt to the kernel command line (passthrough for the host's own devices; "
           "VFIO still works) or boot with intel_iommu=off where no VM needs it, then reboot; "
           "until then NCCL_P2P_DISABLE=1 avoids peer-to-peer at a cost in speed";
+  out.push_back(std::move(f));
+}
+
+/// RDMA NICs beside NVIDIA GPUs with the driver loaded but not its peer-memory module: the NICs
+/// cannot read or write GPU memory, so NCCL and MPI move GPU buffers through host memory
+/// (GPUDirect RDMA off). Inside a container the host's modules decide, and /sys/module is the
+/// host's too, so the judgement holds there.
+void check_peermem(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.nvidia || !in.snap.host || in.snap.host->rdma_devices.empty()) return;
+  const auto& mods = in.snap.nvidia->kernel.loaded_modules;
+  const auto loaded = [&](std::string_view m) {
+    return std::find(mods.begin(), mods.end(), m) != mods.end();
+  };
+  if (!loaded("nvidia") || loaded("nvidia_peermem") || loaded("nv_peer_mem")) return;
+  const std::size_t gpus = pci_gpus(in.snap, kPciVendorNvidia).size();
+  if (gpus == 0) return;
+  Finding f = make_finding(
+      self, Severity::warn,
+      "GPUDirect RDMA is off: the NVIDIA driver is loaded beside " +
+          plural(in.snap.host->rdma_devices.size(), "RDMA device") +
+          " but its peer-memory module (nvidia_peermem) is not, so the NICs cannot reach GPU "
+          "memory and NCCL or MPI stage GPU buffers through host memory");
+  f.evidence.push_back("RDMA devices: " + join(in.snap.host->rdma_devices, ", "));
+  f.evidence.push_back(std::to_string(gpus) + " NVIDIA GPUs on the PCI bus");
+  f.evidence.push_back("loaded: " + join(mods, ", ") + " (no nvidia_peermem, no nv_peer_mem)");
+  f.fix = "sudo modprobe nvidia_peermem (part of the driver since R470), and load it at boot: echo "
+          "nvidia_peermem | sudo tee /etc/modules-load.d/nvidia-peermem.conf; it needs the "
+          "InfiniBand stack (MLNX_OFED or the kernel's) loaded first";
+  f.source = "https://docs.nvidia.com/cuda/gpudirect-rdma/index.html#nvidia-peermem";
   out.push_back(std::move(f));
 }
 

@@ -112,6 +112,57 @@ void check_torch_cpu_only(const CheckSpec& self, const CheckInput& in,
   }
 }
 
+void check_torch_gpu_vendor(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  // Which vendors' GPUs the PCI list holds; a machine whose list was not read is not judged.
+  struct Vendor {
+    std::uint16_t id;
+    const char* name;
+    const char* build;  ///< the torch build that reaches it
+    const char* index;  ///< where that build comes from
+  };
+  static constexpr Vendor kVendors[] = {
+      {kPciVendorNvidia, "NVIDIA", "CUDA",
+       "pip install torch --index-url https://download.pytorch.org/whl/cuXYZ (the CUDA your "
+       "driver runs; https://pytorch.org/get-started/locally/)"},
+      {kPciVendorAmd, "AMD", "ROCm",
+       "pip install torch --index-url https://download.pytorch.org/whl/rocmX.Y (the ROCm "
+       "releases https://pytorch.org/get-started/locally/ lists; Linux only)"},
+      {kPciVendorIntel, "Intel", "XPU",
+       "pip install torch --index-url https://download.pytorch.org/whl/xpu "
+       "(https://pytorch.org/get-started/locally/)"},
+  };
+  for (const auto& t : torches(in.snap)) {
+    const bool cuda = t.build->cuda && !t.build->hip;
+    const bool rocm = t.build->hip.has_value();
+    if (!cuda && !rocm) continue;  // a CPU, XPU or MPS build: other checks
+    const std::uint16_t needs = cuda ? kPciVendorNvidia : kPciVendorAmd;
+    if (!pci_shows_no_gpu_of(in.snap, needs)) continue;
+    const Vendor* other = nullptr;
+    for (const auto& v : kVendors) {
+      if (v.id != needs && !pci_gpus(in.snap, v.id).empty()) {
+        other = &v;
+        break;
+      }
+    }
+    if (!other) continue;  // no GPU at all: gpu.none says it
+    const std::string label = "torch " + t.build->version.value_or(t.pkg->version.value_or("?"));
+    const std::string built = cuda ? "CUDA " + *t.build->cuda : "ROCm (HIP " + *t.build->hip + ")";
+    Finding f = make_finding(
+        self, Severity::fail,
+        label + " in " + where(*t.env) + " is a " + built + " build, and this machine's GPU is " +
+            other->name + "'s: " +
+            (cuda ? "torch.cuda.is_available() is False (\"Found no NVIDIA driver on your system\")"
+                  : "torch finds no AMD GPU (\"No HIP GPUs are available\")") +
+            " and everything runs on the CPU");
+    f.evidence.push_back(std::string("torch/version.py: ") +
+                         (cuda ? "cuda = " + *t.build->cuda : "hip = " + *t.build->hip));
+    for (const PciDevice* p : pci_gpus(in.snap, other->id)) f.evidence.push_back("GPU " + pci_label(*p));
+    f.fix = std::string("install torch's ") + other->build + " build in this environment: " +
+            other->index;
+    out.push_back(std::move(f));
+  }
+}
+
 void check_torch_cuda_vs_driver(const CheckSpec& self, const CheckInput& in,
                                 std::vector<Finding>& out) {
   auto driver_text = installed_driver_version(in.snap);

@@ -156,6 +156,8 @@ std::vector<FrameworkBuild> framework_builds(const Snapshot& s) {
         }
       } else if (p.name == "jax") {
         out.push_back({&env, &p, "jax", "jax " + version, jax_api(s, env)});
+      } else if (p.name == "onnxruntime-gpu") {
+        out.push_back({&env, &p, "onnxruntime", p.name + " " + version, "cuda"});
       } else if (starts_with(p.name, "cupy")) {
         const std::string api = starts_with(p.name, "cupy-rocm") ? "rocm" : "cuda";
         out.push_back({&env, &p, "cupy", p.name + " " + version, api});

@@ -95,6 +95,8 @@ const std::array kStageRows = {
     // The user-space driver.
     StageRow{"nvidia.driver_library_mismatch", Stage::user_driver, "nvidia"},
     StageRow{"nvidia.fabricmanager", Stage::user_driver, "nvidia"},
+    // GPUDirect RDMA: the NICs' access to GPU memory (a speed, not a start, problem).
+    StageRow{"nvidia.peermem_not_loaded", kNoStage},
     StageRow{"nvidia.nvml*", Stage::user_driver, "nvidia"},
     StageRow{"nvidia.wsl*", Stage::user_driver, "nvidia"},
     StageRow{"cuda.stub_libcuda", Stage::user_driver, "nvidia", "", "opencl,vulkan"},
@@ -128,6 +130,10 @@ const std::array kStageRows = {
     StageRow{"python.torch_extension_cuda", Stage::runtime_libraries, "nvidia", "torch"},
     StageRow{"python.torchvision_cuda", Stage::runtime_libraries, "any", "torch"},
     StageRow{"python.torch_windows_dll", Stage::runtime_libraries, "any", "torch"},
+    // Windows' commit limit (RAM plus paging file) ran out mapping torch's CUDA DLLs.
+    StageRow{"python.windows_pagefile", Stage::runtime_libraries, "any", "torch"},
+    // Numba's kernel compiler (libNVVM) belongs to the CUDA toolkit, which is not there.
+    StageRow{"python.numba_nvvm", Stage::runtime_libraries, "nvidia"},
     StageRow{"python.nvidia_wheel_conflict", Stage::runtime_libraries, "nvidia"},
     StageRow{"python.jax_cuda", Stage::runtime_libraries, "nvidia", "jax"},
     StageRow{"python.vllm_torch", Stage::runtime_libraries, "any", "torch"},
@@ -150,6 +156,8 @@ const std::array kStageRows = {
     StageRow{"cuda.llamacpp_arch", Stage::gpu_code, "nvidia", "llama.cpp"},
     StageRow{"cudnn.gpu_unsupported", Stage::gpu_code, "nvidia"},
     StageRow{"python.torch_cpu_only", Stage::gpu_code, "any", "torch"},
+    // A CUDA build on an AMD or Intel machine, a ROCm build on an NVIDIA one.
+    StageRow{"python.torch_gpu_vendor", Stage::hardware, "any", "torch"},
     StageRow{"python.torch_arch", Stage::gpu_code, "nvidia", "torch"},
     StageRow{"python.torch_gfx", Stage::gpu_code, "amd", "torch"},
     StageRow{"python.tensorflow_arch", Stage::gpu_code, "nvidia", "tensorflow"},
@@ -166,6 +174,8 @@ const std::array kStageRows = {
     StageRow{"python.cupy_arch", Stage::gpu_code, "nvidia", "cupy"},
     // Two CuPy wheels in one environment: which CUDA build imports is an accident.
     StageRow{"python.cupy_packages", Stage::runtime_libraries, "any", "cupy"},
+    // onnxruntime-gpu's CUDA provider links a CUDA major this environment does not reach.
+    StageRow{"python.onnxruntime_cuda", Stage::runtime_libraries, "nvidia", "onnxruntime"},
     StageRow{"python.vllm_dtype", Stage::gpu_code, "nvidia", "vllm"},
     StageRow{"ollama.gfx_unsupported", Stage::gpu_code, "amd", "ollama"},
     StageRow{"ollama.gpu_too_old", Stage::gpu_code, "any", "ollama"},

@@ -169,13 +169,79 @@ bool report_kfd_root_only(const CheckSpec& self, const HostAccess& access,
 
 }  // namespace
 
+namespace {
+
+/// "gfx1031" -> 0x1031: the processor's number, whose order is the generations' (gfx803 <
+/// gfx908 < gfx90a < gfx1030); nullopt for a name that is not one.
+std::optional<unsigned long> gfx_number(const std::string& gfx) {
+  if (gfx.size() < 6 || gfx.compare(0, 3, "gfx") != 0) return std::nullopt;
+  const std::string digits = gfx.substr(3, gfx.find(':') == std::string::npos ? std::string::npos
+                                                                              : gfx.find(':') - 3);
+  if (digits.find_first_not_of("0123456789abcdef") != std::string::npos) return std::nullopt;
+  return std::stoul(digits, nullptr, 16);
+}
+
+/// With no ROCm, no ROCm build of a framework and no ollama installed, nothing judges the
+/// GPU's target; a person setting up ROCm on it should still learn, before installing, that
+/// no release ships code for it: a target older than every one the newest release in the
+/// table supports, or one for which a documented override names a supported sibling. A
+/// target newer than the table (RDNA 4 beside a table that ends at 6.3) is not judged.
+void report_target_before_install(const CheckSpec& self, const CheckInput& in, std::size_t node,
+                                  std::vector<Finding>& out) {
+  const std::string& gfx = *in.snap.rocm->nodes[node].gfx_target;
+  const RocmRelease* newest = nullptr;
+  for (const RocmRelease& row : in.compat.rocm_releases) {
+    if (!newest || newest->rocm < row.rocm) newest = &row;
+  }
+  if (!newest || lists(*newest, gfx)) return;
+  const auto number = gfx_number(gfx);
+  std::optional<unsigned long> lowest;
+  for (const auto& g : newest->gfx) {
+    if (auto n = gfx_number(g); n && (!lowest || *n < *lowest)) lowest = n;
+  }
+  const auto overrides = rocm_overrides(in.compat, gfx);
+  const auto ov = std::find_if(overrides.begin(), overrides.end(),
+                               [&](const RocmOverride& o) { return lists(*newest, o.runs_as); });
+  const bool older = number && lowest && *number < *lowest;
+  if (ov == overrides.end() && !older) return;
+  Finding f = make_finding(self, Severity::info,
+                           node_label(in, node) + " is not a target ROCm " + newest->rocm.text +
+                               " supports (the newest release in gpudoctor's table): ROCm's "
+                               "libraries can ship no code for " + gfx + ", and programs built "
+                               "for ROCm (torch, ollama, llama.cpp's HIP build) stop with "
+                               "\"invalid device function\" or run on the CPU");
+  f.evidence.push_back("GPU target (KFD gfx_target_version): " + gfx);
+  f.evidence.push_back("ROCm " + newest->rocm.text + " supports: " + join(newest->gfx, ", "));
+  f.evidence.push_back("no ROCm, ROCm build of a framework or ollama installed here");
+  f.source = newest->from.url;
+  if (ov != overrides.end()) {
+    f.evidence.push_back("workaround named in " + ov->from.url);
+    f.fix = "when you install ROCm, start the programs with HSA_OVERRIDE_GFX_VERSION=" +
+            ov->value + ": the runtime then treats the GPU as " + ov->runs_as +
+            ", which ROCm ships code for (AMD does not support this" +
+            (ov->from.note ? "; " + *ov->from.note : std::string()) +
+            "); or use a Vulkan backend (llama.cpp, ollama) where one exists";
+  } else {
+    f.fix = "ROCm dropped this generation: use an older ROCm release that listed " + gfx +
+            ", or a Vulkan or OpenCL backend (llama.cpp, ollama; Mesa's RADV and rusticl)";
+  }
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
 void check_rocm_gfx_support(const CheckSpec& self, const CheckInput& in,
                             std::vector<Finding>& out) {
   if (!in.snap.rocm) return;
   const auto builds = rocm_builds(in.snap);
+  const bool ollama = in.snap.runtimes && !in.snap.runtimes->ollama.empty();
   for (std::size_t i = 0; i < in.snap.rocm->nodes.size(); ++i) {
     if (!in.snap.rocm->nodes[i].gfx_target) continue;
     if (report_wrong_override(self, in, i, builds, out)) continue;
+    if (builds.empty() && !ollama && !node_override(*in.snap.rocm, in.snap.rocm->nodes[i])) {
+      report_target_before_install(self, in, i, out);
+      continue;
+    }
     for (const auto& b : builds) {
       if (b.code_read) continue;  // python.torch_gfx
       if (auto row = rocm_release(in.compat, b.version)) judge_target(self, in, i, b, *row, out);

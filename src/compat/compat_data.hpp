@@ -279,6 +279,17 @@ struct FrameworkWheelPin {
   Provenance from;
 };
 
+/// The CUDA libraries a framework's own CUDA library links (DT_NEEDED, read in the release's
+/// wheel): onnxruntime-gpu 1.17's CUDA provider needs libcublasLt.so.11, so PyPI's 1.17 is a
+/// CUDA 11 build whatever CUDA the machine has.
+struct FrameworkNeeded {
+  std::string framework;            ///< the distribution: "onnxruntime-gpu"
+  VersionRange version;
+  std::string library;              ///< site-packages-relative: "onnxruntime/capi/lib…cuda.so"
+  std::vector<std::string> needed;  ///< "libcublasLt.so.11", "libcudnn.so.8", …
+  Provenance from;
+};
+
 /// An amdgpu ASIC as the kernel names it (CHIP_*) and whether KFD drives it for compute.
 struct AmdgpuKfdChip {
   std::string chip;                       ///< "POLARIS10"
@@ -333,6 +344,7 @@ struct CompatData {
   std::vector<CudaPlatformEnd> cuda_platform_ends;
   std::vector<FrameworkLibrarySearch> framework_library_search;
   std::vector<FrameworkWheelPin> framework_wheel_pins;
+  std::vector<FrameworkNeeded> framework_needed;
   std::vector<AmdgpuKfdChip> amdgpu_kfd_chips;
   std::vector<VulkanLayerRule> vulkan_layer_rules;
 };

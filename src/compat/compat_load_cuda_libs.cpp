@@ -1,5 +1,5 @@
 // Row reader for framework_cuda_libs.json: how frameworks find the CUDA libraries they load,
-// and the nvidia-* wheels their releases pin.
+// the nvidia-* wheels their releases pin, and the CUDA libraries their own libraries link.
 #include "compat/compat_reader.hpp"
 #include "parse/python_requirement.hpp"
 
@@ -28,8 +28,17 @@ void load_cuda_libs_file(const FileContext& file, const Json& rows, CompatData& 
       w.extra = r.opt_str("extra");
       w.from = p;
       if (r.ok()) data.framework_wheel_pins.push_back(std::move(w));
+    } else if (kind == "needed") {
+      FrameworkNeeded n;
+      n.framework = r.str("framework");
+      n.version = r.range("version");
+      n.library = r.str("library");
+      n.needed = r.str_list("needed");
+      if (n.needed.empty()) r.error("\"needed\" names no library");
+      n.from = p;
+      if (r.ok()) data.framework_needed.push_back(std::move(n));
     } else {
-      r.error("\"kind\" must be search or pin");
+      r.error("\"kind\" must be search, pin or needed");
     }
   });
 }

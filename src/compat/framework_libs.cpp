@@ -24,4 +24,12 @@ std::vector<FrameworkWheelPin> framework_pins(const CompatData& data, std::strin
   return out;
 }
 
+std::optional<FrameworkNeeded> framework_needed(const CompatData& data, std::string_view framework,
+                                                const Version& version) {
+  for (const auto& row : data.framework_needed) {
+    if (row.framework == framework && in_range(version, row.version)) return row;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpudoctor

@@ -68,11 +68,14 @@ struct HostInfo {
   std::vector<std::string> service_logs;
   /// DKMS's builds of GPU kernel modules that left a make.log (Linux).
   std::vector<DkmsBuild> dkms_builds;
+  /// RDMA devices (InfiniBand / RoCE NICs): /sys/class/infiniband/<name>, else the verbs files
+  /// /dev/infiniband/uverbs<N> (Linux).
+  std::vector<std::string> rdma_devices;
 };
 GPUDOCTOR_JSON(HostInfo, hostname, os_id, os_name, os_version, os_pretty_name, kernel_release,
                kernel_version, architecture, cpu_model, cpu_cores, cpu_threads,
                memory_total_bytes, memory_available_bytes, glibc_version, container, wsl,
                wsl_version, vm, virtualization, machine_vendor, machine_model, access, kernel_log,
-               service_logs, dkms_builds)
+               service_logs, dkms_builds, rdma_devices)
 
 }  // namespace gpudoctor

@@ -39,7 +39,7 @@ struct NvidiaKernel {
   /// packages build the variant that file names).
   std::optional<std::string> module_flavor_from;
   std::optional<std::string> sys_module_version;  ///< /sys/module/nvidia/version
-  std::vector<std::string> loaded_modules;        ///< of nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
+  std::vector<std::string> loaded_modules;        ///< of nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau, nvidia_peermem, nv_peer_mem
   bool modules_listed = false;  ///< /proc/modules or /sys/module could be read (under the root)
   std::vector<DeviceNode> device_nodes;           ///< /dev/nvidia*
   bool dev_listed = false;  ///< /dev could be looked at (always live; a fixture may not hold it)

@@ -163,6 +163,7 @@ bool is_gpu_relevant_package(std::string_view name) {
                                                 "jaxlib",
                                                 "vllm",
                                                 "cupy",
+                                                "onnxruntime-gpu",
                                                 "numpy",
                                                 "plaidml",
                                                 "plaidml-keras",

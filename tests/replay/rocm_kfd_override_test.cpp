@@ -71,8 +71,13 @@ TEST(RocmKfd, AnotherGpuInKfdMakesTheMissingOneAWarning) {
       "../../drivers/amdgpu", root.path() + "/sys/bus/pci/devices/0000:04:00.0/driver");
   root.write("sys/class/kfd/kfd/topology/nodes/1/properties",
              "simd_count 256\ngfx_target_version 90000\nvendor_id 4098\nlocation_id 1024\n");
-  auto fs = rocm_findings_at(root.path());
-  ASSERT_EQ(fs.size(), 1u) << Json(fs).dump(2);
+  auto all = rocm_findings_at(root.path());
+  // The Vega's gfx900 is also older than every target of the newest ROCm in the table: a note.
+  std::vector<Json> fs;
+  for (const auto& f : all) {
+    if (f["severity"] != "info") fs.push_back(f);
+  }
+  ASSERT_EQ(fs.size(), 1u) << Json(all).dump(2);
   EXPECT_EQ(fs[0]["severity"], "warn");
   EXPECT_TRUE(has(fs[0], "0000:03:00.0")) << fs[0].dump(2);
 }

@@ -204,6 +204,29 @@ TEST(Checks, DriverLibraryMismatch) {
   EXPECT_NE(f->fix->find("reboot"), std::string::npos);
 }
 
+// VIAME/VIAME#273: an image puts /usr/local/cuda/compat first; the host's driver is newer than
+// the compat libcuda. The other way round (compat newer) is the package's purpose: no finding.
+TEST(Checks, ForwardCompatLibcudaOlderThanTheDriverIsNamedNewerIsNot) {
+  const auto with_compat = [](const std::string& module, const std::string& compat) {
+    Snapshot s = machine_with(nvidia_gpu(0x1eb8, "TU104GL [Tesla T4]", "nvidia"), module);
+    LibraryFile lib;
+    lib.name = "libcuda.so.1";
+    lib.path = "/usr/local/cuda/compat/libcuda.so.1";
+    lib.real_path = "/usr/local/cuda-12.4/compat/libcuda.so." + compat;
+    lib.version = compat;
+    s.nvidia->libcuda.push_back(lib);
+    return run(s);
+  };
+  const auto older = with_compat("570.133.20", "550.54.15");
+  const Finding* f = test::find_finding(older, "nvidia.driver_library_mismatch");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::fail);
+  EXPECT_NE(f->title.find("forward-compatibility"), std::string::npos) << f->title;
+  EXPECT_EQ(f->fix->find("reboot"), std::string::npos) << *f->fix;
+  const auto newer = with_compat("535.161.07", "550.54.15");
+  EXPECT_EQ(test::find_finding(newer, "nvidia.driver_library_mismatch"), nullptr);
+}
+
 TEST(Checks, StubLibcudaOnLdLibraryPathNamesTheCleanPath) {
   Snapshot s;
   s.nvidia = NvidiaSystem{};
