@@ -213,8 +213,9 @@ std::optional<ContainerEngines> probe_container_engines(const Root& root) {
   // /usr/local/nvidia/toolkit: where NVIDIA's GPU Operator installs the toolkit on a node
   // (its config.toml names path = "/usr/local/nvidia/toolkit/nvidia-container-cli",
   // NVIDIA/nvidia-container-toolkit#154).
+  // /var/lib/rancher/rke2/bin: RKE2's own kubelet and containerd.
   const char* bins[] = {"/usr/bin", "/usr/local/bin", "/usr/sbin", "/snap/bin",
-                        "/usr/local/nvidia/toolkit"};
+                        "/usr/local/nvidia/toolkit", "/var/lib/rancher/rke2/bin"};
   for (const char* dir : bins) {
     for (const char* name : {"docker", "dockerd"}) {
       const std::string path = std::string(dir) + "/" + name;
@@ -241,9 +242,20 @@ std::optional<ContainerEngines> probe_container_engines(const Root& root) {
     e.daemon_json = true;
     parse_docker_daemon_json(*text, e);
   }
-  if (auto text = root.read("/etc/containerd/config.toml", 1024 * 1024)) {
-    e.containerd_config = "/etc/containerd/config.toml";
-    read_containerd_config(*text, e);
+  // containerd's own file, else the one RKE2 or k3s generate for their embedded containerd
+  // (https://docs.k3s.io/advanced#configuring-containerd).
+  for (const char* config : {"/etc/containerd/config.toml",
+                             "/var/lib/rancher/rke2/agent/etc/containerd/config.toml",
+                             "/var/lib/rancher/k3s/agent/etc/containerd/config.toml"}) {
+    if (auto text = root.read(config, 1024 * 1024)) {
+      e.containerd_config = config;
+      read_containerd_config(*text, e);
+      break;
+    }
+  }
+  // k3s embeds the kubelet and containerd in its one binary.
+  for (const char* k3s : {"/usr/local/bin/k3s", "/usr/bin/k3s"}) {
+    if (root.exists(k3s) && e.kubelet.empty()) e.kubelet.push_back(k3s);
   }
   if (e.docker.empty() && e.podman.empty() && !e.daemon_json && e.containerd.empty() &&
       e.kubelet.empty()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "host/access_probe.hpp"
+#include "parse/c_headers.hpp"
 #include "parse/host_files.hpp"
 #include "text.hpp"
 
@@ -146,6 +147,14 @@ HostInfo probe_host(const ProbeContext& ctx) {
   detect_wsl(root, h);
   detect_vm(root, h, hypervisor_flag);
   h.rdma_devices = rdma_devices(root);
+  for (const char* f : {"/usr/include/bits/mathcalls.h",
+                        "/usr/include/x86_64-linux-gnu/bits/mathcalls.h",
+                        "/usr/include/aarch64-linux-gnu/bits/mathcalls.h"}) {
+    if (auto text = root.read(f)) {
+      h.glibc_cospi = glibc_declares_cospi(*text);
+      break;
+    }
+  }
   h.access = probe_access(ctx);
   return h;
 }

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "nvidia/nvidia_readers.hpp"
+#include "parse/c_headers.hpp"
 #include "parse/nvidia_toolkit.hpp"
 #include "text.hpp"
 
@@ -193,6 +194,12 @@ class Toolkits {
         paths_.exists(join_path(dir, "include/cudnn_version.h"));
     if (!looks_like_one) return;
     fill_versions(ctx_, paths_, l, dir, t);
+    for (const auto& inc : l.include_dirs) {
+      if (auto h = paths_.read(join_path(inc, "crt/math_functions.h"))) {
+        t.cospi_exception_spec = cuda_cospi_has_exception_spec(*h);
+        break;
+      }
+    }
     for (const auto& d : l.lib_dirs) {
       if (paths_.exists(join_path(d, "stubs/libcuda.so"))) {
         t.stub_libcuda = join_path(d, "stubs/libcuda.so");

@@ -35,6 +35,10 @@ RocmInfo probe_rocm_system(const ProbeContext& ctx) {
   probe_kfd_topology(ctx.root, info);
   probe_amdgpu_module(ctx.root, info);
   info.installs = find_rocm_installs(ctx);
+  info.lsmod = false;
+  for (const char* f : {"/sbin/lsmod", "/usr/sbin/lsmod", "/bin/lsmod", "/usr/bin/lsmod"}) {
+    if (ctx.root.exists(f)) info.lsmod = true;
+  }
   // The process environment: under --sysroot it still describes the command being run.
   info.rocm_path = ctx.env.get("ROCM_PATH");
   info.hsa_override_gfx_version = ctx.env.get("HSA_OVERRIDE_GFX_VERSION");

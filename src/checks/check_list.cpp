@@ -191,6 +191,14 @@ std::vector<CheckSpec> machine_checks() {
        "Building with one toolkit's nvcc and another's headers or libraries gives link errors "
        "and version confusion.",
        kCudaInstallGuide, check_toolkit_symlink_vs_nvcc},
+      {"cuda.glibc_math_headers", "cuda",
+       "Each CUDA toolkit's crt/math_functions.h (its declaration of cospi) against glibc's "
+       "bits/mathcalls.h.",
+       "glibc 2.41 declares C23's cospi, sinpi, cospif and sinpif; a CUDA header that declares "
+       "them without glibc's exception specification makes nvcc reject every file that includes "
+       "math.h, whatever the host compiler.",
+       "https://github.com/NVIDIA/cuda-samples/issues/378", check_glibc_math_headers, "",
+       kOnlyLinux},
       {"cuda.driver_too_old", "cuda",
        "The NVIDIA driver's version (kernel module, else NVML) against each installed toolkit's "
        "minimum driver, full and under minor version compatibility.",

@@ -44,6 +44,8 @@ void check_cudnn_for_toolkit(const CheckSpec&, const CheckInput&, std::vector<Fi
 void check_torch_cpu_only(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_cupy_packages(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_peermem(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_glibc_math_headers(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
+void check_rocminfo_lsmod(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_gpu_vendor(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_onnxruntime_cuda_libraries(const CheckSpec&, const CheckInput&, std::vector<Finding>&);
 void check_torch_cuda_vs_driver(const CheckSpec&, const CheckInput&, std::vector<Finding>&);

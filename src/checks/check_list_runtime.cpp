@@ -108,6 +108,13 @@ std::vector<CheckSpec> runtime_checks() {
        "user-kernel-space-compat-matrix.html",
        check_rocm_kernel_driver, "rocm.amdgpu_not_loaded, rocm.no_kfd", kOnlyLinux,
        OwnId::name_only},
+      {"rocm.rocminfo_lsmod", "rocm",
+       "Inside a container: the ROCm release, whether lsmod is installed, and the amdgpu "
+       "module's state (/sys/module/amdgpu).",
+       "rocminfo before ROCm 5.5 asks `lsmod | grep amdgpu` whether the driver is loaded; in an "
+       "image without kmod it says \"ROCk module is NOT loaded\" on a working GPU.",
+       "https://github.com/ROCm/rocminfo/commit/94b4b3f0a66eb70912177ca7076b4267f8b5449b",
+       check_rocminfo_lsmod, "", kOnlyLinux},
       {"rocm.gpu_not_in_kfd", "rocm",
        "Each AMD GPU on PCI that amdgpu drives against the GPU nodes of the KFD topology "
        "(/sys/class/kfd/kfd/topology/nodes), and what the kernel's KFD does with its ASIC.",
@@ -182,7 +189,7 @@ std::vector<CheckSpec> runtime_checks() {
        "nvidia.video_libraries, tensorflow.plugin_registered_twice, torch.nnpack_unsupported, "
        "nvidia.fabricmanager, nccl.system_error, gpu.kernel_headers_missing, gpu.module_unsigned, "
        "slurm.mig_without_instances, slurm.gres_count_lower, "
-       "python.windows_pagefile, python.numba_nvvm",
+       "python.windows_pagefile, python.numba_nvvm, cuda.glibc_math_headers, k8s.gpus_unhealthy",
        "any",
        OwnId::name_only},
       // After every other: a stated symptom that no failure above explains.

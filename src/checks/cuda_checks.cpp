@@ -335,4 +335,30 @@ void check_toolkit_symlink_vs_nvcc(const CheckSpec& self, const CheckInput& in,
   out.push_back(std::move(f));
 }
 
+void check_glibc_math_headers(const CheckSpec& self, const CheckInput& in,
+                              std::vector<Finding>& out) {
+  if (!in.snap.nvidia || !in.snap.host || in.snap.host->glibc_cospi != std::optional<bool>(true)) {
+    return;
+  }
+  for (const auto& t : in.snap.nvidia->toolkits) {
+    if (!t.nvcc || t.cospi_exception_spec != std::optional<bool>(false)) continue;
+    const std::string name = "CUDA " + t.version.value_or("?") + " (" + t.path + ")";
+    Finding f = make_finding(
+        self, Severity::warn,
+        "nvcc of " + name + " cannot compile code that includes math.h or <cmath> against this "
+        "system's glibc: its crt/math_functions.h declares cospi, cospif, sinpi and sinpif with "
+        "no exception specification, glibc's with one (\"exception specification is incompatible "
+        "with that of previous function \"cospi\"\")");
+    f.evidence.push_back(t.path + "/…/crt/math_functions.h: cospi(double x) declared without an "
+                         "exception specification");
+    f.evidence.push_back("glibc's bits/mathcalls.h declares cospi (glibc 2.41 and later)");
+    f.fix = "build with a CUDA toolkit whose crt/math_functions.h gives them an exception "
+            "specification (CUDA 13.0's does), or inside a container with an older glibc; the "
+            "patch people apply instead adds noexcept (true) to those four declarations in "
+            "the toolkit's math_functions.h";
+    f.source = "https://github.com/NVIDIA/cuda-samples/issues/378";
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace gpudoctor

@@ -97,6 +97,12 @@ const std::array kStageRows = {
     StageRow{"nvidia.fabricmanager", Stage::user_driver, "nvidia"},
     // GPUDirect RDMA: the NICs' access to GPU memory (a speed, not a start, problem).
     StageRow{"nvidia.peermem_not_loaded", kNoStage},
+    // Building CUDA code against glibc 2.41's math.h: a compile-time, not a run-time, stage.
+    StageRow{"cuda.glibc_math_headers", kNoStage},
+    // rocminfo's own false report in an image without lsmod; the driver is fine.
+    StageRow{"rocm.rocminfo_lsmod", kNoStage},
+    // Kubernetes: GPUs the device plugin took out of the node's allocatable ones.
+    StageRow{"k8s.gpus_unhealthy", kNoStage},
     StageRow{"nvidia.nvml*", Stage::user_driver, "nvidia"},
     StageRow{"nvidia.wsl*", Stage::user_driver, "nvidia"},
     StageRow{"cuda.stub_libcuda", Stage::user_driver, "nvidia", "", "opencl,vulkan"},

@@ -338,6 +338,31 @@ void check_rocm_device_access(const CheckSpec& self, const CheckInput& in,
   out.push_back(std::move(f));
 }
 
+void check_rocminfo_lsmod(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  if (!in.snap.rocm || !in.snap.host || !in.snap.host->container) return;
+  const RocmInfo& r = *in.snap.rocm;
+  if (r.lsmod != std::optional<bool>(false) || r.amdgpu_module != std::optional<std::string>("loaded")) {
+    return;
+  }
+  const RocmInstall* install = active_install(r);
+  const auto v = install && install->version ? parse_version(*install->version) : std::nullopt;
+  // rocminfo ran `lsmod | grep amdgpu` until ROCm 5.5 (rocminfo 94b4b3f, first in rocm-5.5.0).
+  if (!v || !(*v < *parse_version("5.5"))) return;
+  Finding f = make_finding(
+      self, Severity::warn,
+      "rocminfo of ROCm " + *install->version + " says \"ROCk module is NOT loaded, possibly no "
+      "GPU devices\" in this container although amdgpu is loaded: before ROCm 5.5 it asks lsmod, "
+      "which this image does not have (package kmod)");
+  f.evidence.push_back("container: " + *in.snap.host->container);
+  f.evidence.push_back("ROCm " + *install->version + " (" + install->path + ")");
+  f.evidence.push_back("no lsmod in /sbin, /usr/sbin, /bin or /usr/bin");
+  f.evidence.push_back("/sys/module/amdgpu/initstate: " + r.amdgpu_initstate.value_or("present"));
+  f.fix = "install kmod in the image (apt-get install kmod, dnf install kmod); rocminfo of ROCm "
+          "5.5 and later reads /sys/module/amdgpu/initstate instead";
+  f.source = "https://github.com/ROCm/rocminfo/commit/94b4b3f0a66eb70912177ca7076b4267f8b5449b";
+  out.push_back(std::move(f));
+}
+
 void check_rocm_kernel_driver(const CheckSpec& self, const CheckInput& in,
                               std::vector<Finding>& out) {
   if (!in.snap.rocm) return;

@@ -6,6 +6,7 @@
 #include "checks/symptom_util.hpp"
 #include "compat/compat_query.hpp"
 #include "knowledge/messages.hpp"
+#include "text.hpp"
 
 namespace gpudoctor {
 
@@ -188,6 +189,32 @@ void api_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Findi
   }
 }
 
+/// `kubectl describe node`: fewer GPUs allocatable than the device plugin registered.
+void kubernetes_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
+  const Symptom* k = seen(in.snap, "k8s.gpus_unhealthy");
+  if (!k || reported(out, "k8s.gpus_unhealthy")) return;
+  const std::string resource = value(*k, "resource");
+  const bool nvidia = starts_with(resource, "nvidia.com/");
+  Finding f = from_symptom(
+      self, "k8s.gpus_unhealthy", Severity::warn,
+      "The node registered " + value(*k, "capacity") + " " + resource + " but only " +
+          value(*k, "allocatable") + " are allocatable: the device plugin marked the others "
+          "unhealthy, and pods cannot get them" +
+          (nvidia ? " until the plugin restarts (it never marks a GPU healthy again)" : ""),
+      *k);
+  f.area = "gpu";
+  f.fix = nvidia ? "find why in the device plugin's log (kubectl logs -n <namespace> <device "
+                   "plugin pod>: the Xid it marked a GPU unhealthy for) and the node's kernel "
+                   "log (Xid lines); once the GPU is sound, delete the plugin's pod so that it "
+                   "registers every GPU again; DP_DISABLE_HEALTHCHECKS lists Xids to ignore "
+                   "(\"xids\" or \"all\" turns the check off)"
+                 : "find why in the device plugin's log (kubectl logs on its pod) and the node's "
+                   "kernel log; once the GPU is sound, restart the plugin's pod";
+  f.source = nvidia ? "https://github.com/NVIDIA/k8s-device-plugin/blob/main/internal/rm/health.go"
+                    : "https://kubernetes.io/docs/concepts/extend-kubernetes/compute-storage-net/device-plugins/";
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 void plain_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<Finding>& out) {
@@ -228,6 +255,7 @@ void platform_symptoms(const CheckSpec& self, const CheckInput& in, std::vector<
   rocm_symptoms(self, in, out);
   ollama_symptoms(self, in, out);
   api_symptoms(self, in, out);
+  kubernetes_symptoms(self, in, out);
 }
 
 }  // namespace gpudoctor

@@ -71,11 +71,14 @@ struct HostInfo {
   /// RDMA devices (InfiniBand / RoCE NICs): /sys/class/infiniband/<name>, else the verbs files
   /// /dev/infiniband/uverbs<N> (Linux).
   std::vector<std::string> rdma_devices;
+  /// glibc's bits/mathcalls.h declares C23's cospi/sinpi (glibc 2.41 and later); null when no
+  /// mathcalls.h was found.
+  std::optional<bool> glibc_cospi;
 };
 GPUDOCTOR_JSON(HostInfo, hostname, os_id, os_name, os_version, os_pretty_name, kernel_release,
                kernel_version, architecture, cpu_model, cpu_cores, cpu_threads,
                memory_total_bytes, memory_available_bytes, glibc_version, container, wsl,
                wsl_version, vm, virtualization, machine_vendor, machine_model, access, kernel_log,
-               service_logs, dkms_builds, rdma_devices)
+               service_logs, dkms_builds, rdma_devices, glibc_cospi)
 
 }  // namespace gpudoctor

@@ -70,10 +70,13 @@ struct CudaToolkit {
   std::optional<std::string> nccl_version;
   bool default_symlink = false;                  ///< /usr/local/cuda points here
   std::optional<std::string> stub_libcuda;       ///< lib64/stubs/libcuda.so, if present
+  /// crt/math_functions.h declares cospi() with an exception specification (CUDA 13.0 does; the
+  /// 12.x headers do not, and glibc 2.41 declares it noexcept): null when the header was not read.
+  std::optional<bool> cospi_exception_spec;
 };
 GPUDOCTOR_JSON(CudaToolkit, path, source, found_by, real_path, version, version_source, nvcc,
                cudart_version, cublas_version, cudnn_version, nccl_version, default_symlink,
-               stub_libcuda)
+               stub_libcuda, cospi_exception_spec)
 
 /// One file of a CUDA runtime library (libcudart, libcublas, libcudnn, libnccl, …) where the
 /// dynamic loader or a framework would find it: a directory the loader searches, a toolkit, a

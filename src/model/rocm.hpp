@@ -126,6 +126,9 @@ struct RocmInfo {
   std::optional<std::string> amdgpu_module;     ///< "loaded" (/proc/modules) or "built-in"
   std::optional<std::string> amdgpu_initstate;  ///< /sys/module/amdgpu/initstate: "live"
   std::optional<std::string> amdgpu_version;    ///< /sys/module/amdgpu/version (DKMS builds)
+  /// lsmod is installed (/sbin, /usr/sbin, /bin, /usr/bin): rocminfo before ROCm 5.5 runs
+  /// `lsmod | grep amdgpu` to say whether the driver is loaded. Null when not looked for.
+  std::optional<bool> lsmod;
   std::vector<RocmInstall> installs;
   std::optional<std::string> rocm_path;                 ///< ROCM_PATH
   std::optional<std::string> hsa_override_gfx_version;  ///< HSA_OVERRIDE_GFX_VERSION
@@ -140,7 +143,7 @@ struct RocmInfo {
   std::optional<HostAccess> older_access;
 };
 GPUDOCTOR_JSON(RocmInfo, kfd_topology, nodes, cpu_nodes, modules_listed, amdgpu_module,
-               amdgpu_initstate, amdgpu_version, installs,
+               amdgpu_initstate, amdgpu_version, lsmod, installs,
                rocm_path, hsa_override_gfx_version, rocr_visible_devices, hip_visible_devices,
                cuda_visible_devices, hip)
 

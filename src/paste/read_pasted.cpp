@@ -106,6 +106,7 @@ const std::vector<PasteReader>& paste_readers() {
       {"conda rows and specs (pytorch …_cpu_0, cudatoolkit)", read_conda_rows},
       {"nvcc --version, /proc/version, uname -a (WSL kernels)", read_system_strings},
       {"Docker / container runtime errors", read_container_lines},
+      {"kubectl describe node (Capacity, Allocatable)", read_kubectl_node},
       {"versions and GPUs stated in prose", read_stated_facts},
       {"error lines that state a failure", read_stated_failures},
   };

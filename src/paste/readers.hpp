@@ -57,6 +57,9 @@ void read_system_strings(PasteSink& sink);
 /// The Docker / OCI runtime lines around nvidia-container-cli's message (the message itself is
 /// a data entry, read by read_messages).
 void read_container_lines(PasteSink& sink);
+/// `kubectl describe node`'s Capacity and Allocatable blocks: a GPU resource allocatable below
+/// its capacity is the symptom `k8s.gpus_unhealthy` (GPUs the device plugin marked unhealthy).
+void read_kubectl_node(PasteSink& sink);
 /// After every reader: a value stated twice with different numbers becomes the symptom
 /// `paste.conflicting_values` (the check of that name shows it), never a silent choice.
 void note_stated_conflicts(PasteSink& sink);

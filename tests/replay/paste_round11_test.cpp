@@ -41,6 +41,21 @@ TEST(PasteRound11, APagingFileTooSmallIsNotAMissingDll) {
   EXPECT_NE(find_finding(dll.findings, "python.torch_windows_dll"), nullptr) << describe(dll.findings);
 }
 
+TEST(PasteRound11, KubectlNodeWithFewerAllocatableGpusThanRegistered) {
+  // NVIDIA/k8s-device-plugin#234: Capacity 8, Allocatable 6 until the plugin's pod was deleted.
+  const auto c = check_text(paste_fixture(
+      "holdout-11/k8s-device-plugin-234-allocatable-6-of-8-gpus-unhealthy-until-plugin-restart.txt"));
+  const Finding* f = find_finding(c.findings, "k8s.gpus_unhealthy");
+  ASSERT_NE(f, nullptr) << describe(c.findings);
+  EXPECT_EQ(f->severity, Severity::warn);
+  EXPECT_NE(f->title.find("registered 8 nvidia.com/gpu but only 6"), std::string::npos) << f->title;
+  // All of them allocatable: nothing to say.
+  const auto healthy = check_text(
+      "Capacity:\n  cpu:                104\n  nvidia.com/gpu:     8\n  pods:               110\n"
+      "Allocatable:\n  cpu:                104\n  nvidia.com/gpu:     8\n  pods:               110\n");
+  EXPECT_EQ(find_finding(healthy.findings, "k8s.gpus_unhealthy"), nullptr) << describe(healthy.findings);
+}
+
 TEST(CorpusBatch9, MachinesNameTheirCauses) {
   struct Row {
     std::string tree, area, id, severity, says;
@@ -54,6 +69,12 @@ TEST(CorpusBatch9, MachinesNameTheirCauses) {
            {"corpus-cloud-vertex-cuda-compat-first-ld-path", "nvidia", "nvidia.driver_library_mismatch", "fail", "forward-compatibility"},
            // Row 296: ConnectX-7 NICs beside A40s, nvidia_peermem not loaded.
            {"corpus-cluster-a40-cx7-nvidia-peermem-not-loaded", "nvidia", "nvidia.peermem_not_loaded", "warn", "GPUDirect RDMA is off"},
+           // opencv/opencv#27111 (row 301): CUDA 12.8's math_functions.h under glibc 2.41.
+           {"corpus-nvcc-cuda128-glibc241-cospi", "cuda", "cuda.glibc_math_headers", "warn", "cospi"},
+           // Row 313: ROCm 4.1's rocminfo in an image without kmod.
+           {"corpus-rocm-container-no-kmod-rocminfo", "rocm", "rocm.rocminfo_lsmod", "warn", "kmod"},
+           // Row 302: RKE2 regenerates the config.toml the toolkit edited.
+           {"corpus-k8s-rke2-toolkit-config-toml-not-tmpl", "nvidia", "nvidia.container_toolkit", "fail", "config.toml.tmpl"},
            // stepfun-ai/Step-Audio-EditX#3 (row 262): PyPI's onnxruntime-gpu 1.17 links CUDA 11.
            {"corpus-onnxruntime-gpu-117-cublaslt11-missing", "python", "python.onnxruntime_cuda", "warn", "CUDA 11 build"},
            // ollama/ollama#3547: gfx1031 with no ROCm installed yet.
