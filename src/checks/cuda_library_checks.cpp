@@ -107,6 +107,17 @@ std::optional<Version> tf_compiled_cudnn(const CompatData& data, const PythonPac
   return std::nullopt;
 }
 
+/// The CUDA libraries found, where there is a GPU for a framework to use them on (one bound on
+/// PCI, or the NVIDIA kernel module loaded) and Python environments to judge; else null.
+const std::vector<CudaLibrary>* framework_cuda_libraries(const Snapshot& s) {
+  if (!s.python || !s.nvidia || !s.nvidia->cuda_libraries) return nullptr;
+  const auto& mods = s.nvidia->kernel.loaded_modules;
+  if (!usable_nvidia_gpu(s) && std::find(mods.begin(), mods.end(), "nvidia") == mods.end()) {
+    return nullptr;
+  }
+  return &*s.nvidia->cuda_libraries;
+}
+
 /// Where a copy of `name` lies that TensorFlow does not search, for the fix.
 const CudaLibrary* unreached_copy(const std::vector<CudaLibrary>& libs, const std::string& name) {
   for (const auto& l : libs) {
@@ -137,11 +148,9 @@ bool cudnn_runtime_compatible(const Version& loaded, const Version& compiled) {
 void check_tensorflow_cuda_libraries(const CheckSpec& self, const CheckInput& in,
                                      std::vector<Finding>& out) {
   const Snapshot& s = in.snap;
-  if (!s.python || !s.nvidia || !s.nvidia->cuda_libraries) return;
-  // A GPU for TensorFlow to use: one bound on PCI, or the NVIDIA kernel module loaded.
-  const auto& mods = s.nvidia->kernel.loaded_modules;
-  if (!usable_nvidia_gpu(s) && std::find(mods.begin(), mods.end(), "nvidia") == mods.end()) return;
-  const auto& libs = *s.nvidia->cuda_libraries;
+  const auto* found = framework_cuda_libraries(s);
+  if (!found) return;
+  const auto& libs = *found;
   for (const auto& env : s.python->envs) {
     for (const auto& p : env.packages) {
       if (!p.tensorflow || p.tensorflow->is_cuda_build != true || windows_wheel(p)) continue;
@@ -417,10 +426,9 @@ std::optional<std::pair<Version, Version>> releases_linking(const CompatData& da
 void check_onnxruntime_cuda_libraries(const CheckSpec& self, const CheckInput& in,
                                       std::vector<Finding>& out) {
   const Snapshot& s = in.snap;
-  if (!s.python || !s.nvidia || !s.nvidia->cuda_libraries) return;
-  const auto& mods = s.nvidia->kernel.loaded_modules;
-  if (!usable_nvidia_gpu(s) && std::find(mods.begin(), mods.end(), "nvidia") == mods.end()) return;
-  const auto& libs = *s.nvidia->cuda_libraries;
+  const auto* found = framework_cuda_libraries(s);
+  if (!found) return;
+  const auto& libs = *found;
   for (const auto& env : s.python->envs) {
     for (const auto& p : env.packages) {
       if (p.name != "onnxruntime-gpu" || windows_wheel(p)) continue;

@@ -147,8 +147,10 @@ void check_torch_gpu_vendor(const CheckSpec& self, const CheckInput& in, std::ve
     if (!other) continue;  // no GPU at all: gpu.none says it
     const std::string label = "torch " + t.build->version.value_or(t.pkg->version.value_or("?"));
     const std::string built = cuda ? "CUDA " + *t.build->cuda : "ROCm (HIP " + *t.build->hip + ")";
+    // An Intel iGPU beside the default (CUDA) wheel is often a CPU-only setup by intent, and
+    // few iGPUs run torch's XPU build: a warning there, a failure on an AMD or NVIDIA GPU.
     Finding f = make_finding(
-        self, Severity::fail,
+        self, other->id == kPciVendorIntel ? Severity::warn : Severity::fail,
         label + " in " + where(*t.env) + " is a " + built + " build, and this machine's GPU is " +
             other->name + "'s: " +
             (cuda ? "torch.cuda.is_available() is False (\"Found no NVIDIA driver on your system\")"

@@ -182,10 +182,10 @@ std::optional<unsigned long> gfx_number(const std::string& gfx) {
 }
 
 /// With no ROCm, no ROCm build of a framework and no ollama installed, nothing judges the
-/// GPU's target; a person setting up ROCm on it should still learn, before installing, that
-/// no release ships code for it: a target older than every one the newest release in the
-/// table supports, or one for which a documented override names a supported sibling. A
-/// target newer than the table (RDNA 4 beside a table that ends at 6.3) is not judged.
+/// GPU's target; a person setting up ROCm on it should still learn, before installing, that the
+/// newest release in the table does not support it: a target older than every one that release
+/// lists, or one for which a documented override names a supported sibling. A target newer than
+/// the table (RDNA 4 beside a table that ends at 6.3) is not judged.
 void report_target_before_install(const CheckSpec& self, const CheckInput& in, std::size_t node,
                                   std::vector<Finding>& out) {
   const std::string& gfx = *in.snap.rocm->nodes[node].gfx_target;

@@ -1,4 +1,5 @@
-// `kubectl describe node`'s Capacity and Allocatable blocks: the GPUs a device plugin
+// `kubectl describe node`'s Capacity and Allocatable blocks (and `kubectl get node -o yaml`'s
+// capacity and allocatable): the GPUs a device plugin
 // registered (Capacity) against those it still offers (Allocatable). NVIDIA's device plugin
 // marks a GPU unhealthy after an Xid it does not skip and never marks it healthy again, so
 // Allocatable stays below Capacity until the plugin restarts (NVIDIA/k8s-device-plugin,
@@ -34,8 +35,9 @@ std::optional<std::pair<std::string_view, std::string_view>> block_row(std::stri
   return std::make_pair(name, value);
 }
 
-/// A count: digits only, at most nine of them.
+/// A count: digits only, at most nine of them, bare or quoted as YAML writes it ("16").
 std::optional<long> count_of(std::string_view v) {
+  if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
   if (v.empty() || v.size() > 9) return std::nullopt;
   long n = 0;
   for (char c : v) {
@@ -58,9 +60,10 @@ void read_kubectl_node(PasteSink& sink) {
       continue;
     }
     const std::string_view t = trim(lines[i].text);
-    if (t == "Capacity:" || t == "Allocatable:") {
+    // `kubectl describe node` writes "Capacity:", `kubectl get node -o yaml` "capacity:".
+    if (t == "Capacity:" || t == "Allocatable:" || t == "capacity:" || t == "allocatable:") {
       if (sink.claimed(i)) continue;
-      block = std::string(t.substr(0, t.size() - 1));
+      block = t[0] == 'c' || t[0] == 'C' ? "Capacity" : "Allocatable";
       sink.claim(i, kFormat_kubectl);
       continue;
     }

@@ -54,6 +54,14 @@ TEST(PasteRound11, KubectlNodeWithFewerAllocatableGpusThanRegistered) {
       "Capacity:\n  cpu:                104\n  nvidia.com/gpu:     8\n  pods:               110\n"
       "Allocatable:\n  cpu:                104\n  nvidia.com/gpu:     8\n  pods:               110\n");
   EXPECT_EQ(find_finding(healthy.findings, "k8s.gpus_unhealthy"), nullptr) << describe(healthy.findings);
+  // The same in `kubectl get node -o yaml` (NVIDIA/k8s-device-plugin#58: 0 of 16 allocatable).
+  const auto yaml = check_text(
+      "  status:\n      allocatable:\n        cpu: \"48\"\n        memory: 263412492Ki\n"
+      "        nvidia.com/gpu: \"0\"\n        pods: \"110\"\n      capacity:\n        cpu: \"48\"\n"
+      "        memory: 263514892Ki\n        nvidia.com/gpu: \"16\"\n        pods: \"110\"\n");
+  const Finding* y = find_finding(yaml.findings, "k8s.gpus_unhealthy");
+  ASSERT_NE(y, nullptr) << describe(yaml.findings);
+  EXPECT_NE(y->title.find("registered 16 nvidia.com/gpu but only 0"), std::string::npos) << y->title;
 }
 
 TEST(CorpusBatch9, MachinesNameTheirCauses) {
