@@ -359,10 +359,6 @@ void check_wheel_library_shadowed(const CheckSpec& self, const CheckInput& in,
   }
 }
 
-}  // namespace gpudoctor
-
-namespace gpudoctor {
-
 namespace {
 
 /// The libraries the CUDA library probe takes stock of (probes/nvidia/nvidia_cuda_libraries.cpp

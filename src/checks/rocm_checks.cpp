@@ -2,6 +2,7 @@
 // /dev/kfd and the render nodes, the kernel driver under the ROCm userland, HIP's own answer.
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "checks/arch_facts.hpp"
 #include "checks/check_list.hpp"
@@ -167,18 +168,12 @@ bool report_kfd_root_only(const CheckSpec& self, const HostAccess& access,
   return true;
 }
 
-}  // namespace
-
-namespace {
-
-/// "gfx1031" -> 0x1031: the processor's number, whose order is the generations' (gfx803 <
-/// gfx908 < gfx90a < gfx1030); nullopt for a name that is not one.
-std::optional<unsigned long> gfx_number(const std::string& gfx) {
-  if (gfx.size() < 6 || gfx.compare(0, 3, "gfx") != 0) return std::nullopt;
-  const std::string digits = gfx.substr(3, gfx.find(':') == std::string::npos ? std::string::npos
-                                                                              : gfx.find(':') - 3);
-  if (digits.find_first_not_of("0123456789abcdef") != std::string::npos) return std::nullopt;
-  return std::stoul(digits, nullptr, 16);
+/// A gfx target's (major, minor, stepping), whose order is the generations' (gfx803 < gfx908 <
+/// gfx90a < gfx1030); nullopt for a name that is not one.
+std::optional<std::tuple<unsigned, unsigned, unsigned>> gfx_order(const std::string& gfx) {
+  const auto v = parse_gfx_target(gfx);
+  if (!v) return std::nullopt;
+  return std::make_tuple(v->major, v->minor, v->stepping);
 }
 
 /// With no ROCm, no ROCm build of a framework and no ollama installed, nothing judges the
@@ -194,10 +189,10 @@ void report_target_before_install(const CheckSpec& self, const CheckInput& in, s
     if (!newest || newest->rocm < row.rocm) newest = &row;
   }
   if (!newest || lists(*newest, gfx)) return;
-  const auto number = gfx_number(gfx);
-  std::optional<unsigned long> lowest;
+  const auto number = gfx_order(gfx);
+  std::optional<std::tuple<unsigned, unsigned, unsigned>> lowest;
   for (const auto& g : newest->gfx) {
-    if (auto n = gfx_number(g); n && (!lowest || *n < *lowest)) lowest = n;
+    if (auto n = gfx_order(g); n && (!lowest || *n < *lowest)) lowest = n;
   }
   const auto overrides = rocm_overrides(in.compat, gfx);
   const auto ov = std::find_if(overrides.begin(), overrides.end(),
